@@ -1,0 +1,63 @@
+package dev.mpj.runtime;
+
+/**
+ * Every runtime setting: its system property ({@code -Dmpj.eagerThreshold=…}), the environment variable
+ * that sets it too ({@code MPJ_EAGER_THRESHOLD}), its default and what it means. A system property wins
+ * over the environment. {@code mpjrun} passes {@code MPJ_*} variables through to every rank.
+ */
+public enum Setting {
+    EAGER_THRESHOLD("mpj.eagerThreshold", "65536",
+            "messages up to this many bytes go eagerly; larger ones use rendezvous"),
+    RENDEZVOUS_CHUNK("mpj.rendezvousChunk", "1048576",
+            "bytes per data frame of a rendezvous transfer"),
+    TCP_HOST("mpj.tcp.host", "127.0.0.1",
+            "address the TCP listener binds and advertises (set it to the node's interface address on a cluster)"),
+    TCP_MAX_FRAME("mpj.tcp.maxFrame", "4194304",
+            "largest TCP frame accepted; a longer length field closes the connection"),
+    TCP_IO_THREADS("mpj.tcp.ioThreads", "1",
+            "Netty event-loop threads per process"),
+    PMI("mpj.pmi", "auto",
+            "PMI client: auto (from the environment), pmi1, singleton"),
+    INIT_TIMEOUT("mpj.initTimeout", "60",
+            "seconds a rank waits for its process manager or its peers during MPI.Init"),
+    VERBOSE("mpj.verbose", "false",
+            "print init phases, timings and PMI counters on stderr");
+
+    private final String property;
+    private final String defaultValue;
+    private final String description;
+
+    Setting(String property, String defaultValue, String description) {
+        this.property = property;
+        this.defaultValue = defaultValue;
+        this.description = description;
+    }
+
+    /** The system property name, e.g. {@code mpj.eagerThreshold}. */
+    public String property() {
+        return property;
+    }
+
+    /** The environment variable name, e.g. {@code MPJ_EAGER_THRESHOLD}. */
+    public String environmentVariable() {
+        StringBuilder sb = new StringBuilder();
+        for (char c : property.toCharArray()) {
+            if (c == '.') {
+                sb.append('_');
+            } else if (Character.isUpperCase(c)) {
+                sb.append('_').append(c);
+            } else {
+                sb.append(Character.toUpperCase(c));
+            }
+        }
+        return sb.toString();
+    }
+
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String description() {
+        return description;
+    }
+}

@@ -1,0 +1,97 @@
+package dev.mpj.runtime;
+
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** An immutable snapshot of every {@link Setting}, read once and validated as a whole. */
+public final class Settings {
+    private final Map<Setting, String> values;
+
+    private Settings(Map<Setting, String> values) {
+        this.values = values;
+        validate();
+    }
+
+    /** Reads system properties, then the environment, then the defaults. */
+    public static Settings fromEnvironment() {
+        return from(System.getenv(), System.getProperties());
+    }
+
+    public static Settings from(Map<String, String> environment, Map<Object, Object> properties) {
+        Map<Setting, String> values = new EnumMap<>(Setting.class);
+        for (Setting s : Setting.values()) {
+            Object p = properties.get(s.property());
+            String e = environment.get(s.environmentVariable());
+            values.put(s, p != null ? p.toString().trim() : e != null ? e.trim() : s.defaultValue());
+        }
+        return new Settings(values);
+    }
+
+    public static Settings defaults() {
+        return from(Map.of(), Map.of());
+    }
+
+    /** A copy with one setting changed. */
+    public Settings with(Setting setting, String value) {
+        Map<Setting, String> copy = new EnumMap<>(values);
+        copy.put(setting, value);
+        return new Settings(copy);
+    }
+
+    public String get(Setting setting) {
+        return values.get(setting);
+    }
+
+    public int getInt(Setting setting) {
+        String v = values.get(setting);
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(setting.property() + " must be an integer, not '" + v + "'");
+        }
+    }
+
+    public boolean getBoolean(Setting setting) {
+        String v = values.get(setting).toLowerCase(Locale.ROOT);
+        return v.equals("true") || v.equals("1") || v.equals("yes");
+    }
+
+    public int eagerThreshold() {
+        return getInt(Setting.EAGER_THRESHOLD);
+    }
+
+    public int rendezvousChunk() {
+        return getInt(Setting.RENDEZVOUS_CHUNK);
+    }
+
+    public int tcpMaxFrame() {
+        return getInt(Setting.TCP_MAX_FRAME);
+    }
+
+    public boolean verbose() {
+        return getBoolean(Setting.VERBOSE);
+    }
+
+    private void validate() {
+        int eager = eagerThreshold();
+        int chunk = rendezvousChunk();
+        int maxFrame = tcpMaxFrame();
+        if (eager < 0) {
+            throw new IllegalArgumentException(Setting.EAGER_THRESHOLD.property() + " must be >= 0");
+        }
+        if (chunk < 1024) {
+            throw new IllegalArgumentException(Setting.RENDEZVOUS_CHUNK.property() + " must be >= 1024");
+        }
+        int needed = Math.max(eager, chunk) + 64;
+        if (maxFrame < needed) {
+            throw new IllegalArgumentException(Setting.TCP_MAX_FRAME.property() + " (" + maxFrame
+                    + ") must hold the larger of the eager threshold and the rendezvous chunk plus headers ("
+                    + needed + ")");
+        }
+        if (getInt(Setting.TCP_IO_THREADS) < 1) {
+            throw new IllegalArgumentException(Setting.TCP_IO_THREADS.property() + " must be >= 1");
+        }
+        getInt(Setting.INIT_TIMEOUT);
+    }
+}

@@ -1,0 +1,46 @@
+package dev.mpj.runtime.pmi;
+
+/**
+ * One process's connection to its process manager, whatever the dialect (PMI-1 wire, PMI-2 wire,
+ * singleton). Strictly request/reply; not thread-safe. Keys and values are plain strings here: the
+ * caller keeps values within {@link #maxValueLength()} and free of spaces, newlines and ';'
+ * ({@link PmiKvs} hex-encodes and chunks bytes). Every operation is counted in {@link #counters()}.
+ */
+public interface PmiClient extends AutoCloseable {
+    int rank();
+
+    int size();
+
+    /** The KVS (PMI-1) or job id (PMI-2) of this job; unique per job and usable in file names after sanitising. */
+    String jobId();
+
+    /** {@code PMI_process_mapping} as the process manager gives it, or "" when it gives none. */
+    String processMapping();
+
+    /** Longest value a single put may carry on this server (674 for PMI-1, as MPICH). */
+    int maxValueLength();
+
+    /** Publishes a key; visible to the job (the caller included) only after the next {@link #barrier()}. */
+    void put(String key, String value);
+
+    /** The value of a key published before the last barrier, or null when there is none. */
+    String get(String key);
+
+    /** Collective over the whole job; publishes pending puts. */
+    void barrier();
+
+    /** Ends the conversation in order (always sent before the process exits normally). */
+    void finish();
+
+    /** Asks the process manager to end the whole job with this exit code. Does not wait for a reply. */
+    void abort(int exitCode, String message);
+
+    /** The name of the dialect in use ("pmi1", "pmi2", "singleton"). */
+    String dialect();
+
+    PmiCounters counters();
+
+    /** Closes the connection without the finalize handshake (after {@link #finish()} or on failure). */
+    @Override
+    void close();
+}

@@ -1,0 +1,36 @@
+package dev.mpj.runtime.spi;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A way to move frames between ranks of a job (TCP between nodes, shared memory inside one). The engine
+ * hands it whole frames ({@link FrameHeader} bytes followed by the payload) and receives whole frames
+ * through the {@link FrameSink} of its {@link TransportContext}. Frames sent from one rank to one peer
+ * arrive in the order they were sent.
+ */
+public interface Transport extends AutoCloseable {
+    /** Short name, as used in settings and logs ("tcp", "shm"). */
+    String name();
+
+    /**
+     * Starts listening and returns this rank's address, an opaque byte string that goes into the business
+     * card and is given back to peers through {@link #addPeer}.
+     */
+    byte[] start(TransportContext context) throws IOException;
+
+    /** Makes a peer reachable: its address as its own {@link #start} returned it. */
+    void addPeer(int rank, byte[] address);
+
+    /**
+     * Sends one frame to {@code peer}: {@code header} (exactly {@link FrameHeader#LENGTH} bytes, position
+     * to limit) then {@code payload} (position to limit, may be empty). Both buffers are copied or written
+     * before this returns, so the caller may reuse them at once. Never blocks waiting for the peer; a
+     * connection not yet open is opened and the frame queued.
+     */
+    void send(int peer, ByteBuffer header, ByteBuffer payload);
+
+    /** Flushes what was sent, tells connected peers this rank leaves in order, and releases everything. */
+    @Override
+    void close();
+}
