@@ -1,0 +1,356 @@
+package dev.mpj.runtime.engine;
+
+import dev.mpj.api.Envelope;
+import dev.mpj.api.MpiBackend;
+import dev.mpj.api.Operation;
+import dev.mpj.api.SendMode;
+import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.spi.FrameHeader;
+import dev.mpj.runtime.spi.FrameSink;
+import mpi.MPIException;
+import org.agrona.collections.Long2ObjectHashMap;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The point-to-point progress engine of one process: MPI matching on (context, source, tag) with a
+ * posted-receive queue and an unexpected-message queue, eager and rendezvous protocols, synchronous
+ * sends. Driven only by the thread that calls MPI; transports feed it from their own threads through a
+ * lock-free inbox and unpark it when it idles.
+ *
+ * <p>Non-overtaking order holds because every transport delivers one peer's frames in order, the inbox
+ * is FIFO, both queues are scanned in arrival/post order, and a rendezvous message is matched when its
+ * request arrives, not when its data does.
+ */
+public final class ProgressEngine implements FrameSink {
+    private final int rank;
+    private final int eagerThreshold;
+    private final int chunkSize;
+    private final MpscUnboundedXaddArrayQueue<InboundFrame> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
+    private final ArrayList<ReceiveOperation> posted = new ArrayList<>();
+    private final ArrayList<UnexpectedMessage> unexpected = new ArrayList<>();
+    private final Long2ObjectHashMap<SendOperation> sendsInFlight = new Long2ObjectHashMap<>();
+    private final Long2ObjectHashMap<ReceiveOperation> receivesInFlight = new Long2ObjectHashMap<>();
+    private final ByteBuffer header = FrameHeader.allocate();
+    private final IdleStrategy idle;
+    private FrameRouter router;
+    private long nextId = 1;
+    private volatile Thread parked;
+    private volatile String failure;
+
+    /** Where the engine sends frames to other ranks. */
+    public interface FrameRouter {
+        void send(int peer, ByteBuffer header, ByteBuffer payload);
+    }
+
+    public ProgressEngine(int rank, Settings settings) {
+        this.rank = rank;
+        this.eagerThreshold = settings.eagerThreshold();
+        this.chunkSize = settings.rendezvousChunk();
+        // Oversubscribed jobs (8 ranks on 2 cores) must not burn cores: a short spin, a few yields, then park.
+        this.idle = new BackoffIdleStrategy(16, 8, 1_000, 500_000);
+    }
+
+    public void setRouter(FrameRouter router) {
+        this.router = router;
+    }
+
+    // ---------------------------------------------------------------- transport side (any thread)
+
+    @Override
+    public void onFrame(int peer, ByteBuffer frame, Runnable release) {
+        inbox.offer(new InboundFrame(peer, frame, release));
+        Thread t = parked;
+        if (t != null) {
+            java.util.concurrent.locks.LockSupport.unpark(t);
+        }
+    }
+
+    @Override
+    public void onPeerLost(int peer, Throwable cause) {
+        fail("rank " + peer + " disconnected without finalizing"
+                + (cause != null && cause.getMessage() != null ? " (" + cause.getMessage() + ")" : ""));
+    }
+
+    /** Makes every current and later wait fail with this reason (job abort, lost peer). */
+    public void fail(String reason) {
+        if (failure == null) {
+            failure = reason;
+        }
+        Thread t = parked;
+        if (t != null) {
+            java.util.concurrent.locks.LockSupport.unpark(t);
+        }
+    }
+
+    // ---------------------------------------------------------------- MPI thread
+
+    public Operation send(ByteBuffer data, int dest, int tag, int context, SendMode mode) {
+        ByteBuffer d = data.slice().order(ByteOrder.LITTLE_ENDIAN);
+        SendOperation op = new SendOperation(nextId++, dest, tag, context, d);
+        boolean sync = mode == SendMode.SYNCHRONOUS;
+        int length = d.remaining();
+        if (dest == rank) {
+            sendToSelf(op, sync);
+        } else if (length <= eagerThreshold) {
+            FrameHeader.write(header, sync ? FrameHeader.EAGER_SYNC : FrameHeader.EAGER, context, rank, tag,
+                    op.id, length);
+            router.send(dest, header, d);
+            if (sync) {
+                sendsInFlight.put(op.id, op);
+                op.data = null;
+            } else {
+                op.finish();
+            }
+        } else {
+            sendsInFlight.put(op.id, op);
+            FrameHeader.write(header, FrameHeader.RTS, context, rank, tag, op.id, length);
+            router.send(dest, header, d.slice(0, 0));
+        }
+        return op;
+    }
+
+    private void sendToSelf(SendOperation op, boolean sync) {
+        int length = op.data.remaining();
+        ReceiveOperation r = takePosted(op.context, rank, op.tag);
+        if (r != null) {
+            r.match(rank, op.tag, length);
+            r.deliver(0, op.data);
+            r.complete = true;
+            op.finish();
+        } else if (!sync && length <= eagerThreshold) {
+            unexpected.add(new UnexpectedMessage(FrameHeader.EAGER, op.context, rank, op.tag, length, 0,
+                    copyOf(op.data), null));
+            op.finish();
+        } else {
+            // Held by reference like a rendezvous: completes when a receive matches it.
+            unexpected.add(new UnexpectedMessage(FrameHeader.RTS, op.context, rank, op.tag, length, op.id,
+                    null, op));
+        }
+    }
+
+    public Operation receive(ByteBuffer room, int source, int tag, int context) {
+        ByteBuffer r = room == null ? null : room.slice().order(ByteOrder.LITTLE_ENDIAN);
+        ReceiveOperation op = new ReceiveOperation(this, nextId++, r, source, tag, context);
+        for (Iterator<UnexpectedMessage> it = unexpected.iterator(); it.hasNext(); ) {
+            UnexpectedMessage m = it.next();
+            if (op.accepts(m.context, m.source, m.tag)) {
+                it.remove();
+                consumeUnexpected(op, m);
+                return op;
+            }
+        }
+        posted.add(op);
+        return op;
+    }
+
+    public Envelope probe(int source, int tag, int context) {
+        drainInbox();
+        for (UnexpectedMessage m : unexpected) {
+            if (Envelopes.matches(context, source, tag, m.context, m.source, m.tag)) {
+                return new Envelope(m.source, m.tag, (int) Math.min(m.length, Integer.MAX_VALUE));
+            }
+        }
+        return null;
+    }
+
+    /** One progress pass; returns the number of frames handled. */
+    public int poll() {
+        return drainInbox();
+    }
+
+    /** Drives progress until {@code done} holds, idling with back-off; fails fast when the job has failed. */
+    public void await(BooleanSupplier done) {
+        if (done.getAsBoolean()) {
+            return;
+        }
+        idle.reset();
+        while (true) {
+            int work = drainInbox();
+            if (done.getAsBoolean()) {
+                return;
+            }
+            String f = failure;
+            if (f != null) {
+                throw new MPIException(MPIException.ERR_PROC_FAILED, f);
+            }
+            if (work == 0) {
+                parked = Thread.currentThread();
+                if (inbox.isEmpty() && failure == null) {
+                    idle.idle(0);
+                }
+                parked = null;
+            } else {
+                idle.reset();
+            }
+        }
+    }
+
+    void cancelPosted(ReceiveOperation op) {
+        if (posted.remove(op)) {
+            op.cancelled = true;
+            op.complete = true;
+        }
+    }
+
+    /** Receives that are posted and not yet matched (for diagnostics and tests). */
+    public int postedCount() {
+        return posted.size();
+    }
+
+    /** Messages that arrived with no receive posted yet (for diagnostics and tests). */
+    public int unexpectedCount() {
+        return unexpected.size();
+    }
+
+    // ---------------------------------------------------------------- frame handling
+
+    private int drainInbox() {
+        int n = 0;
+        InboundFrame f;
+        while ((f = inbox.poll()) != null) {
+            try {
+                handle(f.peer(), f.frame().order(ByteOrder.LITTLE_ENDIAN));
+            } finally {
+                f.release().run();
+            }
+            n++;
+        }
+        return n;
+    }
+
+    private void handle(int peer, ByteBuffer frame) {
+        byte kind = FrameHeader.kind(frame);
+        int context = FrameHeader.context(frame);
+        int tag = FrameHeader.tag(frame);
+        long cookie = FrameHeader.cookie(frame);
+        long arg = FrameHeader.arg(frame);
+        ByteBuffer payload = frame.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        payload.position(frame.position() + FrameHeader.LENGTH);
+        switch (kind) {
+            case FrameHeader.EAGER, FrameHeader.EAGER_SYNC -> onEager(peer, kind, context, tag, cookie, payload);
+            case FrameHeader.RTS -> onRequestToSend(peer, context, tag, cookie, arg);
+            case FrameHeader.CTS -> onClearToSend(peer, cookie, arg);
+            case FrameHeader.DATA -> onData(cookie, arg, payload);
+            case FrameHeader.ACK -> onAck(cookie);
+            default -> fail("rank " + peer + " sent a frame of unknown kind " + kind);
+        }
+    }
+
+    private void onEager(int peer, byte kind, int context, int tag, long cookie, ByteBuffer payload) {
+        ReceiveOperation r = takePosted(context, peer, tag);
+        if (r == null) {
+            unexpected.add(new UnexpectedMessage(kind, context, peer, tag, payload.remaining(), cookie,
+                    copyOf(payload), null));
+            return;
+        }
+        r.match(peer, tag, payload.remaining());
+        r.deliver(0, payload);
+        r.complete = true;
+        if (kind == FrameHeader.EAGER_SYNC) {
+            sendControl(peer, FrameHeader.ACK, cookie, 0);
+        }
+    }
+
+    private void onRequestToSend(int peer, int context, int tag, long cookie, long length) {
+        ReceiveOperation r = takePosted(context, peer, tag);
+        if (r == null) {
+            unexpected.add(new UnexpectedMessage(FrameHeader.RTS, context, peer, tag, length, cookie, null, null));
+        } else {
+            startRendezvousReceive(r, peer, tag, cookie, length);
+        }
+    }
+
+    private void startRendezvousReceive(ReceiveOperation r, int peer, int tag, long cookie, long length) {
+        r.match(peer, tag, length);
+        if (length == 0) {
+            r.complete = true;
+        } else {
+            receivesInFlight.put(r.id, r);
+        }
+        sendControl(peer, FrameHeader.CTS, cookie, r.id);
+    }
+
+    private void onClearToSend(int peer, long sendId, long receiveId) {
+        SendOperation s = sendsInFlight.remove(sendId);
+        if (s == null) {
+            fail("rank " + peer + " cleared an unknown send " + sendId);
+            return;
+        }
+        ByteBuffer d = s.data;
+        int length = d.remaining();
+        for (int off = 0; off < length; off += chunkSize) {
+            int n = Math.min(chunkSize, length - off);
+            FrameHeader.write(header, FrameHeader.DATA, s.context, rank, s.tag, receiveId, off);
+            router.send(peer, header, d.slice(d.position() + off, n));
+        }
+        s.finish();
+    }
+
+    private void onData(long receiveId, long offset, ByteBuffer payload) {
+        ReceiveOperation r = receivesInFlight.get(receiveId);
+        if (r == null) {
+            fail("data for an unknown receive " + receiveId);
+            return;
+        }
+        r.deliver(offset, payload);
+        if (r.allReceived()) {
+            receivesInFlight.remove(receiveId);
+            r.complete = true;
+        }
+    }
+
+    private void onAck(long sendId) {
+        SendOperation s = sendsInFlight.remove(sendId);
+        if (s != null) {
+            s.finish();
+        }
+    }
+
+    private void consumeUnexpected(ReceiveOperation r, UnexpectedMessage m) {
+        if (m.selfSend != null) {
+            r.match(rank, m.tag, m.length);
+            r.deliver(0, m.selfSend.data);
+            r.complete = true;
+            m.selfSend.finish();
+        } else if (m.kind == FrameHeader.RTS) {
+            startRendezvousReceive(r, m.source, m.tag, m.cookie, m.length);
+        } else {
+            r.match(m.source, m.tag, m.length);
+            r.deliver(0, m.data);
+            r.complete = true;
+            if (m.kind == FrameHeader.EAGER_SYNC) {
+                sendControl(m.source, FrameHeader.ACK, m.cookie, 0);
+            }
+        }
+    }
+
+    private ReceiveOperation takePosted(int context, int source, int tag) {
+        for (int i = 0, n = posted.size(); i < n; i++) {
+            ReceiveOperation r = posted.get(i);
+            if (r.accepts(context, source, tag)) {
+                posted.remove(i);
+                return r;
+            }
+        }
+        return null;
+    }
+
+    private void sendControl(int peer, byte kind, long cookie, long arg) {
+        FrameHeader.write(header, kind, 0, rank, 0, cookie, arg);
+        router.send(peer, header, header.slice(0, 0));
+    }
+
+    private static ByteBuffer copyOf(ByteBuffer src) {
+        ByteBuffer c = ByteBuffer.allocate(src.remaining()).order(ByteOrder.LITTLE_ENDIAN);
+        c.put(src.duplicate());
+        return c.flip();
+    }
+}

@@ -1,0 +1,83 @@
+package dev.mpj.runtime.engine;
+
+import mpi.MPIException;
+
+import java.nio.ByteBuffer;
+
+/** A posted receive: matched by (context, source, tag), filled eagerly or by rendezvous data chunks. */
+final class ReceiveOperation extends BaseOperation {
+    final long id;
+    final int context;
+    final int wantSource;
+    final int wantTag;
+    private final ProgressEngine engine;
+    /** Where data goes (position = start); null until matched when the runtime allocates. */
+    ByteBuffer room;
+    int roomStart;
+    int roomSize;
+    long expected;
+    long received;
+    boolean matched;
+
+    ReceiveOperation(ProgressEngine engine, long id, ByteBuffer room, int source, int tag, int context) {
+        this.engine = engine;
+        this.id = id;
+        this.wantSource = source;
+        this.wantTag = tag;
+        this.context = context;
+        this.room = room;
+        this.buffer = room;
+        if (room != null) {
+            this.roomStart = room.position();
+            this.roomSize = room.remaining();
+        }
+    }
+
+    boolean accepts(int ctx, int src, int t) {
+        return Envelopes.matches(context, wantSource, wantTag, ctx, src, t);
+    }
+
+    /** Binds the receive to a message of {@code length} bytes; allocates the room if the caller gave none. */
+    void match(int src, int t, long length) {
+        matched = true;
+        source = src;
+        tag = t;
+        expected = length;
+        if (room == null) {
+            if (length > Integer.MAX_VALUE - 16) {
+                throw new MPIException(MPIException.ERR_COUNT, "message of " + length + " bytes is too large");
+            }
+            room = ByteBuffer.allocate((int) length);
+            buffer = room;
+            roomSize = (int) length;
+        }
+        if (length > roomSize) {
+            error = new MPIException(MPIException.ERR_TRUNCATE, "message of " + length + " bytes from rank " + src
+                    + " (tag " + t + ") truncated: the receive buffer holds " + roomSize + " bytes");
+        }
+        byteCount = (int) Math.min(length, roomSize);
+    }
+
+    /** Copies part of the message; bytes beyond the room are dropped (the error says so). */
+    void deliver(long offset, ByteBuffer src) {
+        int n = src.remaining();
+        if (offset < roomSize) {
+            int fit = (int) Math.min(n, roomSize - offset);
+            ByteBuffer part = src.duplicate();
+            part.limit(part.position() + fit);
+            room.put(roomStart + (int) offset, part, part.position(), fit);
+        }
+        received += n;
+    }
+
+    boolean allReceived() {
+        return received >= expected;
+    }
+
+    @Override
+    public void cancel() {
+        if (!complete && !matched) {
+            engine.cancelPosted(this);
+        }
+    }
+}

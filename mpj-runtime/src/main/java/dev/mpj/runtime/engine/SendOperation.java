@@ -1,0 +1,32 @@
+package dev.mpj.runtime.engine;
+
+import java.nio.ByteBuffer;
+
+/** A send: complete at once for standard eager, on ACK for synchronous eager, after the data for rendezvous. */
+final class SendOperation extends BaseOperation {
+    final long id;
+    final int context;
+    final int dest;
+    /** The data, kept until a rendezvous peer clears it to send (position to limit). */
+    ByteBuffer data;
+
+    SendOperation(long id, int dest, int tag, int context, ByteBuffer data) {
+        this.id = id;
+        this.dest = dest;
+        this.source = dest;
+        this.tag = tag;
+        this.context = context;
+        this.data = data;
+        this.byteCount = data.remaining();
+    }
+
+    void finish() {
+        data = null;
+        complete = true;
+    }
+
+    @Override
+    public void cancel() {
+        // A message may already be matched or on the wire; MPI lets an implementation refuse.
+    }
+}

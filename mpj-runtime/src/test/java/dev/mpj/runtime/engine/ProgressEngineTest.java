@@ -1,0 +1,210 @@
+package dev.mpj.runtime.engine;
+
+import dev.mpj.api.Envelope;
+import dev.mpj.api.MpiBackend;
+import dev.mpj.api.Operation;
+import dev.mpj.api.SendMode;
+import mpi.MPIException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+@Timeout(30)
+class ProgressEngineTest {
+    private static final int EAGER = 1024;
+    private static final int CHUNK = 1024;
+    private final EngineHarness h = new EngineHarness(3, EAGER, CHUNK);
+
+    private static ByteBuffer bytes(int n, int seed) {
+        ByteBuffer b = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < n; i++) {
+            b.put((byte) (i * 31 + seed));
+        }
+        return b.flip();
+    }
+
+    private static ByteBuffer room(int n) {
+        return ByteBuffer.allocate(n);
+    }
+
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {0, 1, EAGER, EAGER + 1, 10 * CHUNK + 7})
+    void messageArrivesWhetherReceivePostedBeforeOrAfter(int size) {
+        for (boolean receiveFirst : new boolean[]{true, false}) {
+            ByteBuffer data = bytes(size, size);
+            ByteBuffer r = room(size);
+            Operation recv = receiveFirst ? h.get(1).receive(r, 0, 5, 0) : null;
+            Operation send = h.get(0).send(data, 1, 5, 0, SendMode.STANDARD);
+            h.pumpAll();
+            Operation rr = recv != null ? recv : h.get(1).receive(r, 0, 5, 0);
+            h.pump(() -> rr.isComplete() && send.isComplete());
+            assertEquals(size, rr.byteCount());
+            assertEquals(0, rr.source());
+            assertEquals(5, rr.tag());
+            assertEquals(bytes(size, size), r.rewind());
+        }
+    }
+
+    @Test
+    void largeUnexpectedMessageIsNotBufferedUntilMatched() {
+        int size = 20 * CHUNK;
+        Operation send = h.get(0).send(bytes(size, 1), 1, 0, 0, SendMode.STANDARD);
+        h.pumpAll();
+        int framesBefore = h.framesSent;
+        assertFalse(send.isComplete(), "rendezvous send completes only after the receiver clears it");
+        assertEquals(1, h.get(1).unexpectedCount());
+        assertEquals(1, framesBefore, "only the request-to-send crossed before the match");
+        Operation recv = h.get(1).receive(room(size), 0, 0, 0);
+        h.pump(() -> recv.isComplete() && send.isComplete());
+        assertEquals(size, recv.byteCount());
+    }
+
+    @Test
+    void messagesFromOneSenderAreNotOvertakenAcrossProtocols() {
+        // small, large, small with the same envelope must be received in send order
+        int[] sizes = {10, 5 * CHUNK, 20, EAGER + 1, 0};
+        List<Operation> sends = new ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            sends.add(h.get(0).send(bytes(sizes[i], i), 1, 9, 0, SendMode.STANDARD));
+        }
+        h.pumpAll();
+        for (int i = 0; i < sizes.length; i++) {
+            ByteBuffer r = room(10 * CHUNK);
+            Operation recv = h.get(1).receive(r, MpiBackend.ANY_SOURCE, MpiBackend.ANY_TAG, 0);
+            h.pump(recv::isComplete);
+            assertEquals(sizes[i], recv.byteCount(), "message " + i);
+            r.limit(sizes[i]);
+            assertEquals(bytes(sizes[i], i), r);
+        }
+        h.pump(() -> sends.stream().allMatch(Operation::isComplete));
+    }
+
+    @Test
+    void postedReceivesMatchInPostOrderWithWildcards() {
+        Operation anyAny = h.get(2).receive(room(8), MpiBackend.ANY_SOURCE, MpiBackend.ANY_TAG, 0);
+        Operation from1tag7 = h.get(2).receive(room(8), 1, 7, 0);
+        h.get(1).send(bytes(1, 0), 2, 7, 0, SendMode.STANDARD);
+        h.pump(anyAny::isComplete);
+        assertFalse(from1tag7.isComplete(), "the earlier-posted wildcard receive takes the first message");
+        assertEquals(1, anyAny.source());
+        h.get(0).send(bytes(1, 0), 2, 7, 0, SendMode.STANDARD);
+        h.pumpAll();
+        assertFalse(from1tag7.isComplete(), "a message from rank 0 does not match a receive for rank 1");
+        h.get(1).send(bytes(1, 0), 2, 7, 0, SendMode.STANDARD);
+        h.pump(from1tag7::isComplete);
+        assertEquals(1, h.get(2).unexpectedCount(), "rank 0's message waits unexpected");
+    }
+
+    @Test
+    void contextsNeverCrossMatch() {
+        Operation ctx1 = h.get(1).receive(room(4), 0, 3, 1);
+        h.get(0).send(bytes(4, 0), 1, 3, 0, SendMode.STANDARD);
+        h.pumpAll();
+        assertFalse(ctx1.isComplete());
+        assertNotNull(h.get(1).probe(0, 3, 0));
+        assertNull(h.get(1).probe(0, 3, 1));
+    }
+
+    @Test
+    void synchronousSendCompletesOnlyAfterTheMatch() {
+        for (int size : new int[]{8, 4 * CHUNK}) {
+            Operation ssend = h.get(0).send(bytes(size, 0), 1, 1, 0, SendMode.SYNCHRONOUS);
+            h.pumpAll();
+            assertFalse(ssend.isComplete(), "no receive posted yet (" + size + " bytes)");
+            Operation recv = h.get(1).receive(room(size), 0, 1, 0);
+            h.pump(() -> ssend.isComplete() && recv.isComplete());
+        }
+    }
+
+    @Test
+    void sendToSelfWorksEagerSynchronousAndLarge() {
+        for (SendMode mode : new SendMode[]{SendMode.STANDARD, SendMode.SYNCHRONOUS}) {
+            for (int size : new int[]{0, 16, 3 * CHUNK}) {
+                Operation send = h.get(0).send(bytes(size, 2), 0, 4, 0, mode);
+                ByteBuffer r = room(size);
+                Operation recv = h.get(0).receive(r, 0, 4, 0);
+                h.pump(() -> send.isComplete() && recv.isComplete());
+                assertEquals(bytes(size, 2), r.rewind(), mode + " " + size);
+            }
+        }
+    }
+
+    @Test
+    void truncatedMessageCompletesWithTruncateError() {
+        for (int size : new int[]{100, 3 * CHUNK}) {
+            ByteBuffer r = room(10);
+            Operation recv = h.get(1).receive(r, 0, 0, 0);
+            h.get(0).send(bytes(size, 0), 1, 0, 0, SendMode.STANDARD);
+            h.pump(recv::isComplete);
+            assertNotNull(recv.error());
+            assertEquals(MPIException.ERR_TRUNCATE, ((MPIException) recv.error()).getErrorClass());
+            assertEquals(10, recv.byteCount());
+        }
+    }
+
+    @Test
+    void receiveWithoutRoomGetsAnExactlySizedBuffer() {
+        h.get(0).send(bytes(37, 3), 1, 0, 0, SendMode.STANDARD);
+        Operation recv = h.get(1).receive(null, 0, 0, 0);
+        h.pump(recv::isComplete);
+        assertEquals(37, recv.buffer().capacity());
+        assertEquals(bytes(37, 3), recv.buffer().rewind());
+    }
+
+    @Test
+    void cancelRemovesAnUnmatchedReceiveOnly() {
+        Operation recv = h.get(1).receive(room(4), 0, 0, 0);
+        recv.cancel();
+        assertTrue(recv.isComplete());
+        assertTrue(recv.isCancelled());
+        h.get(0).send(bytes(4, 0), 1, 0, 0, SendMode.STANDARD);
+        h.pumpAll();
+        assertEquals(1, h.get(1).unexpectedCount(), "the cancelled receive did not take the message");
+        Operation matched = h.get(1).receive(room(4), 0, 0, 0);
+        matched.cancel();
+        assertFalse(matched.isCancelled());
+    }
+
+    @Test
+    void probeSeesEnvelopeWithoutConsumingIt() {
+        h.get(0).send(bytes(5 * CHUNK, 0), 1, 11, 0, SendMode.STANDARD);
+        h.pumpAll();
+        Envelope e = h.get(1).probe(MpiBackend.ANY_SOURCE, MpiBackend.ANY_TAG, 0);
+        assertEquals(new Envelope(0, 11, 5 * CHUNK), e);
+        assertNotNull(h.get(1).probe(0, 11, 0), "probing twice sees it again");
+    }
+
+    @Test
+    void lostPeerFailsWaitersWithProcFailed() {
+        Operation recv = h.get(1).receive(room(4), 0, 0, 0);
+        h.get(1).onPeerLost(0, new RuntimeException("connection reset"));
+        MPIException e = assertThrows(MPIException.class, () -> h.get(1).await(recv::isComplete));
+        assertEquals(MPIException.ERR_PROC_FAILED, e.getErrorClass());
+        assertTrue(e.getMessage().contains("rank 0"), e.getMessage());
+    }
+
+    @Test
+    void awaitParksAndIsWokenByAFrameFromAnotherThread() throws Exception {
+        Operation recv = h.get(1).receive(room(4), 0, 0, 0);
+        Thread sender = new Thread(() -> {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException ignored) {
+                return;
+            }
+            h.get(0).send(bytes(4, 0), 1, 0, 0, SendMode.STANDARD);
+        });
+        sender.start();
+        h.get(1).await(recv::isComplete);
+        sender.join();
+        assertEquals(4, recv.byteCount());
+    }
+}
