@@ -1,0 +1,17 @@
+package dev.mpj.samples;
+
+import mpi.MPI;
+
+/** Every rank says who and where it is. {@code ./mpjrun -np 4 hello} */
+public final class Hello {
+    private Hello() {
+    }
+
+    public static void main(String[] args) {
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.Rank();
+        int size = MPI.COMM_WORLD.Size();
+        System.out.println("Hello from rank " + rank + " of " + size + " on " + MPI.Get_processor_name());
+        MPI.Finalize();
+    }
+}

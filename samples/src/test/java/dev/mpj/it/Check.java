@@ -1,0 +1,24 @@
+package dev.mpj.it;
+
+import mpi.MPI;
+
+/** Assertions inside rank programs: a failure throws, which fails the job with the rank named. */
+final class Check {
+    private Check() {
+    }
+
+    static void that(boolean condition, String what) {
+        if (!condition) {
+            throw new IllegalStateException("rank " + MPI.COMM_WORLD.Rank() + ": " + what);
+        }
+    }
+
+    static void equal(long expected, long actual, String what) {
+        that(expected == actual, what + ": expected " + expected + " but was " + actual);
+    }
+
+    /** Prints the line the test harness counts: one per rank that got to the end. */
+    static void done(String program) {
+        System.out.println(program + " OK rank " + MPI.COMM_WORLD.Rank());
+    }
+}

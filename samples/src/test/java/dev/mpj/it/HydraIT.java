@@ -1,0 +1,67 @@
+package dev.mpj.it;
+
+import dev.mpj.samples.Hello;
+import dev.mpj.samples.Ring;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The same Java programs under MPICH's Hydra: PMI-1 over the inherited socket (PMI_FD, the default),
+ * over TCP ({@code -pmi-port}), and with two emulated nodes ({@code -launcher fork -hosts a1:2,a2:2}).
+ */
+@Timeout(120)
+class HydraIT {
+    @BeforeAll
+    static void hydra() {
+        Commands.requireHydra();
+    }
+
+    private static List<String> mpiexec(String mode, int np, Class<?> main, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("mpiexec.hydra"));
+        switch (mode) {
+            case "fd" -> { }
+            case "port" -> cmd.add("-pmi-port");
+            case "fake-nodes" -> cmd.addAll(List.of("-launcher", "fork", "-hosts", "a1:2,a2:2"));
+            default -> throw new IllegalArgumentException(mode);
+        }
+        cmd.addAll(List.of("-n", Integer.toString(np), Commands.java()));
+        cmd.addAll(List.of(Job.RANK_JVM_OPTS.split(" ")));
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"fd", "port", "fake-nodes"})
+    void helloPrintsOneLinePerRank(String mode) throws Exception {
+        Commands.Output o = Commands.run(mpiexec(mode, 4, Hello.class), Commands.repoRoot(), 90);
+        assertEquals(0, o.exitCode(), o::text);
+        for (int r = 0; r < 4; r++) {
+            assertTrue(o.text().contains("Hello from rank " + r + " of 4 on "), o::text);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"fd", "port", "fake-nodes"})
+    void ringPassesTheTokenRoundEveryRank(String mode) throws Exception {
+        Commands.Output o = Commands.run(mpiexec(mode, 4, Ring.class, "5"), Commands.repoRoot(), 90);
+        assertEquals(0, o.exitCode(), o::text);
+        assertTrue(o.text().contains("token = 20 (expected 20)"), o::text);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"fd", "fake-nodes"})
+    void pointToPointSuiteProgramRunsUnderHydra(String mode) throws Exception {
+        Commands.Output o = Commands.run(mpiexec(mode, 4, RequestsProgram.class), Commands.repoRoot(), 90);
+        assertEquals(0, o.exitCode(), o::text);
+        assertEquals(4, o.text().lines().filter(l -> l.contains("requests OK rank")).count(), o::text);
+    }
+}

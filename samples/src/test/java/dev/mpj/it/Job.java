@@ -1,0 +1,134 @@
+package dev.mpj.it;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One job started the way a user starts it: {@code mpjrun} in its own JVM, with this test's class path.
+ * Every rank JVM carries a unique marker in its command line, so a test can prove none is left behind.
+ */
+final class Job {
+    /** Small, fast-starting rank JVMs: the suite runs up to 8 ranks on 2 cores. */
+    static final String RANK_JVM_OPTS = "-Xmx64m -XX:TieredStopAtLevel=1 -Xshare:auto";
+
+    private final List<String> launcherArgs = new ArrayList<>();
+    private final Map<String, String> env = new LinkedHashMap<>();
+    private final String marker = "mpj.it.job=" + UUID.randomUUID();
+    private long timeoutSeconds = 120;
+
+    private Job(int np) {
+        launcherArgs.add("-np");
+        launcherArgs.add(Integer.toString(np));
+    }
+
+    static Job np(int np) {
+        return new Job(np);
+    }
+
+    /** Options given to mpjrun before the program (e.g. "--fake-nodes", "2"). */
+    Job launcherOptions(String... options) {
+        launcherArgs.addAll(Arrays.asList(options));
+        return this;
+    }
+
+    Job env(String name, String value) {
+        env.put(name, value);
+        return this;
+    }
+
+    Job timeout(long seconds) {
+        timeoutSeconds = seconds;
+        return this;
+    }
+
+    /** Runs {@code program} with {@code args} and waits for mpjrun to exit. */
+    Result run(Class<?> program, String... args) {
+        return run(program.getName(), args);
+    }
+
+    Result run(String program, String... args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of("-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "dev.mpj.runtime.launch.MpjRun"));
+        cmd.addAll(launcherArgs);
+        cmd.add(program);
+        cmd.addAll(Arrays.asList(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("MPJ_JVM_OPTS", RANK_JVM_OPTS + " -D" + marker);
+        pb.environment().putAll(env);
+        long t0 = System.nanoTime();
+        try {
+            Process p = pb.start();
+            ByteArrayOutputStream out = drain(p.getInputStream());
+            ByteArrayOutputStream err = drain(p.getErrorStream());
+            boolean exited = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+            if (!exited) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly().waitFor();
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            synchronized (out) {
+                synchronized (err) {
+                    return new Result(exited ? p.exitValue() : -1, out.toString(StandardCharsets.UTF_8),
+                            err.toString(StandardCharsets.UTF_8), ms, marker, !exited);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static ByteArrayOutputStream drain(InputStream in) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        Thread t = new Thread(() -> {
+            byte[] b = new byte[8192];
+            try {
+                for (int n; (n = in.read(b)) > 0; ) {
+                    synchronized (buf) {
+                        buf.write(b, 0, n);
+                    }
+                }
+            } catch (IOException ignored) {
+                // the process is gone
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return buf;
+    }
+
+    /** What a job did. */
+    record Result(int exitCode, String out, String err, long millis, String marker, boolean timedOut) {
+        /** Rank JVMs of this job still alive (there should be none once mpjrun has exited). */
+        List<ProcessHandle> leftovers() {
+            return ProcessHandle.allProcesses()
+                    .filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
+                    .toList();
+        }
+
+        long linesContaining(String s) {
+            return out.lines().filter(l -> l.contains(s)).count();
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + exitCode + " after " + millis + " ms" + (timedOut ? " (TIMED OUT)" : "")
+                    + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+}

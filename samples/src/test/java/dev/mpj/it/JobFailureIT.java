@@ -1,0 +1,40 @@
+package dev.mpj.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A failing rank ends the whole job quickly, names the rank, and leaves no process behind. */
+@Timeout(60)
+class JobFailureIT {
+    private static void assertCleanFailure(Job.Result r) {
+        assertTrue(r.err().contains("rank 1"), () -> "the failing rank is named\n" + r);
+        assertTrue(r.leftovers().isEmpty(), () -> "rank JVMs left behind\n" + r);
+        assertTrue(!r.timedOut(), r::toString);
+    }
+
+    @Test
+    void rankExitingWithSevenBeforeFinalizeEndsTheJobNamingIt() {
+        Job.Result r = Job.np(2).run(FailingProgram.class, "exit7");
+        assertEquals(7, r.exitCode(), r::toString);
+        assertCleanFailure(r);
+    }
+
+    @Test
+    void uncaughtExceptionInARankFailsTheJob() {
+        Job.Result r = Job.np(4).run(FailingProgram.class, "throw");
+        assertNotEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.err().contains("rank 1 fails on purpose"), r::toString);
+        assertCleanFailure(r);
+    }
+
+    @Test
+    void abortEndsTheJobWithItsErrorCode() {
+        Job.Result r = Job.np(4).run(FailingProgram.class, "abort3");
+        assertEquals(3, r.exitCode(), r::toString);
+        assertCleanFailure(r);
+    }
+}

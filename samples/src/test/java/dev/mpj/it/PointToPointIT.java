@@ -1,0 +1,54 @@
+package dev.mpj.it;
+
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Point-to-point semantics across real processes started by mpjrun, for every process count of the
+ * suite. Each program checks its own data and prints one OK line per rank that got to the end.
+ */
+@Timeout(180)
+class PointToPointIT {
+    static Stream<Arguments> jobs() {
+        return Stream.of(1, 2, 4, 8).map(Arguments::of);
+    }
+
+    private static void assertAllRanksOk(Job.Result r, int np, String program) {
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals(np, r.linesContaining(program + " OK rank"), r::toString);
+        assertTrue(r.leftovers().isEmpty(), "rank JVMs left behind");
+    }
+
+    @ParameterizedTest(name = "np={0}")
+    @MethodSource("jobs")
+    void pingPongOfEveryDatatypeFromZeroBytesToEightMebibytes(int np) {
+        // 8 MiB crosses the eager threshold and spans several rendezvous chunks
+        assertAllRanksOk(Job.np(np).run(PingPongProgram.class, Integer.toString(np <= 2 ? 8 << 20 : 1 << 20)),
+                np, "pingpong");
+    }
+
+    @ParameterizedTest(name = "np={0}")
+    @MethodSource("jobs")
+    void anySourceAnyTagStormKeepsPerSenderOrder(int np) {
+        assertAllRanksOk(Job.np(np).run(AnySourceStormProgram.class), np, "storm");
+    }
+
+    @ParameterizedTest(name = "np={0}")
+    @MethodSource("jobs")
+    void synchronousSendCompletesOnlyAfterTheMatch(int np) {
+        assertAllRanksOk(Job.np(np).run(SsendProgram.class), np, "ssend");
+    }
+
+    @ParameterizedTest(name = "np={0}")
+    @MethodSource("jobs")
+    void persistentRequestsWaitanyTestsomeAndSendrecv(int np) {
+        assertAllRanksOk(Job.np(np).run(RequestsProgram.class), np, "requests");
+    }
+}
