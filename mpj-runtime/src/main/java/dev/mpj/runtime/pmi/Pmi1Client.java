@@ -180,8 +180,7 @@ public final class Pmi1Client implements PmiClient {
 
     @Override
     public void put(String key, String value) {
-        PmiLimits.checkKey(key, maxKeyLength);
-        PmiLimits.checkValue(key, value, maxValueLength);
+        PmiLimits.checkPut(key, value, maxKeyLength, maxValueLength);
         Pmi1Message reply = connection.call(
                 Pmi1Message.of("put", "kvsname", kvsName, "key", key, "value", value), "put_result");
         connection.counters().countPut();

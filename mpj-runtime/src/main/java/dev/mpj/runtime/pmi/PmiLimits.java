@@ -4,7 +4,8 @@ package dev.mpj.runtime.pmi;
  * The key and value rules every client enforces before anything is sent, so that a program that runs under
  * the singleton client also runs under a real process manager (PMI.md §0.4): keys of at most
  * {@value #MAX_KEY_LENGTH} characters (Hydra silently truncates longer ones), values within the client's
- * {@link PmiClient#maxValueLength()}, both printable ASCII without spaces.
+ * {@link PmiClient#maxValueLength()}, both printable ASCII without spaces, and no put of a key that starts
+ * with {@value #RESERVED_PREFIX} (newer Hydra rejects those; the process manager serves them).
  */
 final class PmiLimits {
     /** Hydra and Slurm report keylen_max=64, which counts the terminating NUL. */
@@ -13,7 +14,20 @@ final class PmiLimits {
     /** MPICH's usable PMI-1 value length: min(1024 - 1, 1024 - 256 - 64 - 30) for the usual maxima. */
     static final int DEFAULT_MAX_VALUE_LENGTH = 674;
 
+    /** Keys the process manager answers itself, such as {@code PMI_process_mapping}. */
+    static final String RESERVED_PREFIX = "PMI_";
+
     private PmiLimits() {
+    }
+
+    /** Everything a put must satisfy before it is sent. */
+    static void checkPut(String key, String value, int maxKeyLength, int maxValueLength) {
+        checkKey(key, maxKeyLength);
+        if (key.startsWith(RESERVED_PREFIX)) {
+            throw new PmiException("PMI key '" + key + "' starts with " + RESERVED_PREFIX
+                    + ", which is reserved for the process manager");
+        }
+        checkValue(key, value, maxValueLength);
     }
 
     static void checkKey(String key, int maxKeyLength) {
@@ -27,7 +41,7 @@ final class PmiLimits {
         checkCharacters(key, true, key);
     }
 
-    static void checkValue(String key, String value, int maxValueLength) {
+    private static void checkValue(String key, String value, int maxValueLength) {
         if (value == null) {
             throw new PmiException("PMI value for key '" + key + "' must not be null");
         }

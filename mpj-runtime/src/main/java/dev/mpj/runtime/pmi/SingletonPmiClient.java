@@ -48,8 +48,7 @@ public final class SingletonPmiClient implements PmiClient {
     @Override
     public void put(String key, String value) {
         ensureOpen();
-        PmiLimits.checkKey(key, PmiLimits.MAX_KEY_LENGTH);
-        PmiLimits.checkValue(key, value, PmiLimits.DEFAULT_MAX_VALUE_LENGTH);
+        PmiLimits.checkPut(key, value, PmiLimits.MAX_KEY_LENGTH, PmiLimits.DEFAULT_MAX_VALUE_LENGTH);
         pending.put(key, value);
         counters.countPut();
     }

@@ -166,6 +166,7 @@ class Pmi1ClientTest {
                     assertThrows(PmiException.class, () -> client.get("k".repeat(64)));
                     assertThrows(PmiException.class, () -> client.put("key", "v".repeat(675)));
                     assertThrows(PmiException.class, () -> client.put("key", "has space"));
+                    assertThrows(PmiException.class, () -> client.put("PMI_process_mapping", "x"));
                     client.finish();
                 });
     }

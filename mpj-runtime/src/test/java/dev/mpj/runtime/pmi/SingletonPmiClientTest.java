@@ -40,6 +40,7 @@ class SingletonPmiClientTest {
         assertThrows(PmiException.class, () -> client.put("k".repeat(64), "v"));
         assertThrows(PmiException.class, () -> client.put("k", "v".repeat(675)));
         assertThrows(PmiException.class, () -> client.put("k", "a b"));
+        assertThrows(PmiException.class, () -> client.put("PMI_process_mapping", "(vector,(0,1,1))"));
         client.put("k".repeat(63), "v".repeat(674));
     }
 
