@@ -1,0 +1,65 @@
+package dev.mpj.runtime.pmi;
+
+import java.io.FileDescriptor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+
+/**
+ * Turns an inherited file descriptor number (such as {@code PMI_FD}) into a {@link FileDescriptor}; Java 17
+ * has no public API for that. Sets the private {@code FileDescriptor.fd} field through {@code sun.misc.Unsafe}
+ * (module jdk.unsupported, no JVM flag needed), and falls back to reflection, which needs
+ * {@value #ADD_OPENS}.
+ */
+final class InheritedFileDescriptor {
+    static final String ADD_OPENS = "--add-opens java.base/java.io=ALL-UNNAMED";
+
+    private InheritedFileDescriptor() {
+    }
+
+    static FileDescriptor of(int fd) {
+        if (fd < 0) {
+            throw new PmiException("invalid file descriptor number " + fd);
+        }
+        Field field;
+        try {
+            field = FileDescriptor.class.getDeclaredField("fd");
+        } catch (NoSuchFieldException e) {
+            throw new PmiException("this JVM's java.io.FileDescriptor has no 'fd' field; cannot use PMI_FD", e);
+        }
+        FileDescriptor descriptor = new FileDescriptor();
+        Throwable unsafeFailure;
+        try {
+            setWithUnsafe(descriptor, field, fd);
+            if (descriptor.valid()) {
+                return descriptor;
+            }
+            unsafeFailure = new IllegalStateException("Unsafe.putInt left FileDescriptor.fd unset");
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            unsafeFailure = e;
+        }
+        try {
+            field.setAccessible(true);
+            field.setInt(descriptor, fd);
+            return descriptor;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            PmiException failure = new PmiException("cannot open the inherited PMI socket (fd " + fd
+                    + "): neither sun.misc.Unsafe nor reflection may set FileDescriptor.fd; add the JVM flag "
+                    + ADD_OPENS, e);
+            failure.addSuppressed(unsafeFailure);
+            throw failure;
+        }
+    }
+
+    /** Reflective, so that the code compiles and loads even where jdk.unsupported is absent. */
+    private static void setWithUnsafe(FileDescriptor descriptor, Field field, int fd)
+            throws ReflectiveOperationException {
+        Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
+        Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
+        theUnsafe.setAccessible(true);
+        Object unsafe = theUnsafe.get(null);
+        Method objectFieldOffset = unsafeClass.getMethod("objectFieldOffset", Field.class);
+        Method putInt = unsafeClass.getMethod("putInt", Object.class, long.class, int.class);
+        long offset = (long) objectFieldOffset.invoke(unsafe, field);
+        putInt.invoke(unsafe, descriptor, offset, fd);
+    }
+}

@@ -1,0 +1,291 @@
+package dev.mpj.runtime.pmi;
+
+import java.io.Closeable;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.Map;
+
+/**
+ * The PMI-1 ("simple") wire client, as Hydra and Slurm's pmi2 plugin serve it (PMI.md §2). Strictly
+ * lock-step: one request written with one {@code write}, then exactly one reply line, whose command must be
+ * the expected one. Reply fields are matched by key; a missing {@code rc} means success.
+ *
+ * <p>Construction runs the init sequence ({@code init}, {@code get_maxes}, {@code get_my_kvsname}: three
+ * round trips); {@code PMI_process_mapping} is fetched on first use. Not thread-safe.
+ */
+public final class Pmi1Client implements PmiClient {
+    private static final String PROCESS_MAPPING = "PMI_process_mapping";
+
+    private final Pmi1Connection connection;
+    private final int rank;
+    private final int size;
+    private final String kvsName;
+    private final int maxKeyLength;
+    private final int maxValueLength;
+    private String processMapping;
+
+    /**
+     * A client over an established connection (a test server, or a channel opened by other means); runs the
+     * init sequence. {@code resource} is closed by {@link #close()}, and on failure here.
+     */
+    public Pmi1Client(InputStream in, OutputStream out, Closeable resource, int rank, int size) {
+        this(new Pmi1Connection(in, out, resource), rank, size);
+    }
+
+    private Pmi1Client(Pmi1Connection connection, int rank, int size) {
+        this.connection = connection;
+        try {
+            if (size < 1 || rank < 0 || rank >= size) {
+                throw new PmiException("invalid PMI rank " + rank + " for size " + size);
+            }
+            this.rank = rank;
+            this.size = size;
+            Pmi1Message init = connection.call(
+                    Pmi1Message.of("init", "pmi_version", "1", "pmi_subversion", "1"), "response_to_init");
+            String version = init.get("pmi_version");
+            if (init.rc() != 0 || (version != null && !version.equals("1"))) {
+                throw new PmiException("the process manager refused PMI 1.1: " + init);
+            }
+            Pmi1Message maxes = connection.call(Pmi1Message.of("get_maxes"), "maxes");
+            int kvsNameMax = maxes.requireInt("kvsname_max");
+            int keyLenMax = maxes.requireInt("keylen_max");
+            int valLenMax = maxes.requireInt("vallen_max");
+            // As MPICH: a put line (cmd=put kvsname= key= value= and the newline) must fit in one 1024-byte read.
+            this.maxKeyLength = Math.min(PmiLimits.MAX_KEY_LENGTH, keyLenMax - 1);
+            this.maxValueLength = Math.min(valLenMax - 1,
+                    Pmi1Message.MAX_LINE - kvsNameMax - keyLenMax - 30);
+            if (maxKeyLength < 1 || maxValueLength < 1) {
+                throw new PmiException("unusable PMI limits: " + maxes);
+            }
+            this.kvsName = connection.call(Pmi1Message.of("get_my_kvsname"), "my_kvsname").require("kvsname");
+        } catch (RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A client over the AF_UNIX socket the process manager left open as file descriptor {@code fd}
+     * ({@code PMI_FD}); rank and size come from {@code PMI_RANK} and {@code PMI_SIZE}, which Hydra and Slurm
+     * set in this mode.
+     */
+    public static Pmi1Client overFd(int fd, Map<String, String> env) {
+        int rank = requireIntVariable(env, "PMI_RANK");
+        int size = requireIntVariable(env, "PMI_SIZE");
+        FileDescriptor descriptor = InheritedFileDescriptor.of(fd);
+        FileInputStream in = new FileInputStream(descriptor);
+        FileOutputStream out = new FileOutputStream(descriptor);
+        Closeable both = () -> {
+            try {
+                out.close();
+            } finally {
+                in.close();
+            }
+        };
+        return new Pmi1Client(new Pmi1Connection(in, out, both), rank, size);
+    }
+
+    /**
+     * A client over TCP to {@code hostPort} ({@code PMI_PORT}, Hydra's {@code -pmi-port} mode). The port-mode
+     * handshake ({@code cmd=initack pmiid=<pmiId>}) yields rank and size.
+     */
+    public static Pmi1Client overPort(String hostPort, int pmiId) {
+        InetSocketAddress address = parseHostPort(hostPort);
+        Socket socket = new Socket();
+        Pmi1Connection connection;
+        try {
+            socket.setTcpNoDelay(true);
+            socket.connect(address);
+            connection = new Pmi1Connection(socket.getInputStream(), socket.getOutputStream(), socket);
+        } catch (IOException e) {
+            closeQuietly(socket);
+            throw new PmiException("cannot connect to the process manager at PMI_PORT=" + hostPort + ": "
+                    + e.getMessage(), e);
+        }
+        int[] rankAndSize;
+        try {
+            rankAndSize = initAck(connection, pmiId);
+        } catch (RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+        return new Pmi1Client(connection, rankAndSize[0], rankAndSize[1]);
+    }
+
+    /** Port mode: the server answers the initack with four lines, {@code initack} and three {@code set}s. */
+    private static int[] initAck(Pmi1Connection connection, int pmiId) {
+        connection.send(Pmi1Message.of("initack", "pmiid", Integer.toString(pmiId)));
+        boolean acknowledged = false;
+        int rank = -1;
+        int size = -1;
+        for (int i = 0; i < 4; i++) {
+            Pmi1Message line = connection.receive("initack");
+            if ("initack".equals(line.command())) {
+                acknowledged = true;
+            } else if ("set".equals(line.command())) {
+                if (line.get("rank") != null) {
+                    rank = line.requireInt("rank");
+                } else if (line.get("size") != null) {
+                    size = line.requireInt("size");
+                } else if (line.get("debug") == null) {
+                    throw new PmiException("unexpected line in the PMI port handshake: " + line);
+                }
+            } else {
+                throw new PmiException("expected cmd=initack or cmd=set in the PMI port handshake but the process"
+                        + " manager sent: " + line);
+            }
+        }
+        if (!acknowledged || rank < 0 || size < 0) {
+            throw new PmiException("the PMI port handshake for pmiid=" + pmiId + " gave no "
+                    + (!acknowledged ? "cmd=initack" : rank < 0 ? "rank" : "size"));
+        }
+        return new int[] {rank, size};
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    /** The KVS name the process manager gave this job. */
+    @Override
+    public String jobId() {
+        return kvsName;
+    }
+
+    @Override
+    public String processMapping() {
+        if (processMapping == null) {
+            String value = get(PROCESS_MAPPING);
+            processMapping = value != null ? value : "";
+        }
+        return processMapping;
+    }
+
+    @Override
+    public int maxValueLength() {
+        return maxValueLength;
+    }
+
+    @Override
+    public void put(String key, String value) {
+        PmiLimits.checkPut(key, value, maxKeyLength, maxValueLength);
+        Pmi1Message reply = connection.call(
+                Pmi1Message.of("put", "kvsname", kvsName, "key", key, "value", value), "put_result");
+        connection.counters().countPut();
+        if (reply.rc() != 0) {
+            throw new PmiException("the process manager rejected the put of key '" + key + "': " + reply);
+        }
+    }
+
+    /** Any rc other than 0 means "not found": Hydra 4.0.2 answers -1, Slurm and newer Hydra 1. */
+    @Override
+    public String get(String key) {
+        PmiLimits.checkKey(key, maxKeyLength);
+        Pmi1Message reply = connection.call(Pmi1Message.of("get", "kvsname", kvsName, "key", key), "get_result");
+        connection.counters().countGet();
+        return reply.rc() != 0 ? null : reply.require("value");
+    }
+
+    @Override
+    public void barrier() {
+        Pmi1Message reply = connection.call(Pmi1Message.of("barrier_in"), "barrier_out");
+        connection.counters().countBarrier();
+        if (reply.rc() != 0) {
+            throw new PmiException("the PMI barrier failed: " + reply);
+        }
+    }
+
+    /** Sends {@code finalize}, waits for {@code finalize_ack} (Hydra kills a job whose rank skips it), closes. */
+    @Override
+    public void finish() {
+        try {
+            connection.call(Pmi1Message.of("finalize"), "finalize_ack");
+        } finally {
+            connection.close();
+        }
+    }
+
+    /** Sends {@code cmd=abort exitcode=N} and closes; PMI-1 has no field for {@code message}, so it is not sent. */
+    @Override
+    public void abort(int exitCode, String message) {
+        try {
+            connection.send(Pmi1Message.of("abort", "exitcode", Integer.toString(exitCode)));
+        } finally {
+            connection.close();
+        }
+    }
+
+    @Override
+    public String dialect() {
+        return "pmi1";
+    }
+
+    @Override
+    public PmiCounters counters() {
+        return connection.counters();
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    @Override
+    public String toString() {
+        return "Pmi1Client[rank=" + rank + " size=" + size + " kvs=" + kvsName + " " + connection.counters() + "]";
+    }
+
+    private static int requireIntVariable(Map<String, String> env, String name) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            throw new PmiException(name + " is not set although PMI_FD is; the process manager must set "
+                    + "PMI_RANK and PMI_SIZE with PMI_FD");
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new PmiException(name + " is not an integer: '" + value + "'");
+        }
+    }
+
+    static InetSocketAddress parseHostPort(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0 || colon == hostPort.length() - 1) {
+            throw new PmiException("PMI_PORT must be host:port, not '" + hostPort + "'");
+        }
+        String host = hostPort.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(hostPort.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (port < 1 || port > 65535) {
+            throw new PmiException("PMI_PORT has no valid port number: '" + hostPort + "'");
+        }
+        return new InetSocketAddress(host, port);
+    }
+
+    private static void closeQuietly(Closeable c) {
+        try {
+            c.close();
+        } catch (IOException e) {
+            // already failing; the first error is the one to report
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.mpj.runtime.pmi;
+
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+import java.util.Locale;
+import java.util.Map;
+
+/** Chooses and starts the PMI client for this process, from the {@code mpj.pmi} setting and the environment. */
+public final class PmiClients {
+    static final String VALID_VALUES = "auto, pmi1, singleton";
+
+    private PmiClients() {
+    }
+
+    /**
+     * Starts the client named by {@link Setting#PMI}:
+     * <ul>
+     *   <li>{@code auto} (default): PMI-1 over {@code PMI_FD} if set (Hydra, Slurm {@code --mpi=pmi2}), else over
+     *       {@code PMI_PORT} if set (Hydra {@code -pmi-port}), else a {@link SingletonPmiClient};</li>
+     *   <li>{@code pmi1}: the same without the singleton fallback;</li>
+     *   <li>{@code singleton}: a job of one, whatever the environment says.</li>
+     * </ul>
+     *
+     * @throws PmiException when the process manager cannot be reached or {@code pmi1} finds none
+     * @throws IllegalArgumentException for any other setting value
+     */
+    public static PmiClient fromEnvironment(Settings settings, Map<String, String> env) {
+        String choice = settings.get(Setting.PMI).trim().toLowerCase(Locale.ROOT);
+        switch (choice) {
+            case "auto": {
+                PmiClient wire = pmi1IfOffered(env);
+                return wire != null ? wire : new SingletonPmiClient();
+            }
+            case "pmi1": {
+                PmiClient wire = pmi1IfOffered(env);
+                if (wire == null) {
+                    throw new PmiException(Setting.PMI.property() + "=pmi1 but neither PMI_FD nor PMI_PORT is set:"
+                            + " start the program with a process manager (mpjrun, mpiexec, srun --mpi=pmi2)"
+                            + " or use " + Setting.PMI.property() + "=auto");
+                }
+                return wire;
+            }
+            case "singleton":
+                return new SingletonPmiClient();
+            default:
+                throw new IllegalArgumentException("unknown " + Setting.PMI.property() + " (or "
+                        + Setting.PMI.environmentVariable() + ") value '" + choice + "'; valid values: "
+                        + VALID_VALUES);
+        }
+    }
+
+    /** A PMI-1 client over whatever the environment offers, PMI_FD first (as MPICH), or null. */
+    private static PmiClient pmi1IfOffered(Map<String, String> env) {
+        String fd = variable(env, "PMI_FD");
+        if (fd != null) {
+            return Pmi1Client.overFd(parseInt("PMI_FD", fd), env);
+        }
+        String port = variable(env, "PMI_PORT");
+        if (port != null) {
+            // PMI_ID names this process in the handshake; without it, PMI_RANK, then 0.
+            String idName = variable(env, "PMI_ID") != null ? "PMI_ID"
+                    : variable(env, "PMI_RANK") != null ? "PMI_RANK" : null;
+            int id = idName == null ? 0 : parseInt(idName, variable(env, idName));
+            return Pmi1Client.overPort(port, id);
+        }
+        return null;
+    }
+
+    private static String variable(Map<String, String> env, String name) {
+        String value = env.get(name);
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    private static int parseInt(String name, String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new PmiException(name + " is not an integer: '" + value + "'");
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package dev.mpj.runtime.pmi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(20)
+class PmiClientsTest {
+    private static Settings pmi(String value) {
+        return Settings.defaults().with(Setting.PMI, value);
+    }
+
+    @Test
+    void autoWithoutProcessManagerIsSingleton() {
+        try (PmiClient client = PmiClients.fromEnvironment(Settings.defaults(), Map.of())) {
+            assertInstanceOf(SingletonPmiClient.class, client);
+        }
+    }
+
+    @Test
+    void singletonIgnoresTheEnvironment() {
+        try (PmiClient client = PmiClients.fromEnvironment(pmi("singleton"), Map.of("PMI_FD", "5"))) {
+            assertEquals("singleton", client.dialect());
+        }
+    }
+
+    @Test
+    void autoWithPmiPortConnectsAndIdentifiesWithPmiId() throws Throwable {
+        try (ScriptedPmiServer server = new ScriptedPmiServer()
+                .expect("cmd=initack pmiid=1", "cmd=initack", "cmd=set size=2", "cmd=set rank=1", "cmd=set debug=0")
+                .expectInit(PmiServerStyle.HYDRA)
+                .start()) {
+            try (PmiClient client = PmiClients.fromEnvironment(Settings.defaults(),
+                    Map.of("PMI_PORT", server.hostPort(), "PMI_ID", "1", "PMI_RANK", "0"))) {
+                assertEquals("pmi1", client.dialect());
+                assertEquals(1, client.rank());
+            }
+            server.verify();
+        }
+    }
+
+    @Test
+    void pmiIdDefaultsToPmiRank() throws Throwable {
+        try (ScriptedPmiServer server = new ScriptedPmiServer()
+                .expect("cmd=initack pmiid=2", "cmd=initack", "cmd=set size=3", "cmd=set rank=2", "cmd=set debug=0")
+                .expectInit(PmiServerStyle.HYDRA)
+                .start()) {
+            try (PmiClient client = PmiClients.fromEnvironment(pmi("pmi1"),
+                    Map.of("PMI_PORT", server.hostPort(), "PMI_RANK", "2"))) {
+                assertEquals(2, client.rank());
+            }
+            server.verify();
+        }
+    }
+
+    @Test
+    void pmi1WithoutProcessManagerExplains() {
+        PmiException e = assertThrows(PmiException.class, () -> PmiClients.fromEnvironment(pmi("pmi1"), Map.of()));
+        assertTrue(e.getMessage().contains("PMI_FD") && e.getMessage().contains("PMI_PORT"), e.getMessage());
+    }
+
+    @Test
+    void unknownChoiceListsTheValidOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PmiClients.fromEnvironment(pmi("pmi2"), Map.of()));
+        assertTrue(e.getMessage().contains("pmi2") && e.getMessage().contains("auto, pmi1, singleton"),
+                e.getMessage());
+    }
+
+    @Test
+    void nonNumericPmiFdIsRejected() {
+        assertThrows(PmiException.class, () -> PmiClients.fromEnvironment(Settings.defaults(),
+                Map.of("PMI_FD", "socket", "PMI_RANK", "0", "PMI_SIZE", "1")));
+    }
+
+    @Test
+    void pmiFdWithoutRankAndSizeIsRejected() {
+        PmiException e = assertThrows(PmiException.class,
+                () -> PmiClients.fromEnvironment(Settings.defaults(), Map.of("PMI_FD", "9")));
+        assertTrue(e.getMessage().contains("PMI_RANK"), e.getMessage());
+    }
+}
