@@ -34,6 +34,8 @@ public final class LoopbackBackend implements MpiBackend {
     private int size;
     /** Whether standard sends to other ranks complete at once (eager) or only once taken (rendezvous). */
     boolean eagerToPeers = true;
+    /** "send" and "receive", in the order the API called them. */
+    final List<String> calls = new ArrayList<>();
     int polls;
     int awaits;
     int barriers;
@@ -84,6 +86,7 @@ public final class LoopbackBackend implements MpiBackend {
 
     @Override
     public Operation send(ByteBuffer data, int destWorldRank, int tag, int context, SendMode mode) {
+        calls.add("send");
         ByteBuffer source = data.duplicate();
         byte[] bytes = new byte[source.remaining()];
         source.get(bytes);
@@ -103,6 +106,7 @@ public final class LoopbackBackend implements MpiBackend {
 
     @Override
     public Operation receive(ByteBuffer room, int sourceWorldRank, int tag, int context) {
+        calls.add("receive");
         LoopbackOperation receive = new LoopbackOperation(sourceWorldRank, tag, room);
         receive.context = context;
         for (Iterator<Message> it = unexpected.iterator(); it.hasNext(); ) {
