@@ -113,6 +113,8 @@ public final class MPI {
     public static final Errhandler ERRORS_RETURN = new Errhandler("MPI.ERRORS_RETURN");
     private static Errhandler errhandler = ERRORS_ARE_FATAL;
 
+    private static final long TIME_ORIGIN = System.nanoTime();
+
     // ---- start-up and shut-down ----
 
     /**
@@ -165,9 +167,10 @@ public final class MPI {
 
     // ---- time and place ----
 
-    /** Elapsed wall-clock time in seconds from an arbitrary origin fixed for the process. */
+    /** Elapsed wall-clock time in seconds since this class was loaded. */
     public static double Wtime() {
-        return System.nanoTime() * 1e-9;
+        // from a near origin, so the double keeps nanosecond resolution
+        return (System.nanoTime() - TIME_ORIGIN) * 1e-9;
     }
 
     /** The resolution of {@link #Wtime()} in seconds. */
