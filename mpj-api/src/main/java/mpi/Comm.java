@@ -1,0 +1,329 @@
+package mpi;
+
+import dev.mpj.api.CommSpec;
+import dev.mpj.api.Envelope;
+import dev.mpj.api.MpiBackend;
+import dev.mpj.api.SendMode;
+import java.nio.ByteBuffer;
+
+/**
+ * A communicator: a group of processes and a private message space. Point-to-point communication
+ * in the mpiJava 1.2 signatures.
+ *
+ * <p>Every call checks its arguments and raises {@link MPIException} naming the bad one:
+ * {@code ERR_BUFFER} (null buffer, heap {@code ByteBuffer}, negative offset, buffer too short),
+ * {@code ERR_TYPE} (null datatype, buffer of the wrong array type), {@code ERR_COUNT} (negative
+ * count), {@code ERR_RANK} (rank outside the communicator and not {@link MPI#PROC_NULL}, or
+ * {@link MPI#ANY_SOURCE} for receives), {@code ERR_TAG} (tag outside 0..{@link MPI#TAG_UB}, or
+ * {@link MPI#ANY_TAG} for receives), and {@code ERR_OTHER} before {@code MPI.Init} or after
+ * {@code MPI.Finalize}. Communication with {@link MPI#PROC_NULL} completes at once; a receive from
+ * it has source {@code PROC_NULL}, tag {@code ANY_TAG} and count 0.
+ *
+ * <p>Buffers and offsets are described in {@link Datatype}.
+ */
+public class Comm {
+    /** Bytes of the message, produced when a send starts. */
+    @FunctionalInterface
+    private interface Payload {
+        ByteBuffer bytes();
+    }
+
+    private static final Request.Starter PROC_NULL = request -> request.completedWith(Status.procNull());
+
+    private final String name;
+    private CommSpec spec;
+    private RankMap ranks;
+
+    /** A communicator bound to the runtime later, at {@code MPI.Init} (the predefined ones). */
+    Comm(String name) {
+        this.name = name;
+    }
+
+    final void bind(CommSpec spec, int worldSize) {
+        this.spec = spec;
+        this.ranks = new RankMap(spec.worldRanks(), worldSize);
+    }
+
+    final void unbind() {
+        spec = null;
+        ranks = null;
+    }
+
+    /** What the runtime knows of this communicator; raises ERR_OTHER outside Init..Finalize. */
+    final CommSpec spec() {
+        Environment.backend();
+        return spec;
+    }
+
+    /** The rank in this communicator of a world rank (wildcards and PROC_NULL pass through). */
+    final int toCommRank(int worldRank) {
+        return ranks.toComm(worldRank);
+    }
+
+    /** Number of processes in the communicator. */
+    public int Size() {
+        return spec().size();
+    }
+
+    /** Rank of the calling process in the communicator. */
+    public int Rank() {
+        return spec().rank();
+    }
+
+    /** Ends every process of the job with {@code errorcode}; does not return. */
+    public void Abort(int errorcode) {
+        Environment.backend().abort(errorcode);
+    }
+
+    // ---- blocking sends ----
+
+    /** Standard-mode send: returns once {@code buf} may be reused. */
+    public void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        started(checkedSend("Send", buf, offset, count, datatype, dest, tag, SendMode.STANDARD)).Wait();
+    }
+
+    /** Synchronous send: returns once the receiver has matched the message. */
+    public void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        started(checkedSend("Ssend", buf, offset, count, datatype, dest, tag, SendMode.SYNCHRONOUS)).Wait();
+    }
+
+    /** Ready send: the matching receive must already be posted (treated as a standard send). */
+    public void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        started(checkedSend("Rsend", buf, offset, count, datatype, dest, tag, SendMode.READY)).Wait();
+    }
+
+    /**
+     * Buffered send: copies the data and returns at once. The buffer attached with
+     * {@link MPI#Buffer_attach} must have room for all outstanding buffered messages (bytes plus
+     * {@link MPI#BSEND_OVERHEAD} each), else {@code ERR_BUFFER}.
+     */
+    public void Bsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        started(checkedBufferedSend("Bsend", buf, offset, count, datatype, dest, tag)).Wait();
+    }
+
+    // ---- nonblocking sends ----
+
+    public Request Isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return started(checkedSend("Isend", buf, offset, count, datatype, dest, tag, SendMode.STANDARD));
+    }
+
+    public Request Issend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return started(checkedSend("Issend", buf, offset, count, datatype, dest, tag, SendMode.SYNCHRONOUS));
+    }
+
+    public Request Irsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return started(checkedSend("Irsend", buf, offset, count, datatype, dest, tag, SendMode.READY));
+    }
+
+    /** Buffered nonblocking send: the data are copied, so the returned request is already complete. */
+    public Request Ibsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return started(checkedBufferedSend("Ibsend", buf, offset, count, datatype, dest, tag));
+    }
+
+    // ---- receives ----
+
+    /** Receives a message into {@code buf}; a longer message than {@code count} items raises {@code ERR_TRUNCATE}. */
+    public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        return started(checkedReceive("Recv", buf, offset, count, datatype, source, tag)).Wait();
+    }
+
+    public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        return started(checkedReceive("Irecv", buf, offset, count, datatype, source, tag));
+    }
+
+    /**
+     * Sends and receives in one call: the receive is posted before the send starts and both are
+     * waited for together, so two processes may exchange with each other without deadlock.
+     * Returns the status of the receive.
+     */
+    public Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest, int sendtag,
+                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int source, int recvtag) {
+        Request.Starter send = checkedSend("Sendrecv", sendbuf, sendoffset, sendcount, sendtype, dest, sendtag,
+                SendMode.STANDARD);
+        Request.Starter receive = checkedReceive("Sendrecv", recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
+        return exchange(receive, send);
+    }
+
+    /** {@link #Sendrecv} with one buffer: the outgoing data are copied first, then replaced by the received data. */
+    public Status Sendrecv_replace(Object buf, int offset, int count, Datatype datatype,
+                                   int dest, int sendtag, int source, int recvtag) {
+        String call = "Sendrecv_replace";
+        checkSendArguments(call, buf, offset, count, datatype, dest, sendtag);
+        Request.Starter receive = checkedReceive(call, buf, offset, count, datatype, source, recvtag);
+        ByteBuffer copy = dest == MPI.PROC_NULL ? null : datatype.pack(buf, offset, count, false);
+        return exchange(receive, send(() -> copy, dest, sendtag, SendMode.STANDARD));
+    }
+
+    private Status exchange(Request.Starter receiveStarter, Request.Starter sendStarter) {
+        Request receive = started(receiveStarter);
+        Request send;
+        try {
+            send = started(sendStarter);
+        } catch (RuntimeException e) {
+            receive.Cancel();
+            throw e;
+        }
+        Status status = Request.Waitall(new Request[] {receive, send})[0];
+        status.index = MPI.UNDEFINED;
+        return status;
+    }
+
+    // ---- probes ----
+
+    /** Waits until a message matching {@code source} and {@code tag} can be received; returns its status without receiving it. */
+    public Status Probe(int source, int tag) {
+        MpiBackend backend = Environment.backend();
+        checkSource("Probe", source);
+        checkTag("Probe", tag, true);
+        if (source == MPI.PROC_NULL) {
+            return Status.procNull();
+        }
+        int world = worldSource(source);
+        int context = spec.pointToPointContext();
+        Envelope[] found = new Envelope[1];
+        backend.await(() -> (found[0] = backend.probe(world, tag, context)) != null);
+        return statusOf(found[0]);
+    }
+
+    /** The status of a message that could be received now, or null if there is none. */
+    public Status Iprobe(int source, int tag) {
+        MpiBackend backend = Environment.backend();
+        checkSource("Iprobe", source);
+        checkTag("Iprobe", tag, true);
+        if (source == MPI.PROC_NULL) {
+            return Status.procNull();
+        }
+        backend.poll();
+        Envelope envelope = backend.probe(worldSource(source), tag, spec.pointToPointContext());
+        return envelope == null ? null : statusOf(envelope);
+    }
+
+    private Status statusOf(Envelope envelope) {
+        return new Status(toCommRank(envelope.source()), envelope.tag(), envelope.byteCount());
+    }
+
+    // ---- persistent requests ----
+
+    public Prequest Send_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return new Prequest(this, checkedSend("Send_init", buf, offset, count, datatype, dest, tag, SendMode.STANDARD));
+    }
+
+    public Prequest Ssend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return new Prequest(this, checkedSend("Ssend_init", buf, offset, count, datatype, dest, tag,
+                SendMode.SYNCHRONOUS));
+    }
+
+    public Prequest Rsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return new Prequest(this, checkedSend("Rsend_init", buf, offset, count, datatype, dest, tag, SendMode.READY));
+    }
+
+    public Prequest Bsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return new Prequest(this, checkedBufferedSend("Bsend_init", buf, offset, count, datatype, dest, tag));
+    }
+
+    public Prequest Recv_init(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        return new Prequest(this, checkedReceive("Recv_init", buf, offset, count, datatype, source, tag));
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    // ---- starters: arguments are checked when the starter is made, data are packed when it runs ----
+
+    private Request started(Request.Starter starter) {
+        Request request = new Request(this, starter);
+        request.start();
+        return request;
+    }
+
+    private Request.Starter checkedSend(String call, Object buf, int offset, int count, Datatype datatype,
+                                        int dest, int tag, SendMode mode) {
+        checkSendArguments(call, buf, offset, count, datatype, dest, tag);
+        return send(() -> datatype.pack(buf, offset, count, true), dest, tag, mode);
+    }
+
+    private Request.Starter send(Payload payload, int dest, int tag, SendMode mode) {
+        if (dest == MPI.PROC_NULL) {
+            return PROC_NULL;
+        }
+        int world = ranks.toWorld(dest);
+        int context = spec.pointToPointContext();
+        return request -> request.started(Environment.backend().send(payload.bytes(), world, tag, context, mode), null);
+    }
+
+    private Request.Starter checkedBufferedSend(String call, Object buf, int offset, int count, Datatype datatype,
+                                                int dest, int tag) {
+        checkSendArguments(call, buf, offset, count, datatype, dest, tag);
+        if (dest == MPI.PROC_NULL) {
+            return PROC_NULL;
+        }
+        int world = ranks.toWorld(dest);
+        int context = spec.pointToPointContext();
+        return request -> {
+            ByteBuffer copy = datatype.pack(buf, offset, count, false);
+            int bytes = copy.remaining();
+            Environment.bufferedSends().send(Environment.backend(), call, copy, world, tag, context);
+            request.completedWith(new Status(dest, tag, bytes));
+        };
+    }
+
+    private Request.Starter checkedReceive(String call, Object buf, int offset, int count, Datatype datatype,
+                                           int source, int tag) {
+        Environment.backend();
+        checkDatatype(call, datatype);
+        datatype.checkBuffer(call, buf, offset, count, true);
+        checkSource(call, source);
+        checkTag(call, tag, true);
+        if (source == MPI.PROC_NULL) {
+            return PROC_NULL;
+        }
+        int world = worldSource(source);
+        int context = spec.pointToPointContext();
+        return request -> {
+            ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
+            request.started(Environment.backend().receive(into.room(), world, tag, context), into);
+        };
+    }
+
+    private int worldSource(int source) {
+        return source == MPI.ANY_SOURCE ? MpiBackend.ANY_SOURCE : ranks.toWorld(source);
+    }
+
+    // ---- argument checks ----
+
+    private void checkSendArguments(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        Environment.backend();
+        checkDatatype(call, datatype);
+        datatype.checkBuffer(call, buf, offset, count, false);
+        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= spec.size())) {
+            throw new MPIException(MPI.ERR_RANK, call + ": dest " + dest + " is not a rank of " + name
+                    + " (size " + spec.size() + ") nor MPI.PROC_NULL");
+        }
+        checkTag(call, tag, false);
+    }
+
+    private static void checkDatatype(String call, Datatype datatype) {
+        if (datatype == null) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": datatype is null");
+        }
+    }
+
+    private void checkSource(String call, int source) {
+        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= spec.size())) {
+            throw new MPIException(MPI.ERR_RANK, call + ": source " + source + " is not a rank of " + name
+                    + " (size " + spec.size() + ") nor MPI.ANY_SOURCE or MPI.PROC_NULL");
+        }
+    }
+
+    private static void checkTag(String call, int tag, boolean receive) {
+        if (receive && tag == MPI.ANY_TAG) {
+            return;
+        }
+        if (tag < 0 || tag > MPI.TAG_UB) {
+            throw new MPIException(MPI.ERR_TAG, call + ": tag " + tag + " is outside 0..MPI.TAG_UB ("
+                    + MPI.TAG_UB + ")" + (receive ? " and is not MPI.ANY_TAG" : ""));
+        }
+    }
+}

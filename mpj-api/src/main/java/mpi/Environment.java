@@ -1,0 +1,138 @@
+package mpi;
+
+import dev.mpj.api.CommSpec;
+import dev.mpj.api.MpiBackend;
+import java.nio.ByteBuffer;
+import java.util.Iterator;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+
+/**
+ * The life cycle of MPI in this process: the backend found at {@code MPI.Init}, the thread level,
+ * the attached buffer, and the checks that every call is made between {@code Init} and
+ * {@code Finalize}. MPI is entered by one thread at a time, so the state needs no locking; it is
+ * volatile only so a mistaken call from another thread sees the current state.
+ */
+final class Environment {
+    private enum State { NOT_INITIALIZED, RUNNING, FINALIZED }
+
+    private static volatile State state = State.NOT_INITIALIZED;
+    private static MpiBackend backend;
+    private static int threadLevel = MPI.THREAD_SINGLE;
+    private static Thread mainThread;
+    private static final BufferedSends bufferedSends = new BufferedSends();
+
+    private Environment() {
+    }
+
+    /** The backend, for a call that communicates; raises ERR_OTHER outside Init..Finalize. */
+    static MpiBackend backend() {
+        if (state != State.RUNNING) {
+            throw notRunning();
+        }
+        return backend;
+    }
+
+    private static MPIException notRunning() {
+        return state == State.NOT_INITIALIZED
+                ? new MPIException(MPI.ERR_OTHER, "MPI.Init has not been called")
+                : new MPIException(MPI.ERR_OTHER, "MPI.Finalize has already been called");
+    }
+
+    static boolean initialized() {
+        return state != State.NOT_INITIALIZED;
+    }
+
+    static boolean finalized() {
+        return state == State.FINALIZED;
+    }
+
+    /** Finds the runtime, starts it, and binds the predefined communicators; returns the thread level provided. */
+    static int init(String[] args, int requiredThreadLevel) {
+        if (requiredThreadLevel < MPI.THREAD_SINGLE || requiredThreadLevel > MPI.THREAD_MULTIPLE) {
+            throw new MPIException(MPI.ERR_ARG, "Init_thread: required thread level must be one of MPI.THREAD_SINGLE ("
+                    + MPI.THREAD_SINGLE + ") .. MPI.THREAD_MULTIPLE (" + MPI.THREAD_MULTIPLE + "), was " + requiredThreadLevel);
+        }
+        if (state == State.RUNNING) {
+            throw new MPIException(MPI.ERR_OTHER, "MPI.Init has already been called");
+        }
+        if (state == State.FINALIZED) {
+            throw new MPIException(MPI.ERR_OTHER, "MPI.Init cannot be called after MPI.Finalize");
+        }
+        MpiBackend found = load(Thread.currentThread().getContextClassLoader());
+        found.init(args == null ? new String[0] : args);
+        int rank = found.rank();
+        int size = found.size();
+        int[] world = new int[size];
+        for (int i = 0; i < size; i++) {
+            world[i] = i;
+        }
+        MPI.COMM_WORLD.bind(new CommSpec(0, 1, world, rank), size);
+        MPI.COMM_SELF.bind(new CommSpec(2, 3, new int[] {rank}, 0), size);
+        backend = found;
+        threadLevel = Math.min(requiredThreadLevel, MPI.THREAD_SERIALIZED);
+        mainThread = Thread.currentThread();
+        state = State.RUNNING;
+        return threadLevel;
+    }
+
+    /** The first {@link MpiBackend} registered with {@link ServiceLoader} that {@code loader} sees. */
+    static MpiBackend load(ClassLoader loader) {
+        try {
+            Iterator<MpiBackend> found = ServiceLoader.load(MpiBackend.class, loader).iterator();
+            if (found.hasNext()) {
+                return found.next();
+            }
+        } catch (ServiceConfigurationError e) {
+            throw new MPIException(MPI.ERR_OTHER, "MPI.Init: the mpj runtime on the class path cannot be loaded: "
+                    + e.getMessage(), e);
+        }
+        throw new MPIException(MPI.ERR_OTHER, "MPI.Init: no mpj runtime is on the class path (no "
+                + MpiBackend.class.getName() + " service found); add mpj-runtime and a transport to the class path");
+    }
+
+    /** Waits for buffered sends, shuts the runtime down; MPI cannot be used or initialised again. */
+    static void finish() {
+        MpiBackend running = backend();
+        try {
+            bufferedSends.detach(running);
+            running.finish();
+        } finally {
+            state = State.FINALIZED;
+            backend = null;
+            bufferedSends.clear();
+        }
+    }
+
+    static int threadLevel() {
+        return threadLevel;
+    }
+
+    static boolean isMainThread() {
+        return Thread.currentThread() == mainThread;
+    }
+
+    static void attach(ByteBuffer buffer) {
+        backend();
+        bufferedSends.attach(buffer);
+    }
+
+    static ByteBuffer detach() {
+        return bufferedSends.detach(backend());
+    }
+
+    static BufferedSends bufferedSends() {
+        return bufferedSends;
+    }
+
+    /** Returns to the state before {@code MPI.Init}, so unit tests can initialise again in one JVM. */
+    static void resetForTests() {
+        state = State.NOT_INITIALIZED;
+        backend = null;
+        threadLevel = MPI.THREAD_SINGLE;
+        mainThread = null;
+        bufferedSends.clear();
+        MPI.COMM_WORLD.unbind();
+        MPI.COMM_SELF.unbind();
+    }
+}

@@ -1,0 +1,294 @@
+package mpi;
+
+import dev.mpj.api.Operation;
+import java.util.Arrays;
+import java.util.function.IntPredicate;
+
+/**
+ * A nonblocking communication. Once a (non-persistent) request has completed through {@code Wait},
+ * {@code Test} or one of the array forms it becomes a null request ({@link #Is_null()}); waiting on
+ * or testing a null request returns an empty status (any source, any tag, count 0) at once. An error
+ * of the communication (for example {@code ERR_TRUNCATE}) is raised as {@link MPIException} by the
+ * call that completes it. Waiting lets the runtime drive progress; nothing here spins.
+ */
+public class Request {
+    /** Starts the communication of a request: hands an operation to the runtime, or completes at once. */
+    @FunctionalInterface
+    interface Starter {
+        void start(Request request);
+    }
+
+    private final Comm comm;
+    private final Starter starter;
+    private Operation operation;
+    private ReceiveBuffer target;
+    /** The result of a request that completed when it started (PROC_NULL, buffered sends). */
+    private Status immediate;
+    private boolean active;
+
+    /** A null request ({@link MPI#REQUEST_NULL}). */
+    Request() {
+        this(null, null);
+    }
+
+    Request(Comm comm, Starter starter) {
+        this.comm = comm;
+        this.starter = starter;
+    }
+
+    /** Starts the communication; the request stays inactive if starting fails. */
+    final void start() {
+        starter.start(this);
+        active = true;
+    }
+
+    /** Called by a starter: the runtime is carrying out {@code op}; {@code into} unpacks a receive (else null). */
+    final void started(Operation op, ReceiveBuffer into) {
+        operation = op;
+        target = into;
+    }
+
+    /** Called by a starter: the communication is already complete with {@code status}. */
+    final void completedWith(Status status) {
+        immediate = status;
+    }
+
+    final boolean isActive() {
+        return active;
+    }
+
+    /** An active request whose communication has finished (no progress is made). */
+    private boolean isDone() {
+        return active && (operation == null || operation.isComplete());
+    }
+
+    /** Blocks until the communication completes; returns its status. */
+    public Status Wait() {
+        if (!active) {
+            return Status.empty();
+        }
+        Operation op = operation;
+        if (op != null && !op.isComplete()) {
+            Environment.backend().await(op::isComplete);
+        }
+        return finish();
+    }
+
+    /** The status if the communication has completed, else null; makes one pass of progress first. */
+    public Status Test() {
+        if (!active) {
+            return Status.empty();
+        }
+        if (!isDone()) {
+            Environment.backend().poll();
+            if (!isDone()) {
+                return null;
+            }
+        }
+        return finish();
+    }
+
+    /** True for {@link MPI#REQUEST_NULL} and for a completed non-persistent request. */
+    public boolean Is_null() {
+        return !active;
+    }
+
+    /**
+     * Asks to cancel the communication: a receive not yet matched is cancelled (its status then
+     * answers {@link Status#Test_cancelled()} true); a send is left to complete. Complete the request
+     * with {@code Wait} or {@code Test} as usual.
+     */
+    public void Cancel() {
+        if (operation != null) {
+            operation.cancel();
+        }
+    }
+
+    /** Completes a done request: makes it null (or inactive), unpacks a receive, raises its error. */
+    private Status finish() {
+        Operation op = operation;
+        ReceiveBuffer into = target;
+        Status early = immediate;
+        operation = null;
+        target = null;
+        immediate = null;
+        active = false;
+        if (op == null) {
+            return early;
+        }
+        Status status = new Status(comm.toCommRank(op.source()), op.tag(), op.byteCount());
+        if (op.isCancelled()) {
+            status.cancelled = true;
+            return status;
+        }
+        if (op.error() != null) {
+            throw asMpiException(op.error());
+        }
+        if (into != null) {
+            into.complete(op, status);
+        }
+        return status;
+    }
+
+    static MPIException asMpiException(RuntimeException error) {
+        return error instanceof MPIException ? (MPIException) error
+                : new MPIException(MPI.ERR_INTERN, "the mpj runtime failed: " + error, error);
+    }
+
+    // ---- completion of request arrays ----
+
+    /** Waits for every request; returns their statuses in order (empty ones for null requests). */
+    public static Status[] Waitall(Request[] requests) {
+        check(requests, "Waitall");
+        if (!allActiveDone(requests)) {
+            Environment.backend().await(() -> allActiveDone(requests));
+        }
+        return finishWhere(requests, i -> true, false);
+    }
+
+    /**
+     * Waits for one request to complete; returns its status with {@link Status#index} set. If no
+     * request is active, returns at once an empty status whose index is {@link MPI#UNDEFINED}.
+     */
+    public static Status Waitany(Request[] requests) {
+        check(requests, "Waitany");
+        if (!anyActive(requests)) {
+            return Status.empty();
+        }
+        awaitAny(requests);
+        return finishFirstDone(requests);
+    }
+
+    /**
+     * Waits until at least one request completes; returns the statuses of all that have completed,
+     * each with its {@link Status#index}. Returns null if no request is active (MPI's outcount
+     * {@code MPI_UNDEFINED}).
+     */
+    public static Status[] Waitsome(Request[] requests) {
+        check(requests, "Waitsome");
+        if (!anyActive(requests)) {
+            return null;
+        }
+        awaitAny(requests);
+        return finishWhere(requests, i -> requests[i].isDone(), true);
+    }
+
+    /** The statuses of all requests if every one has completed, else null (and none is completed). */
+    public static Status[] Testall(Request[] requests) {
+        check(requests, "Testall");
+        pollIfPending(requests);
+        return allActiveDone(requests) ? finishWhere(requests, i -> true, false) : null;
+    }
+
+    /**
+     * The status of one completed request (with its index), or null if none has completed. If no
+     * request is active, an empty status whose index is {@link MPI#UNDEFINED}.
+     */
+    public static Status Testany(Request[] requests) {
+        check(requests, "Testany");
+        if (!anyActive(requests)) {
+            return Status.empty();
+        }
+        pollIfPending(requests);
+        return firstDone(requests) < 0 ? null : finishFirstDone(requests);
+    }
+
+    /**
+     * The statuses of the requests that have completed (possibly none), each with its index; null if
+     * no request is active.
+     */
+    public static Status[] Testsome(Request[] requests) {
+        check(requests, "Testsome");
+        if (!anyActive(requests)) {
+            return null;
+        }
+        pollIfPending(requests);
+        return finishWhere(requests, i -> requests[i].isDone(), true);
+    }
+
+    private static void check(Request[] requests, String call) {
+        if (requests == null) {
+            throw new MPIException(MPI.ERR_REQUEST, call + ": the request array is null");
+        }
+    }
+
+    private static boolean anyActive(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null && r.active) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static int firstDone(Request[] requests) {
+        for (int i = 0; i < requests.length; i++) {
+            if (requests[i] != null && requests[i].isDone()) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Drives progress until some active request is done (the caller knows one is active). */
+    private static void awaitAny(Request[] requests) {
+        if (firstDone(requests) < 0) {
+            Environment.backend().await(() -> firstDone(requests) >= 0);
+        }
+    }
+
+    private static boolean allActiveDone(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null && r.active && !r.isDone()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void pollIfPending(Request[] requests) {
+        if (!allActiveDone(requests)) {
+            Environment.backend().poll();
+        }
+    }
+
+    private static Status finishFirstDone(Request[] requests) {
+        int i = firstDone(requests);
+        Status status = requests[i].finish();
+        status.index = i;
+        return status;
+    }
+
+    /**
+     * Completes the requests selected by {@code which}: all of them (null and inactive ones give
+     * empty statuses) or, {@code compact}, only the active ones, in a result array just long enough.
+     * Every selected request is completed even if some fail; the first error is raised after.
+     */
+    private static Status[] finishWhere(Request[] requests, IntPredicate which, boolean compact) {
+        Status[] statuses = new Status[requests.length];
+        int found = 0;
+        MPIException failure = null;
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            boolean active = r != null && r.active;
+            if (compact && !active || !which.test(i)) {
+                continue;
+            }
+            try {
+                Status status = active ? r.finish() : Status.empty();
+                status.index = i;
+                statuses[found++] = status;
+            } catch (MPIException e) {
+                if (failure == null) {
+                    failure = e;
+                } else if (e != failure) {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return found == statuses.length ? statuses : Arrays.copyOf(statuses, found);
+    }
+}

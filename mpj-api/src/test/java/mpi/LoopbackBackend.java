@@ -1,0 +1,292 @@
+package mpi;
+
+import dev.mpj.api.CommSpec;
+import dev.mpj.api.Envelope;
+import dev.mpj.api.MpiBackend;
+import dev.mpj.api.Operation;
+import dev.mpj.api.SendMode;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+/**
+ * An in-memory runtime for one simulated rank of a job of {@link #configure configured} size. Messages
+ * the rank sends to itself are matched in MPI order; messages to other ranks wait in an outbox the
+ * test inspects ({@link #takeSent}), and the test plays the other ranks by {@link #deliver}ing
+ * messages. {@link #await} runs actions queued with {@link #later} (one per pass) and fails instead
+ * of hanging when nothing is left that could finish the wait.
+ */
+public final class LoopbackBackend implements MpiBackend {
+    private static int configuredSize = 1;
+    private static int configuredRank;
+    /** The instance the last {@code MPI.Init} created through ServiceLoader. */
+    static LoopbackBackend current;
+
+    private final List<Message> unexpected = new ArrayList<>();
+    private final List<LoopbackOperation> posted = new ArrayList<>();
+    private final List<Message> outbox = new ArrayList<>();
+    private final Deque<Runnable> later = new ArrayDeque<>();
+    private int rank;
+    private int size;
+    /** Whether standard sends to other ranks complete at once (eager) or only once taken (rendezvous). */
+    boolean eagerToPeers = true;
+    /** "send" and "receive", in the order the API called them. */
+    final List<String> calls = new ArrayList<>();
+    int polls;
+    int awaits;
+    int barriers;
+    boolean finished;
+    Integer abortCode;
+
+    /** A message in flight: its bytes and the send that carries it. */
+    record Message(int source, int dest, int tag, int context, byte[] data, LoopbackOperation send) {
+    }
+
+    static void configure(int size, int rank) {
+        configuredSize = size;
+        configuredRank = rank;
+    }
+
+    @Override
+    public void init(String[] args) {
+        rank = configuredRank;
+        size = configuredSize;
+        current = this;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public String processorName() {
+        return "loopback-node";
+    }
+
+    @Override
+    public void finish() {
+        finished = true;
+    }
+
+    @Override
+    public void abort(int errorCode) {
+        abortCode = errorCode;
+        throw new IllegalStateException("job aborted with " + errorCode);
+    }
+
+    @Override
+    public Operation send(ByteBuffer data, int destWorldRank, int tag, int context, SendMode mode) {
+        calls.add("send");
+        ByteBuffer source = data.duplicate();
+        byte[] bytes = new byte[source.remaining()];
+        source.get(bytes);
+        LoopbackOperation send = new LoopbackOperation(destWorldRank, tag, null);
+        send.byteCount = bytes.length;
+        Message message = new Message(rank, destWorldRank, tag, context, bytes, send);
+        if (mode != SendMode.SYNCHRONOUS && (destWorldRank == rank || eagerToPeers)) {
+            send.complete = true;
+        }
+        if (destWorldRank == rank) {
+            arrive(message);
+        } else {
+            outbox.add(message);
+        }
+        return send;
+    }
+
+    @Override
+    public Operation receive(ByteBuffer room, int sourceWorldRank, int tag, int context) {
+        calls.add("receive");
+        LoopbackOperation receive = new LoopbackOperation(sourceWorldRank, tag, room);
+        receive.context = context;
+        for (Iterator<Message> it = unexpected.iterator(); it.hasNext(); ) {
+            Message message = it.next();
+            if (receive.matches(message)) {
+                it.remove();
+                receive.fill(message);
+                return receive;
+            }
+        }
+        posted.add(receive);
+        return receive;
+    }
+
+    @Override
+    public Envelope probe(int sourceWorldRank, int tag, int context) {
+        LoopbackOperation pattern = new LoopbackOperation(sourceWorldRank, tag, null);
+        pattern.context = context;
+        for (Message message : unexpected) {
+            if (pattern.matches(message)) {
+                return new Envelope(message.source, message.tag, message.data.length);
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public void await(BooleanSupplier done) {
+        awaits++;
+        while (!done.getAsBoolean()) {
+            Runnable action = later.poll();
+            if (action == null) {
+                throw new IllegalStateException("the wait can never finish: no message or action is pending");
+            }
+            action.run();
+        }
+    }
+
+    @Override
+    public void poll() {
+        polls++;
+    }
+
+    @Override
+    public void barrier(CommSpec comm) {
+        barriers++;
+    }
+
+    // ---- the test's side: the other ranks ----
+
+    /** A message from {@code source} (world rank) arrives for this rank. */
+    void deliver(int source, int tag, int context, byte[] data) {
+        LoopbackOperation send = new LoopbackOperation(rank, tag, null);
+        send.complete = true;
+        arrive(new Message(source, rank, tag, context, data, send));
+    }
+
+    /** The oldest message sent to {@code dest} is received there: it leaves the outbox, its send completes. */
+    Message takeSent(int dest) {
+        for (Iterator<Message> it = outbox.iterator(); it.hasNext(); ) {
+            Message message = it.next();
+            if (message.dest == dest) {
+                it.remove();
+                message.send.complete = true;
+                return message;
+            }
+        }
+        throw new AssertionError("nothing was sent to rank " + dest);
+    }
+
+    int outboxSize() {
+        return outbox.size();
+    }
+
+    /** Runs {@code action} during a later {@link #await} pass. */
+    void later(Runnable action) {
+        later.add(action);
+    }
+
+    private void arrive(Message message) {
+        for (Iterator<LoopbackOperation> it = posted.iterator(); it.hasNext(); ) {
+            LoopbackOperation receive = it.next();
+            if (receive.matches(message)) {
+                it.remove();
+                receive.fill(message);
+                return;
+            }
+        }
+        unexpected.add(message);
+    }
+
+    /** A send or receive; receives complete when filled with a matching message. */
+    final class LoopbackOperation implements Operation {
+        private int source;
+        private int tag;
+        private int context;
+        private ByteBuffer buffer;
+        private int byteCount;
+        private boolean complete;
+        private boolean cancelled;
+        private RuntimeException error;
+
+        LoopbackOperation(int source, int tag, ByteBuffer buffer) {
+            this.source = source;
+            this.tag = tag;
+            this.buffer = buffer;
+        }
+
+        boolean matches(Message message) {
+            return message.context == context
+                    && (source == ANY_SOURCE || source == message.source)
+                    && (tag == ANY_TAG || tag == message.tag);
+        }
+
+        void fill(Message message) {
+            source = message.source;
+            tag = message.tag;
+            byte[] data = message.data;
+            if (buffer == null) {
+                buffer = ByteBuffer.wrap(data.clone());
+                byteCount = data.length;
+            } else {
+                byteCount = Math.min(buffer.remaining(), data.length);
+                buffer.duplicate().put(data, 0, byteCount);
+                if (data.length > byteCount) {
+                    error = new MPIException(MPI.ERR_TRUNCATE, "message of " + data.length + " bytes truncated to "
+                            + byteCount);
+                }
+            }
+            message.send.complete = true;
+            complete = true;
+        }
+
+        @Override
+        public boolean isComplete() {
+            return complete;
+        }
+
+        @Override
+        public int source() {
+            return source;
+        }
+
+        @Override
+        public int tag() {
+            return tag;
+        }
+
+        @Override
+        public int byteCount() {
+            return byteCount;
+        }
+
+        @Override
+        public ByteBuffer buffer() {
+            return buffer;
+        }
+
+        @Override
+        public void cancel() {
+            if (!complete && posted.remove(this)) {
+                cancelled = true;
+                complete = true;
+            }
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return cancelled;
+        }
+
+        @Override
+        public RuntimeException error() {
+            return error;
+        }
+
+        /** Makes the operation end with {@code failure} (for tests of error reporting). */
+        void fail(RuntimeException failure) {
+            error = failure;
+            complete = true;
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package mpi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class StatusTest extends MpiTestSupport {
+    @BeforeEach
+    void startTwoRanks() {
+        start(2, 0);
+    }
+
+    private Status receivedBytes(int n) {
+        backend.deliver(1, 0, WORLD, new byte[n]);
+        return MPI.COMM_WORLD.Recv(new byte[64], 0, 64, MPI.BYTE, 1, 0);
+    }
+
+    @Test
+    void countIsTheNumberOfWholeItems() {
+        Status status = receivedBytes(16);
+
+        assertEquals(16, status.Get_count(MPI.BYTE));
+        assertEquals(4, status.Get_count(MPI.INT));
+        assertEquals(2, status.Get_count(MPI.DOUBLE));
+        assertEquals(1, status.Get_count(MPI.LONG2));
+    }
+
+    @Test
+    void countIsUndefinedWhenTheBytesAreNotWholeItems() {
+        Status status = receivedBytes(6);
+
+        assertEquals(MPI.UNDEFINED, status.Get_count(MPI.INT));
+        assertEquals(3, status.Get_count(MPI.SHORT));
+        assertEquals(MPI.UNDEFINED, status.Get_count(MPI.SHORT2));
+    }
+
+    @Test
+    void elementsCountPrimitivesOfPairTypes() {
+        Status status = receivedBytes(12);
+
+        assertEquals(MPI.UNDEFINED, status.Get_count(MPI.INT2));
+        assertEquals(3, status.Get_elements(MPI.INT2));
+    }
+
+    @Test
+    void objectCountIsTheNumberOfObjectsReceived() {
+        MPI.COMM_WORLD.Send(new Object[] {"a", "b"}, 0, 2, MPI.OBJECT, 0, 0);
+
+        Status status = MPI.COMM_WORLD.Recv(new Object[5], 0, 5, MPI.OBJECT, 0, 0);
+
+        assertEquals(2, status.Get_count(MPI.OBJECT));
+        assertEquals(2, status.Get_elements(MPI.OBJECT));
+    }
+
+    @Test
+    void objectCountOfAProbedMessageIsUndefined() {
+        MPI.COMM_WORLD.Send(new Object[] {"a"}, 0, 1, MPI.OBJECT, 0, 0);
+
+        assertEquals(MPI.UNDEFINED, MPI.COMM_WORLD.Probe(0, 0).Get_count(MPI.OBJECT));
+    }
+
+    @Test
+    void anEmptyMessageHasCountZeroOfEveryType() {
+        Status status = receivedBytes(0);
+
+        assertEquals(0, status.Get_count(MPI.INT));
+        assertEquals(0, status.Get_count(MPI.OBJECT));
+        assertFalse(status.Test_cancelled());
+    }
+
+    @Test
+    void aNullDatatypeIsATypeError() {
+        Status status = receivedBytes(4);
+
+        assertMpiError(MPI.ERR_TYPE, () -> status.Get_count(null));
+    }
+}
