@@ -1,10 +1,13 @@
 package dev.mpj.transport.tcp;
 
+import java.io.FileInputStream;
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -107,6 +110,25 @@ public final class TcpAddress {
     /** Whether {@code candidate} is this address's credential, compared in constant time. */
     public boolean credentialMatches(byte[] candidate) {
         return MessageDigest.isEqual(credential, candidate);
+    }
+
+    /**
+     * A new random credential. Read straight from the kernel's generator ({@code /dev/urandom}, which
+     * {@link SecureRandom}'s default on Unix reads too) because the first {@code SecureRandom} in a JVM
+     * costs about 20 ms of provider loading on the {@code MPI.Init} path; {@code SecureRandom} elsewhere.
+     */
+    static byte[] newCredential() {
+        try (FileInputStream urandom = new FileInputStream("/dev/urandom")) {
+            byte[] credential = urandom.readNBytes(CREDENTIAL_LENGTH);
+            if (credential.length == CREDENTIAL_LENGTH) {
+                return credential;
+            }
+        } catch (IOException noUrandom) {
+            // not a Unix system: fall through
+        }
+        byte[] credential = new byte[CREDENTIAL_LENGTH];
+        new SecureRandom().nextBytes(credential);
+        return credential;
     }
 
     private static int encodedLength(int ipLength) {

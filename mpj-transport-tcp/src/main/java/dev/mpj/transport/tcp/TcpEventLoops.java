@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -74,7 +75,7 @@ final class TcpEventLoops {
 
     /**
      * Connects to {@code address} with the pipeline {@code initializer} sets up, retrying with doubling
-     * delays while the peer refuses; {@code onGiveUp} gets the last cause once every attempt failed or
+     * delays (10 ms, 20 ms, ... five times) while the peer refuses; {@code onGiveUp} gets the last cause once every attempt failed or
      * {@code stop} says to give up.
      */
     void connect(InetSocketAddress address, ChannelHandler initializer, BooleanSupplier stop,
@@ -88,7 +89,8 @@ final class TcpEventLoops {
             if (f.isSuccess()) {
                 return;
             }
-            if (attempt >= CONNECT_ATTEMPTS || stop.getAsBoolean()) {
+            // a timeout already waited long: retry only a refusal, which a listener about to start gives
+            if (attempt >= CONNECT_ATTEMPTS || f.cause() instanceof ConnectTimeoutException || stop.getAsBoolean()) {
                 onGiveUp.accept(f.cause());
                 return;
             }

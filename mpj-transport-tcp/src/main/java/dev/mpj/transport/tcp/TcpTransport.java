@@ -19,7 +19,7 @@ import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
-import java.security.SecureRandom;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,7 +58,6 @@ public final class TcpTransport implements Transport {
 
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
-    private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
 
     private int rank;
     private int size;
@@ -119,9 +118,8 @@ public final class TcpTransport implements Transport {
             throw e;
         }
         listener = bound;
-        byte[] credential = new byte[TcpAddress.CREDENTIAL_LENGTH];
-        new SecureRandom().nextBytes(credential);
-        self = new TcpAddress(host, ((InetSocketAddress) bound.getLocalAddress()).getPort(), credential);
+        self = new TcpAddress(host, ((InetSocketAddress) bound.getLocalAddress()).getPort(),
+                TcpAddress.newCredential());
         peers = new Peer[size];
         for (int i = 0; i < size; i++) {
             peers[i] = new Peer();
@@ -185,7 +183,8 @@ public final class TcpTransport implements Transport {
         if (closed.get()) {
             throw new IllegalStateException("TCP transport is closed");
         }
-        senderTo(peer, p).enqueue(WireFormat.frame(alloc, header, payload));
+        // the event-loop start initialises the allocator, so it is usually ready by the first send
+        senderTo(peer, p).enqueue(WireFormat.frame(ByteBufAllocator.DEFAULT, header, payload));
     }
 
     private Connection senderTo(int rank, Peer p) {
@@ -308,6 +307,11 @@ public final class TcpTransport implements Transport {
 
     boolean isClosed() {
         return closed.get();
+    }
+
+    /** The connections open now, for tests that break one. */
+    List<Connection> connections() {
+        return List.copyOf(connections);
     }
 
     /**

@@ -89,4 +89,13 @@ class TcpAddressTest {
 
         assertThrows(IllegalArgumentException.class, () -> new TcpAddress(host, 4000, new byte[15]));
     }
+
+    @Test
+    void everyNewCredentialIsDifferent() {
+        byte[] a = TcpAddress.newCredential();
+        byte[] b = TcpAddress.newCredential();
+
+        assertEquals(TcpAddress.CREDENTIAL_LENGTH, a.length);
+        assertFalse(Arrays.equals(a, b));
+    }
 }
