@@ -172,6 +172,7 @@ final class Connection {
     @Override
     public String toString() {
         Channel ch = channel;
-        return "rank " + peer + (ch == null ? "" : " (" + ch.remoteAddress() + ")");
+        String where = ch == null ? "" : " (" + ch.remoteAddress() + ")";
+        return peer < 0 ? "unauthenticated peer" + where : "rank " + peer + where;
     }
 }

@@ -113,9 +113,10 @@ public final class TcpTransport implements Transport {
         try {
             bound.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             bound.bind(new InetSocketAddress(host, 0), Math.max(MIN_BACKLOG, size));
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             bound.close();
-            throw e;
+            throw new IOException("cannot listen on " + host.getHostAddress() + " (" + Setting.TCP_HOST.property()
+                    + "): " + TcpLog.describe(e), e);
         }
         listener = bound;
         self = new TcpAddress(host, ((InetSocketAddress) bound.getLocalAddress()).getPort(),

@@ -96,6 +96,7 @@ class TcpFrameDeliveryTest {
         }
     }
 
+    /** On loopback both ranks usually connect here, so each direction may use its own connection. */
     @Test
     void ranksSendingToEachOtherFirstAtTheSameMomentDeliverEveryFrameOnceInOrder() throws Exception {
         int count = 2_000;
@@ -114,7 +115,7 @@ class TcpFrameDeliveryTest {
     }
 
     @Test
-    void frameReachesAPeerThatOnlyConnectedToUs() throws Exception {
+    void replyTravelsOnTheConnectionThePeerOpened() throws Exception {
         try (TcpJob job = TcpJob.start(3)) {
             job.rank(0).send(2, TcpJob.header(1, 0), TcpJob.payload(3, 1));
             job.sink(2).awaitFrames(1, WAIT);
@@ -124,6 +125,8 @@ class TcpFrameDeliveryTest {
             RecordingSink.Received reply = job.sink(0).awaitFrames(1, WAIT).get(0);
             assertEquals(2, reply.peer());
             assertEquals(2, reply.tag());
+            assertEquals(1, job.rank(2).connections().size());
+            assertEquals(1, job.rank(0).connections().size());
         }
     }
 

@@ -59,6 +59,16 @@ class TcpStartTest {
     }
 
     @Test
+    void hostThatIsNotOursIsAClearError() {
+        Settings foreign = Settings.defaults().with(Setting.TCP_HOST, "192.0.2.1"); // TEST-NET-1, never local
+        TcpTransport t = new TcpTransport();
+
+        IOException e = assertThrows(IOException.class,
+                () -> t.start(new TcpJob.Context(0, 1, new RecordingSink(), foreign)));
+        assertTrue(e.getMessage().contains("cannot listen on 192.0.2.1"), e.getMessage());
+    }
+
+    @Test
     void startReturnsQuicklyInAColdJvm() throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process p = new ProcessBuilder(java.toString(), "-Xmx64m", "-XX:TieredStopAtLevel=1",
