@@ -76,10 +76,6 @@ final class Connection {
         drain();
     }
 
-    boolean isReady() {
-        return ready;
-    }
-
     /** Writes BYE after every frame queued so far, then shuts the output down. Any thread. */
     void requestClose() {
         closeRequested = true;
