@@ -1,0 +1,382 @@
+package dev.mpj.transport.tcp;
+
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.spi.FrameHeader;
+import dev.mpj.runtime.spi.FrameSink;
+import dev.mpj.runtime.spi.Transport;
+import dev.mpj.runtime.spi.TransportContext;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.socket.SocketChannel;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ServerSocketChannel;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Frames between ranks over TCP, with Netty.
+ * <p>
+ * Each rank has one listener, bound with the JDK in {@link #start} so that the address is known at once; the
+ * Netty event loops are built on a background thread and take the listener over (connections arriving
+ * meanwhile wait in the kernel's backlog, sized for the job). A connection opens with a handshake in which
+ * the connecting rank proves it knows the listener's credential, published only in the address.
+ * <p>
+ * Connections carry frames both ways. The first {@link #send} to a peer picks the connection it will use for
+ * every later frame to that peer, which keeps frames in order: an authenticated connection from that peer if
+ * there is one, otherwise a new one to the peer's address. Two ranks that send to each other first at the
+ * same moment may each open one; both work.
+ * <p>
+ * Threading: {@code send} (the MPI thread) copies the frame into a pooled direct buffer and queues it; the
+ * connection's event loop writes whatever is queued and flushes once. Inbound frames are decoded on the event
+ * loop and passed to the sink there, as slices of the received bytes.
+ * <p>
+ * A connection that ends without the peer's BYE (the peer crashed, or broke the protocol) is reported once
+ * per peer through {@link FrameSink#onPeerLost}; so is a peer that cannot be connected to.
+ */
+public final class TcpTransport implements Transport {
+    static final String NAME = "tcp";
+
+    private static final int MIN_BACKLOG = 128;
+    private static final long CLOSE_TIMEOUT_MILLIS = 2_000;
+    /** Bounds how long close() waits for the background start, which normally takes a fraction of a second. */
+    private static final long START_TIMEOUT_MILLIS = 30_000;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+
+    private int rank;
+    private int size;
+    private FrameSink sink;
+    private int maxFrame;
+    private long handshakeTimeoutMillis;
+    private TcpAddress self;
+    private ServerSocketChannel listener;
+    private Peer[] peers;
+    private CompletableFuture<TcpEventLoops> eventLoops;
+
+    /** What this rank knows about one peer. */
+    private static final class Peer {
+        final AtomicBoolean lost = new AtomicBoolean();
+        volatile TcpAddress address;
+        /** The connection every frame to this peer goes through, once chosen. */
+        volatile Connection sender;
+        /** The first authenticated connection this peer opened to us. */
+        volatile Connection inbound;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /**
+     * Binds the listener on {@code mpj.tcp.host}, port 0, and returns its {@link TcpAddress} encoded; the
+     * event loops start in the background.
+     *
+     * @throws IllegalArgumentException if {@code mpj.tcp.host} is a wildcard address, which peers cannot reach
+     * @throws IllegalStateException    if already started
+     */
+    @Override
+    public synchronized byte[] start(TransportContext context) throws IOException {
+        if (peers != null) {
+            throw new IllegalStateException("TCP transport already started");
+        }
+        Settings settings = context.settings();
+        InetAddress host = InetAddress.getByName(settings.get(Setting.TCP_HOST));
+        if (host.isAnyLocalAddress()) {
+            throw new IllegalArgumentException(Setting.TCP_HOST.property() + " must be an address peers can reach, not "
+                    + host.getHostAddress());
+        }
+        rank = context.rank();
+        size = context.size();
+        sink = context.sink();
+        maxFrame = settings.tcpMaxFrame();
+        handshakeTimeoutMillis = TimeUnit.SECONDS.toMillis(settings.getInt(Setting.INIT_TIMEOUT));
+        int ioThreads = settings.getInt(Setting.TCP_IO_THREADS);
+
+        ServerSocketChannel bound = ServerSocketChannel.open();
+        try {
+            bound.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            bound.bind(new InetSocketAddress(host, 0), Math.max(MIN_BACKLOG, size));
+        } catch (IOException e) {
+            bound.close();
+            throw new IOException("cannot listen on " + host.getHostAddress() + " (" + Setting.TCP_HOST.property()
+                    + "): " + TcpLog.describe(e), e);
+        }
+        listener = bound;
+        self = new TcpAddress(host, ((InetSocketAddress) bound.getLocalAddress()).getPort(),
+                TcpAddress.newCredential());
+        peers = new Peer[size];
+        for (int i = 0; i < size; i++) {
+            peers[i] = new Peer();
+        }
+
+        eventLoops = new CompletableFuture<>();
+        Thread starter = new Thread(() -> startEventLoops(ioThreads), "mpj-tcp-start");
+        starter.setDaemon(true);
+        starter.start();
+        return self.encode();
+    }
+
+    private void startEventLoops(int ioThreads) {
+        try {
+            eventLoops.complete(TcpEventLoops.start(listener, ioThreads, inboundInitializer(),
+                    (int) Math.min(Integer.MAX_VALUE, handshakeTimeoutMillis)));
+        } catch (Throwable e) {
+            TcpLog.warn("cannot start the TCP event loops: " + TcpLog.describe(e));
+            closeQuietly(listener);
+            eventLoops.completeExceptionally(e);
+        }
+    }
+
+    /**
+     * @throws IllegalArgumentException if {@code rank} is not a rank of the job or the address is malformed
+     */
+    @Override
+    public void addPeer(int rank, byte[] address) {
+        peer(rank).address = TcpAddress.decode(address);
+    }
+
+    /**
+     * Copies the frame and queues it on the connection to {@code peer}, opening that connection if needed.
+     * Frames to a peer that was lost are dropped: the sink has been told.
+     *
+     * @throws IllegalArgumentException if {@code peer} is not another rank of the job, the header is not
+     *                                  {@link FrameHeader#LENGTH} bytes of a known kind, or the frame is
+     *                                  longer than {@code mpj.tcp.maxFrame}
+     * @throws IllegalStateException    if the transport is closed, or this rank has neither the peer's
+     *                                  address nor a connection from it
+     */
+    @Override
+    public void send(int peer, ByteBuffer header, ByteBuffer payload) {
+        Peer p = peer(peer);
+        if (peer == rank) {
+            throw new IllegalArgumentException("rank " + rank + " cannot send to itself over TCP");
+        }
+        if (header.remaining() != FrameHeader.LENGTH) {
+            throw new IllegalArgumentException("frame header must be " + FrameHeader.LENGTH + " bytes, not "
+                    + header.remaining());
+        }
+        byte kind = header.get(header.position() + FrameHeader.KIND_OFFSET);
+        if (!FrameHeader.isKnownKind(kind)) {
+            throw new IllegalArgumentException("unknown frame kind " + kind);
+        }
+        long length = (long) FrameHeader.LENGTH + payload.remaining();
+        if (length > maxFrame) {
+            throw new IllegalArgumentException("frame of " + length + " bytes exceeds "
+                    + Setting.TCP_MAX_FRAME.property() + " (" + maxFrame + ")");
+        }
+        if (closed.get()) {
+            throw new IllegalStateException("TCP transport is closed");
+        }
+        // the event-loop start initialises the allocator, so it is usually ready by the first send
+        senderTo(peer, p).enqueue(WireFormat.frame(ByteBufAllocator.DEFAULT, header, payload));
+    }
+
+    private Connection senderTo(int rank, Peer p) {
+        Connection sender = p.sender;
+        if (sender != null) {
+            return sender;
+        }
+        synchronized (p) {
+            if (p.sender == null) {
+                Connection inbound = p.inbound;
+                p.sender = inbound != null && !inbound.isFinished() ? inbound : connect(rank, p);
+            }
+            return p.sender;
+        }
+    }
+
+    private Connection connect(int rank, Peer p) {
+        TcpAddress address = p.address;
+        if (address == null) {
+            throw new IllegalStateException("no TCP address for rank " + rank + " (addPeer was not called)");
+        }
+        Connection connection = new Connection(this.rank, rank);
+        connections.add(connection);
+        ChannelHandler initializer = new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                connection.attach(ch);
+                ch.pipeline().addLast(
+                        new HandshakeConnector(connection, TcpTransport.this.rank, address.credential(),
+                                handshakeTimeoutMillis),
+                        new FrameDecoder(maxFrame),
+                        new FrameHandler(TcpTransport.this, connection));
+            }
+        };
+        eventLoops.whenComplete((loops, startFailure) -> {
+            if (startFailure != null) {
+                connectFailed(connection, address, startFailure);
+            } else {
+                loops.connect(address.socketAddress(), initializer, closed::get,
+                        cause -> connectFailed(connection, address, cause));
+            }
+        });
+        return connection;
+    }
+
+    private void connectFailed(Connection connection, TcpAddress address, Throwable cause) {
+        connections.remove(connection);
+        connection.finish();
+        if (!closed.get()) {
+            int peer = connection.peer();
+            TcpLog.warn("cannot connect to rank " + peer + " at " + address + ": " + TcpLog.describe(cause));
+            peerLost(peer, new IOException("cannot connect to rank " + peer + " at " + address, cause));
+        }
+    }
+
+    private ChannelHandler inboundInitializer() {
+        return new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+                Connection connection = new Connection(rank, -1);
+                connection.attach(ch);
+                connections.add(connection);
+                ch.pipeline().addLast(
+                        new HandshakeAcceptor(connection, rank, size, self, handshakeTimeoutMillis,
+                                TcpTransport.this::authenticated),
+                        new FrameDecoder(maxFrame),
+                        new FrameHandler(TcpTransport.this, connection));
+                if (closed.get()) {
+                    ch.close();
+                }
+            }
+        };
+    }
+
+    /** On the event loop: an inbound connection proved it comes from {@code connection.peer()}. */
+    private void authenticated(Connection connection) {
+        Peer p = peers[connection.peer()];
+        synchronized (p) {
+            if (p.inbound == null) {
+                p.inbound = connection;
+            }
+        }
+    }
+
+    /** On the event loop: one decoded frame (without its length field), owned by this call. */
+    void frameReceived(Connection connection, ByteBuf frame) {
+        if (frame.getByte(frame.readerIndex() + FrameHeader.KIND_OFFSET) == WireFormat.BYE) {
+            connection.byeReceived();
+            frame.release();
+        } else if (closed.get()) {
+            frame.release();
+        } else {
+            sink.onFrame(connection.peer(), frame.nioBuffer().order(ByteOrder.LITTLE_ENDIAN), new FrameRelease(frame));
+        }
+    }
+
+    /** On the event loop: the connection's channel closed. */
+    void connectionClosed(Connection connection) {
+        connections.remove(connection);
+        if (!connection.finish()) {
+            return;
+        }
+        int peer = connection.peer();
+        if (peer < 0 || connection.hasReceivedBye() || closed.get()) {
+            return;
+        }
+        Throwable failure = connection.failure();
+        if (failure == null) {
+            TcpLog.warn("lost connection with " + connection + ": closed without BYE");
+        }
+        peerLost(peer, new IOException("connection with rank " + peer + " closed without BYE"
+                + (failure == null ? "" : ": " + TcpLog.describe(failure)), failure));
+    }
+
+    private void peerLost(int peer, Throwable cause) {
+        if (!closed.get() && peers[peer].lost.compareAndSet(false, true)) {
+            sink.onPeerLost(peer, cause);
+        }
+    }
+
+    boolean isClosed() {
+        return closed.get();
+    }
+
+    /** The connections open now, for tests that break one. */
+    List<Connection> connections() {
+        return List.copyOf(connections);
+    }
+
+    /**
+     * Writes what is queued and a BYE on every connection, waits up to about two seconds for the peers to
+     * close their ends, then stops the event loops. Call from the MPI thread, never from a frame sink.
+     * Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true) || eventLoops == null) {
+            return;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MILLIS);
+        TcpEventLoops loops;
+        try {
+            loops = eventLoops.get(START_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            closeQuietly(listener);
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closeQuietly(listener);
+            return;
+        }
+        loops.closeListener();
+        for (Connection connection : connections) {
+            connection.requestClose();
+        }
+        for (Connection connection : connections) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            try {
+                connection.finished().get(left, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                break;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        loops.shutdown(500);
+        for (Connection connection : connections) {
+            connection.finish(); // frames still queued on connections that never opened
+        }
+        connections.clear();
+    }
+
+    private Peer peer(int rank) {
+        if (peers == null) {
+            throw new IllegalStateException("TCP transport not started");
+        }
+        if (rank < 0 || rank >= size) {
+            throw new IllegalArgumentException("rank " + rank + " is not in [0, " + size + ")");
+        }
+        return peers[rank];
+    }
+
+    private static void closeQuietly(ServerSocketChannel channel) {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing left to do with it
+        }
+    }
+}

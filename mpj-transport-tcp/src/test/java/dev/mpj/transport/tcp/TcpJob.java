@@ -1,0 +1,80 @@
+package dev.mpj.transport.tcp;
+
+import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.spi.FrameHeader;
+import dev.mpj.runtime.spi.FrameSink;
+import dev.mpj.runtime.spi.TransportContext;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/** Several TCP transports of one job in this JVM, on loopback, each knowing every other's address. */
+final class TcpJob implements AutoCloseable {
+    record Context(int rank, int size, FrameSink sink, Settings settings) implements TransportContext {
+    }
+
+    final TcpTransport[] transports;
+    final RecordingSink[] sinks;
+    final TcpAddress[] addresses;
+
+    private TcpJob(int size) {
+        transports = new TcpTransport[size];
+        sinks = new RecordingSink[size];
+        addresses = new TcpAddress[size];
+    }
+
+    /** Starts {@code size} ranks and introduces them to each other. */
+    static TcpJob start(int size) throws IOException {
+        TcpJob job = new TcpJob(size);
+        byte[][] encoded = new byte[size][];
+        for (int r = 0; r < size; r++) {
+            job.sinks[r] = new RecordingSink();
+            job.transports[r] = new TcpTransport();
+            encoded[r] = job.transports[r].start(new Context(r, size, job.sinks[r], Settings.defaults()));
+            job.addresses[r] = TcpAddress.decode(encoded[r]);
+        }
+        for (TcpTransport t : job.transports) {
+            for (int r = 0; r < size; r++) {
+                t.addPeer(r, encoded[r]);
+            }
+        }
+        return job;
+    }
+
+    TcpTransport rank(int r) {
+        return transports[r];
+    }
+
+    RecordingSink sink(int r) {
+        return sinks[r];
+    }
+
+    /** An EAGER frame header with {@code tag} and {@code cookie}. */
+    static ByteBuffer header(int tag, long cookie) {
+        return header(FrameHeader.EAGER, tag, cookie);
+    }
+
+    static ByteBuffer header(byte kind, int tag, long cookie) {
+        ByteBuffer h = FrameHeader.allocate();
+        FrameHeader.write(h, kind, 0, 0, tag, cookie, 0);
+        return h;
+    }
+
+    /** {@code length} bytes whose values depend on {@code seed}, so a misplaced byte shows. */
+    static ByteBuffer payload(int length, int seed) {
+        ByteBuffer p = ByteBuffer.allocate(length);
+        for (int i = 0; i < length; i++) {
+            p.put(i, (byte) (seed * 31 + i));
+        }
+        return p;
+    }
+
+    @Override
+    public void close() {
+        for (TcpTransport t : transports) {
+            if (t != null) {
+                t.close();
+            }
+        }
+    }
+}
