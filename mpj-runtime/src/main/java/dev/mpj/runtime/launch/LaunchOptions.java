@@ -99,6 +99,10 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
                         throw new UsageException("unknown option '" + arg + "'");
                     }
                     String mainClass = samples.mainClassOf(arg).orElse(arg);
+                    if (arg.endsWith(".java") || arg.endsWith(".class")) {
+                        throw new UsageException("'" + arg + "' is a file; name the main class instead, with -cp "
+                                + "for the directory or jar that holds it");
+                    }
                     if (!isClassName(mainClass)) {
                         throw new UsageException("'" + arg + "' is neither a sample (" + String.join(", ",
                                 samples.entries().keySet()) + ") nor a main class name");
