@@ -191,7 +191,9 @@ public final class Job {
     private int fail(RankProcess culprit, int exitCode, String reason) {
         long others = ranks.stream().filter(r -> r != culprit && r.process.isAlive()).count();
         String stopping = others == 0 ? ""
-                : "; stopping " + (culprit == null ? "" : "the other ") + others + (others == 1 ? " rank" : " ranks");
+                : culprit == null ? "; stopping " + others + (others == 1 ? " rank" : " ranks")
+                : others == 1 ? "; stopping the other rank"
+                : "; stopping the other " + others + " ranks";
         err.println("mpjrun: " + reason + stopping);
         err.flush();
         stopAll();
