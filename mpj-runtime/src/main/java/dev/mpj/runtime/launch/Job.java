@@ -44,6 +44,8 @@ public final class Job {
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     /** Written by the supervising thread while ranks start, read by the shutdown hook too. */
     private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
+    /** Set by the shutdown hook: the ranks die because the launcher does, which is no news to report. */
+    private volatile boolean shuttingDown;
 
     private Job(LaunchOptions options, PrintStream out, PrintStream err, boolean inheritOutput) {
         this.options = options;
@@ -194,8 +196,10 @@ public final class Job {
                 : culprit == null ? "; stopping " + others + (others == 1 ? " rank" : " ranks")
                 : others == 1 ? "; stopping the other rank"
                 : "; stopping the other " + others + " ranks";
-        err.println("mpjrun: " + reason + stopping);
-        err.flush();
+        if (!shuttingDown) {
+            err.println("mpjrun: " + reason + stopping);
+            err.flush();
+        }
         stopAll();
         return exitCode;
     }
@@ -239,6 +243,7 @@ public final class Job {
 
     /** Ctrl-C or SIGTERM of the launcher: take the whole job down with it. */
     private void stopOnShutdown() {
+        shuttingDown = true;
         if (ranks.stream().anyMatch(r -> r.process.isAlive())) {
             err.println("mpjrun: interrupted; stopping the job");
             err.flush();
