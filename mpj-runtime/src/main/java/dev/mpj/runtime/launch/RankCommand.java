@@ -1,0 +1,108 @@
+package dev.mpj.runtime.launch;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+/**
+ * How every rank is started: one JVM command line, the same for all ranks, and per rank the variables that
+ * give it its place in the job. The class path is the user's {@code -cp} (after the jar for {@code -jar})
+ * followed by the launcher's own class path, so the mpj runtime is always there.
+ */
+final class RankCommand {
+    /** Flags every rank JVM gets first: Agrona 2.x reaches {@code jdk.internal.misc.Unsafe}. */
+    static final List<String> REQUIRED_JVM_FLAGS =
+            List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+
+    /** Variables an enclosing process manager may have set; a rank's PMI client must not see them. */
+    static final List<String> ENCLOSING_PMI_VARIABLES = List.of("PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK",
+            "PMI_SIZE", "PMI_JOBID", "PMI_SPAWNED", "PMI_TOTALVIEW", "MPI_LOCALRANKID", "MPI_LOCALNRANKS");
+
+    private final LaunchOptions options;
+    private final ProcessMapping mapping;
+    private final String pmiPort;
+    private final List<String> commandLine;
+
+    private RankCommand(LaunchOptions options, String pmiPort, List<String> commandLine) {
+        this.options = options;
+        this.mapping = options.mapping();
+        this.pmiPort = pmiPort;
+        this.commandLine = List.copyOf(commandLine);
+    }
+
+    /**
+     * @param launcherClassPath the launcher's {@code java.class.path}, which holds the mpj runtime
+     * @param pmiPort           the PMI server's {@code host:port}
+     * @throws UsageException when the {@code -jar} file cannot be read or names no main class
+     */
+    static RankCommand of(LaunchOptions options, String launcherClassPath, String pmiPort) throws UsageException {
+        List<String> classPath = new ArrayList<>();
+        String mainClass = options.mainClass();
+        if (options.jar() != null) {
+            classPath.add(options.jar());
+            mainClass = mainClassOf(options.jar());
+        }
+        classPath.add(options.classPath());
+        classPath.add(launcherClassPath);
+        classPath.removeIf(String::isEmpty);
+
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(REQUIRED_JVM_FLAGS);
+        command.addAll(options.jvmOptions());
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, classPath));
+        command.add(mainClass);
+        command.addAll(options.arguments());
+        return new RankCommand(options, pmiPort, command);
+    }
+
+    List<String> commandLine() {
+        return commandLine;
+    }
+
+    /** What a rank finds in its environment on top of the launcher's: PMI port mode, locality, {@code -env}. */
+    Map<String, String> variables(int rank) {
+        Map<String, String> v = new LinkedHashMap<>();
+        v.put("PMI_PORT", pmiPort);
+        v.put("PMI_ID", Integer.toString(rank));
+        v.put("PMI_RANK", Integer.toString(rank));
+        v.put("PMI_SIZE", Integer.toString(mapping.size()));
+        v.put("MPI_LOCALRANKID", Integer.toString(mapping.localRank(rank)));
+        v.put("MPI_LOCALNRANKS", Integer.toString(mapping.localSize(rank)));
+        v.put("MPJ_LAUNCHER_PID", Long.toString(ProcessHandle.current().pid()));
+        v.putAll(options.environment()); // last: the user's explicit choice wins
+        return v;
+    }
+
+    /** A process builder for one rank; redirections are left to the caller. */
+    ProcessBuilder processBuilder(int rank) {
+        ProcessBuilder pb = new ProcessBuilder(commandLine);
+        Map<String, String> env = pb.environment();
+        ENCLOSING_PMI_VARIABLES.forEach(env::remove);
+        env.putAll(variables(rank));
+        return pb;
+    }
+
+    private static String mainClassOf(String jar) throws UsageException {
+        Manifest manifest;
+        try (JarFile file = new JarFile(jar)) {
+            manifest = file.getManifest();
+        } catch (IOException e) {
+            throw new UsageException("cannot read the jar " + jar + ": " + e.getMessage());
+        }
+        String mainClass = manifest == null ? null : manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+        if (mainClass == null || mainClass.isBlank()) {
+            throw new UsageException(jar + " names no Main-Class in its manifest; run it as "
+                    + "mpjrun -np N -cp " + jar + " MainClass");
+        }
+        return mainClass.trim();
+    }
+}
