@@ -27,6 +27,7 @@ public final class AnySourceStormProgram {
                 Check.equal(buf[1] % 5, s.tag, "tag");
                 nextSeq[s.source]++;
             }
+            MPI.COMM_WORLD.Barrier();
             // Tag-selective receives skip over other tags from the same sender.
             for (int src = 1; src < size; src++) {
                 MPI.COMM_WORLD.Recv(buf, 0, 2, MPI.INT, src, 99);
@@ -40,6 +41,7 @@ public final class AnySourceStormProgram {
                 buf[1] = i;
                 MPI.COMM_WORLD.Send(buf, 0, 2, MPI.INT, 0, i % 5);
             }
+            MPI.COMM_WORLD.Barrier(); // phase two's tags must not meet phase one's wildcard receives
             buf[1] = 1;
             MPI.COMM_WORLD.Send(buf, 0, 2, MPI.INT, 0, 98);
             buf[1] = 2;
