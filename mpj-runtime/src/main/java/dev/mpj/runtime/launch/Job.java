@@ -75,6 +75,7 @@ public final class Job {
             try {
                 server.start();
                 command = RankCommand.of(options, System.getProperty("java.class.path"), server.portVariable());
+                command.requireMainClass();
             } catch (UsageException e) {
                 err.println("mpjrun: " + e.getMessage());
                 return EXIT_USAGE;

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.util.jar.Attributes;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
@@ -29,8 +31,13 @@ final class RankCommand {
     private final ProcessMapping mapping;
     private final String pmiPort;
     private final List<String> commandLine;
+    private final String mainClass;
+    private final List<String> classPath;
 
-    private RankCommand(LaunchOptions options, String pmiPort, List<String> commandLine) {
+    private RankCommand(LaunchOptions options, String pmiPort, List<String> commandLine, String mainClass,
+                        List<String> classPath) {
+        this.mainClass = mainClass;
+        this.classPath = List.copyOf(classPath);
         this.options = options;
         this.mapping = options.mapping();
         this.pmiPort = pmiPort;
@@ -61,7 +68,7 @@ final class RankCommand {
         command.add(String.join(File.pathSeparator, classPath));
         command.add(mainClass);
         command.addAll(options.arguments());
-        return new RankCommand(options, pmiPort, command);
+        return new RankCommand(options, pmiPort, command, mainClass, classPath);
     }
 
     List<String> commandLine() {
@@ -89,6 +96,31 @@ final class RankCommand {
         ENCLOSING_PMI_VARIABLES.forEach(env::remove);
         env.putAll(variables(rank));
         return pb;
+    }
+
+    /** Fails before N JVMs start when the main class is not on the class path (a typo, a missing -cp). */
+    void requireMainClass() throws UsageException {
+        List<URL> urls = new ArrayList<>();
+        for (String entry : classPath) {
+            for (String e : entry.split(File.pathSeparator)) {
+                if (e.contains("*")) {
+                    return; // wildcard entries are the JVM's to expand
+                }
+                try {
+                    urls.add(Path.of(e.isEmpty() ? "." : e).toUri().toURL());
+                } catch (IOException | RuntimeException ex) {
+                    return; // an entry the JVM may still understand; let it decide
+                }
+            }
+        }
+        try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), null)) {
+            if (loader.findResource(mainClass.replace('.', '/') + ".class") == null) {
+                throw new UsageException("no class " + mainClass + " on the class path"
+                        + " (neither a sample name nor a class: see mpjrun --help; add your classes with -cp)");
+            }
+        } catch (IOException e) {
+            // closing the loader failed: the check itself already answered
+        }
     }
 
     private static String mainClassOf(String jar) throws UsageException {

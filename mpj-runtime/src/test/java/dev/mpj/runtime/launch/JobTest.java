@@ -50,6 +50,14 @@ class JobTest {
     }
 
     @Test
+    void unknownMainClassIsRefusedBeforeAnyRankStarts() throws UsageException {
+        Result r = run("-np", "8", "org.nowhere.NoSuchMain");
+        assertEquals(Job.EXIT_USAGE, r.exitCode());
+        assertTrue(r.err().contains("no class org.nowhere.NoSuchMain on the class path"), r.err());
+        assertTrue(r.elapsed().compareTo(Duration.ofSeconds(2)) < 0, "no JVM was started: " + r.elapsed());
+    }
+
+    @Test
     void rankExitingZeroWithoutFinalizeFailsTheJobWithStatus1() throws UsageException {
         Result r = run("-np", "2", TestRanks.ExitBeforeFinalize.class.getName(), "0", "0");
         assertEquals(1, r.exitCode());
