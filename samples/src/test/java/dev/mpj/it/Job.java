@@ -58,6 +58,15 @@ final class Job {
     }
 
     Result run(String program, String... args) {
+        return start(program, args).await(timeoutSeconds);
+    }
+
+    /** Starts mpjrun and returns at once; the caller waits for it with {@link Running#await}. */
+    Running start(Class<?> program, String... args) {
+        return start(program.getName(), args);
+    }
+
+    Running start(String program, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
@@ -68,28 +77,42 @@ final class Job {
         ProcessBuilder pb = new ProcessBuilder(cmd);
         pb.environment().put("MPJ_JVM_OPTS", RANK_JVM_OPTS + " -D" + marker);
         pb.environment().putAll(env);
-        long t0 = System.nanoTime();
         try {
             Process p = pb.start();
-            ByteArrayOutputStream out = drain(p.getInputStream());
-            ByteArrayOutputStream err = drain(p.getErrorStream());
-            boolean exited = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
-            if (!exited) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly().waitFor();
-            }
-            long ms = (System.nanoTime() - t0) / 1_000_000;
-            synchronized (out) {
-                synchronized (err) {
-                    return new Result(exited ? p.exitValue() : -1, out.toString(StandardCharsets.UTF_8),
-                            err.toString(StandardCharsets.UTF_8), ms, marker, !exited);
-                }
-            }
+            return new Running(p, drain(p.getInputStream()), drain(p.getErrorStream()), System.nanoTime(), marker);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A launched job: its launcher process and what it has printed so far. */
+    record Running(Process launcher, ByteArrayOutputStream out, ByteArrayOutputStream err, long startNanos,
+                   String marker) {
+        String outSoFar() {
+            synchronized (out) {
+                return out.toString(StandardCharsets.UTF_8);
+            }
+        }
+
+        /** Waits for mpjrun to exit (killing it and its ranks at the deadline) and collects the result. */
+        Result await(long timeoutSeconds) {
+            try {
+                boolean exited = launcher.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+                if (!exited) {
+                    launcher.descendants().forEach(ProcessHandle::destroyForcibly);
+                    launcher.destroyForcibly().waitFor();
+                }
+                long ms = (System.nanoTime() - startNanos) / 1_000_000;
+                Thread.sleep(50); // let the drains copy the last bytes
+                String errText;
+                synchronized (err) {
+                    errText = err.toString(StandardCharsets.UTF_8);
+                }
+                return new Result(exited ? launcher.exitValue() : -1, outSoFar(), errText, ms, marker, !exited);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
         }
     }
 

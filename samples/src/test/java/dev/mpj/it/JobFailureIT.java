@@ -32,6 +32,20 @@ class JobFailureIT {
     }
 
     @Test
+    void sigtermToMpjrunStopsEveryRank() throws InterruptedException {
+        Job.Running job = Job.np(4).start(FailingProgram.class, "hang");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (job.outSoFar().lines().filter(l -> l.startsWith("ready rank")).count() < 4) {
+            assertTrue(System.nanoTime() < deadline, () -> "ranks never got ready: " + job.outSoFar());
+            Thread.sleep(20);
+        }
+        job.launcher().destroy(); // SIGTERM, as kill(1) or a batch system would send
+        Job.Result r = job.await(30);
+        assertEquals(143, r.exitCode(), r::toString);
+        assertTrue(r.leftovers().isEmpty(), () -> "rank JVMs left behind\n" + r);
+    }
+
+    @Test
     void abortEndsTheJobWithItsErrorCode() {
         Job.Result r = Job.np(4).run(FailingProgram.class, "abort3");
         assertEquals(3, r.exitCode(), r::toString);

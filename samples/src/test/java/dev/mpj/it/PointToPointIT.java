@@ -48,6 +48,12 @@ class PointToPointIT {
 
     @ParameterizedTest(name = "np={0}")
     @MethodSource("jobs")
+    void invalidArgumentsRaiseMpiExceptionWithTheirErrorClass(int np) {
+        assertAllRanksOk(Job.np(np).run(ErrorsProgram.class), np, "errors");
+    }
+
+    @ParameterizedTest(name = "np={0}")
+    @MethodSource("jobs")
     void persistentRequestsWaitanyTestsomeAndSendrecv(int np) {
         assertAllRanksOk(Job.np(np).run(RequestsProgram.class), np, "requests");
     }
