@@ -26,6 +26,7 @@ public final class Pmi1Client implements PmiClient {
     private final int rank;
     private final int size;
     private final String kvsName;
+    private boolean barrierPending;
     private final int maxKeyLength;
     private final int maxValueLength;
     private String processMapping;
@@ -181,7 +182,7 @@ public final class Pmi1Client implements PmiClient {
     @Override
     public void put(String key, String value) {
         PmiLimits.checkPut(key, value, maxKeyLength, maxValueLength);
-        Pmi1Message reply = connection.call(
+        Pmi1Message reply = call(
                 Pmi1Message.of("put", "kvsname", kvsName, "key", key, "value", value), "put_result");
         connection.counters().countPut();
         if (reply.rc() != 0) {
@@ -193,17 +194,50 @@ public final class Pmi1Client implements PmiClient {
     @Override
     public String get(String key) {
         PmiLimits.checkKey(key, maxKeyLength);
-        Pmi1Message reply = connection.call(Pmi1Message.of("get", "kvsname", kvsName, "key", key), "get_result");
+        Pmi1Message reply = call(Pmi1Message.of("get", "kvsname", kvsName, "key", key), "get_result");
         connection.counters().countGet();
         return reply.rc() != 0 ? null : reply.require("value");
     }
 
     @Override
     public void barrier() {
-        Pmi1Message reply = connection.call(Pmi1Message.of("barrier_in"), "barrier_out");
+        barrierBegin();
+        barrierEnd();
+    }
+
+    @Override
+    public void barrierBegin() {
+        requireNoBarrierPending();
+        connection.send(Pmi1Message.of("barrier_in"));
+        barrierPending = true;
+    }
+
+    @Override
+    public void barrierEnd() {
+        if (!barrierPending) {
+            throw new PmiException("barrierEnd() without barrierBegin()");
+        }
+        barrierPending = false;
+        Pmi1Message reply = connection.receive("barrier_out");
         connection.counters().countBarrier();
+        if (!"barrier_out".equals(reply.command())) {
+            throw new PmiException("expected cmd=barrier_out in reply to cmd=barrier_in but the process manager sent: "
+                    + reply);
+        }
         if (reply.rc() != 0) {
             throw new PmiException("the PMI barrier failed: " + reply);
+        }
+    }
+
+    private Pmi1Message call(Pmi1Message request, String expectedReply) {
+        requireNoBarrierPending();
+        return connection.call(request, expectedReply);
+    }
+
+    /** PMI-1 is strictly lock-step: no request may pass a barrier whose reply is still unread. */
+    private void requireNoBarrierPending() {
+        if (barrierPending) {
+            throw new PmiException("a PMI request was made while a split barrier is pending (call barrierEnd() first)");
         }
     }
 
@@ -211,7 +245,7 @@ public final class Pmi1Client implements PmiClient {
     @Override
     public void finish() {
         try {
-            connection.call(Pmi1Message.of("finalize"), "finalize_ack");
+            call(Pmi1Message.of("finalize"), "finalize_ack");
         } finally {
             connection.close();
         }

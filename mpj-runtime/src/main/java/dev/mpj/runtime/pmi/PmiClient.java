@@ -26,8 +26,21 @@ public interface PmiClient extends AutoCloseable {
     /** The value of a key published before the last barrier, or null when there is none. */
     String get(String key);
 
-    /** Collective over the whole job; publishes pending puts. */
+    /** Collective over the whole job; publishes pending puts. Same as {@link #barrierBegin()} then {@link #barrierEnd()}. */
     void barrier();
+
+    /**
+     * First half of a split {@link #barrier()}: enters the barrier and returns without waiting, so local work
+     * (mapping the node segment, opening the listener) overlaps the wait. Nothing but {@link #barrierEnd()}
+     * may follow on this client. Dialects that cannot split do the whole barrier here.
+     */
+    default void barrierBegin() {
+        barrier();
+    }
+
+    /** Second half of a split barrier: waits until every rank has entered it. */
+    default void barrierEnd() {
+    }
 
     /** Ends the conversation in order (always sent before the process exits normally). */
     void finish();

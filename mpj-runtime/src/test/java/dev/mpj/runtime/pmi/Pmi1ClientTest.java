@@ -66,6 +66,21 @@ class Pmi1ClientTest {
 
     @ParameterizedTest
     @EnumSource(PmiServerStyle.class)
+    void splitBarrierSendsBarrierInAtBeginAndReadsBarrierOutAtEnd(PmiServerStyle style) throws Throwable {
+        converse(new ScriptedPmiServer().expectInit(style)
+                .expect("cmd=barrier_in", style.barrierOut())
+                .expect(GET_ADDR_1, style.getFound("v")), client -> {
+                    client.barrierBegin();
+                    PmiException e = assertThrows(PmiException.class, () -> client.get("addr-1"));
+                    assertTrue(e.getMessage().contains("split barrier"), e.getMessage());
+                    client.barrierEnd();
+                    assertEquals(1, client.counters().barriers());
+                    assertEquals("v", client.get("addr-1"));
+                });
+    }
+
+    @ParameterizedTest
+    @EnumSource(PmiServerStyle.class)
     void putBarrierGetAndFinalizeFollowTheWireProtocol(PmiServerStyle style) throws Throwable {
         converse(new ScriptedPmiServer().expectInit(style)
                 .expect(PUT_ADDR_0, style.putResult())
