@@ -53,7 +53,12 @@ public final class HostIdentityExchange {
         Map<String, Integer> ids = new HashMap<>();
         int[] nodeIds = new int[identities.length];
         for (int rank = 0; rank < identities.length; rank++) {
-            nodeIds[rank] = ids.computeIfAbsent(identities[rank], h -> ids.size());
+            Integer id = ids.get(identities[rank]);
+            if (id == null) {
+                id = ids.size();
+                ids.put(identities[rank], id);
+            }
+            nodeIds[rank] = id;
         }
         return NodeMap.fromNodeIds(nodeIds);
     }

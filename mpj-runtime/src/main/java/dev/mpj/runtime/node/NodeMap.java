@@ -29,7 +29,11 @@ public final class NodeMap {
         Map<Integer, Integer> dense = new HashMap<>();
         int[] counts = new int[size];
         for (int rank = 0; rank < size; rank++) {
-            int node = dense.computeIfAbsent(nodeIds[rank], id -> dense.size());
+            Integer node = dense.get(nodeIds[rank]);
+            if (node == null) {
+                node = dense.size();
+                dense.put(nodeIds[rank], node);
+            }
             nodeOf[rank] = node;
             localRank[rank] = counts[node]++;
         }

@@ -58,7 +58,7 @@ public final class NodeSegment implements AutoCloseable {
         this.buffer = new UnsafeBuffer(mapped);
         this.creator = creator;
         this.timeoutNanos = timeoutNanos;
-        this.removeOnExit = creator ? new Thread(this::removeFile, "mpj-remove-node-segment") : null;
+        this.removeOnExit = creator ? new RemoveOnExit(file) : null;
     }
 
     /**
@@ -332,10 +332,29 @@ public final class NodeSegment implements AutoCloseable {
     }
 
     private void removeFile() {
+        remove(file);
+    }
+
+    private static void remove(Path file) {
         try {
             Files.deleteIfExists(file);
         } catch (IOException e) {
             // mpjrun removes it when the job ends
+        }
+    }
+
+    /** The creator's shutdown hook (a class, not a lambda: no lambda bootstrap on the init path). */
+    private static final class RemoveOnExit extends Thread {
+        private final Path file;
+
+        RemoveOnExit(Path file) {
+            super("mpj-remove-node-segment");
+            this.file = file;
+        }
+
+        @Override
+        public void run() {
+            remove(file);
         }
     }
 

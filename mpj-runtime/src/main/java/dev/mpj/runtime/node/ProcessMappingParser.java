@@ -41,8 +41,8 @@ final class ProcessMappingParser {
         if (wrapFrom == blocks.size()) {
             wrapFrom = 0; // no block starts at node 0: repeat the whole list
         }
-        long firstPass = blocks.stream().mapToLong(Block::capacity).sum();
-        long repeated = blocks.subList(wrapFrom, blocks.size()).stream().mapToLong(Block::capacity).sum();
+        long firstPass = capacity(blocks, 0);
+        long repeated = capacity(blocks, wrapFrom);
         if (firstPass < size && repeated == 0) {
             throw new IllegalArgumentException("PMI_process_mapping '" + mapping + "' places only " + firstPass
                     + " of " + size + " ranks and cannot be repeated (its blocks hold no rank)");
@@ -62,6 +62,15 @@ final class ProcessMappingParser {
                 }
             }
         }
+    }
+
+    /** Ranks the blocks from {@code from} on hold in one pass (no lambdas: this runs in a cold JVM's init). */
+    private static long capacity(List<Block> blocks, int from) {
+        long sum = 0;
+        for (int b = from; b < blocks.size(); b++) {
+            sum += blocks.get(b).capacity();
+        }
+        return sum;
     }
 
     private List<Block> parse() {
