@@ -7,6 +7,7 @@ import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.coll.DisseminationBarrier;
 import dev.mpj.runtime.engine.ProgressEngine;
+import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.PmiClients;
 import dev.mpj.runtime.pmi.PmiKvs;
@@ -35,6 +36,7 @@ public final class MpjRuntime implements MpiBackend {
     private ProgressEngine engine;
     private Transport transport;
     private InitReport report;
+    private NodeMap nodeMap;
     private int rank;
     private int size;
 
@@ -47,6 +49,8 @@ public final class MpjRuntime implements MpiBackend {
             rank = pmi.rank();
             size = pmi.size();
             r.phase("pmi");
+            nodeMap = NodeMap.discover(pmi, settings);
+            r.phase("nodemap");
             LauncherWatchdog.watch(System.getenv());
             engine = new ProgressEngine(rank, settings);
             if (size > 1) {
@@ -76,8 +80,8 @@ public final class MpjRuntime implements MpiBackend {
             }
             report = r;
             if (settings.verbose()) {
-                System.err.println("mpj: rank " + rank + " of " + size + " init " + r + " pmi(" + pmi.dialect()
-                        + ") " + pmi.counters());
+                System.err.println("mpj: rank " + rank + " of " + size + " on node " + nodeMap.nodeOf(rank) + " of "
+                        + nodeMap.nodeCount() + " init " + r + " pmi(" + pmi.dialect() + ") " + pmi.counters());
             }
         } catch (MPIException e) {
             throw e;
@@ -178,6 +182,11 @@ public final class MpjRuntime implements MpiBackend {
 
     public PmiClient pmi() {
         return pmi;
+    }
+
+    /** Which ranks share a node, as found during MPI.Init. */
+    public NodeMap nodeMap() {
+        return nodeMap;
     }
 
     private record Context(int rank, int size, FrameSink sink, Settings settings) implements TransportContext {

@@ -20,6 +20,13 @@ public enum Setting {
             "PMI client: auto (from the environment), pmi1, singleton"),
     INIT_TIMEOUT("mpj.initTimeout", "60",
             "seconds a rank waits for its process manager or its peers during MPI.Init"),
+    FAKE_NODES("mpj.fakeNodes", "0",
+            "split the job into this many pretend nodes by blocks of consecutive ranks, whatever the process"
+                    + " manager says (0: the real node map)"),
+    SEGMENT_DIR("mpj.segmentDir", "/dev/shm",
+            "directory of the node segment files (java.io.tmpdir when the default /dev/shm is absent)"),
+    SHM_TRANSPORT_BYTES("mpj.shmTransportBytes", "0",
+            "bytes of each node segment reserved for the shared-memory transport"),
     VERBOSE("mpj.verbose", "false",
             "print init phases, timings and PMI counters on stderr");
 

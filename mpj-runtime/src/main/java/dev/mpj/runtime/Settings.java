@@ -69,6 +69,21 @@ public final class Settings {
         return getInt(Setting.TCP_MAX_FRAME);
     }
 
+    /** Pretend nodes to split the job into; 0 when the real node map is used. */
+    public int fakeNodes() {
+        return getInt(Setting.FAKE_NODES);
+    }
+
+    /** Bytes of each node segment reserved for the shared-memory transport. */
+    public int shmTransportBytes() {
+        return getInt(Setting.SHM_TRANSPORT_BYTES);
+    }
+
+    /** Seconds a rank waits for its process manager or its peers during {@code MPI.Init}. */
+    public int initTimeoutSeconds() {
+        return getInt(Setting.INIT_TIMEOUT);
+    }
+
     public boolean verbose() {
         return getBoolean(Setting.VERBOSE);
     }
@@ -92,6 +107,17 @@ public final class Settings {
         if (getInt(Setting.TCP_IO_THREADS) < 1) {
             throw new IllegalArgumentException(Setting.TCP_IO_THREADS.property() + " must be >= 1");
         }
-        getInt(Setting.INIT_TIMEOUT);
+        if (initTimeoutSeconds() < 1) {
+            throw new IllegalArgumentException(Setting.INIT_TIMEOUT.property() + " must be >= 1");
+        }
+        if (fakeNodes() < 0) {
+            throw new IllegalArgumentException(Setting.FAKE_NODES.property() + " must be >= 0 (0: real nodes)");
+        }
+        if (shmTransportBytes() < 0) {
+            throw new IllegalArgumentException(Setting.SHM_TRANSPORT_BYTES.property() + " must be >= 0");
+        }
+        if (get(Setting.SEGMENT_DIR).isEmpty()) {
+            throw new IllegalArgumentException(Setting.SEGMENT_DIR.property() + " must name a directory");
+        }
     }
 }

@@ -1,10 +1,16 @@
 package dev.mpj.runtime.launch;
 
+import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.node.NodeSegmentFiles;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -17,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * to PMI and exits 0, i.e. a non-MPI program, is fine too). It fails at the first of: a rank exiting or closing
  * its PMI connection before {@code finalize}, a rank calling abort, a rank breaking the PMI protocol, or the
  * timeout. A failure prints one line naming the rank to stderr and stops every other rank and its descendants:
- * SIGTERM, then SIGKILL for whatever is alive a second later. All decisions are taken on the thread that
+ * SIGTERM, then SIGKILL for whatever is alive a second later. However the job ends (the launcher killed by a
+ * signal included, short of SIGKILL), the node segment files of its ranks are removed. All decisions are taken on the thread that
  * called {@link #run()}, from one queue of events, so the first failure wins and no lock is needed.
  *
  * <p>Exit codes: 0 on success; the code given to abort; the failing rank's exit status (128+signal when a
@@ -46,6 +53,8 @@ public final class Job {
     private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
     /** Set by the shutdown hook: the ranks die because the launcher does, which is no news to report. */
     private volatile boolean shuttingDown;
+    /** The KVS name served to the ranks, which is their job id; null until the server exists. */
+    private volatile String kvsName;
 
     private Job(LaunchOptions options, PrintStream out, PrintStream err, boolean inheritOutput) {
         this.options = options;
@@ -69,6 +78,7 @@ public final class Job {
 
     private int run() {
         PmiServer server = new PmiServer(options.mapping(), PmiServer.newKvsName(), new EventQueueListener());
+        kvsName = server.kvsName();
         Thread stopOnShutdown = new Thread(this::stopOnShutdown, "mpjrun-shutdown");
         try (server) {
             RankCommand command;
@@ -91,6 +101,7 @@ public final class Job {
             }
             return supervise();
         } finally {
+            removeNodeSegments();
             awaitOutput();
             err.flush();
             out.flush();
@@ -250,6 +261,37 @@ public final class Job {
             err.flush();
             stopAll();
         }
+        removeNodeSegments();
+    }
+
+    /**
+     * Removes the node segment files of this job's ranks, which a rank that crashed or was killed leaves
+     * behind. Called once every rank is gone.
+     */
+    private void removeNodeSegments() {
+        String jobId = kvsName;
+        if (jobId == null) {
+            return;
+        }
+        try {
+            NodeSegmentFiles.removeAll(NodeSegmentFiles.directory(rankSettings()), jobId);
+        } catch (RuntimeException e) {
+            // settings the ranks could not have used either: they made no segment
+        }
+    }
+
+    /** The settings the ranks see: the launcher's environment, -env variables, and -D flags of MPJ_JVM_OPTS. */
+    private Settings rankSettings() {
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        environment.putAll(options.environment());
+        Properties properties = new Properties();
+        for (String option : options.jvmOptions()) {
+            int eq = option.indexOf('=');
+            if (option.startsWith("-D") && eq > 2) {
+                properties.put(option.substring(2, eq), option.substring(eq + 1));
+            }
+        }
+        return Settings.from(environment, properties);
     }
 
     private void awaitOutput() {

@@ -2,6 +2,7 @@ package dev.mpj.runtime.launch;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -112,6 +113,18 @@ class JobTest {
                 "rank 1 local 1 of 2 mapping (vector,(0,2,2))",
                 "rank 2 local 0 of 2 mapping (vector,(0,2,2))",
                 "rank 3 local 1 of 2 mapping (vector,(0,2,2))"), r.sortedOutLines());
+    }
+
+    @Test
+    void nodeSegmentsOfAKilledJobAreRemovedAndOtherFilesKept(@TempDir Path dir) throws Exception {
+        Path otherJob = Files.createFile(dir.resolve("mpj-another_job-n0"));
+        Result r = run("-np", "3", "-env", "MPJ_SEGMENT_DIR", dir.toString(),
+                TestRanks.LeaveSegmentAndDie.class.getName());
+        assertEquals(7, r.exitCode(), r.err());
+        assertEquals(3, r.outLines().stream().filter(l -> l.matches("created mpj-.*-n[0-2]")).count(), r.out());
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(otherJob), left.toList());
+        }
     }
 
     @Test

@@ -1,8 +1,11 @@
 package dev.mpj.runtime.launch;
 
+import dev.mpj.runtime.node.NodeSegmentFiles;
 import dev.mpj.runtime.pmi.Pmi1Message;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -125,6 +128,25 @@ final class TestRanks {
             System.out.println("rank " + rank() + " local " + System.getenv("MPI_LOCALRANKID") + " of "
                     + System.getenv("MPI_LOCALNRANKS") + " mapping " + mapping);
             finalizeAndExit(pmi);
+        }
+    }
+
+    /**
+     * Every rank creates a file named like its node segment in {@code MPJ_SEGMENT_DIR} and prints its name; after
+     * a barrier rank 1 exits with status 7 while the others wait forever, so the launcher kills them.
+     */
+    static final class LeaveSegmentAndDie {
+        public static void main(String[] args) throws IOException, InterruptedException {
+            RawPmiClient pmi = RawPmiClient.fromEnvironment();
+            Path file = NodeSegmentFiles.path(Path.of(System.getenv("MPJ_SEGMENT_DIR")), kvsName(pmi), rank());
+            Files.createFile(file);
+            System.out.println("created " + file.getFileName());
+            System.out.flush();
+            barrier(pmi);
+            if (rank() == 1) {
+                System.exit(7);
+            }
+            sleepForever();
         }
     }
 

@@ -1,0 +1,83 @@
+package dev.mpj.runtime.node;
+
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Pattern;
+
+/**
+ * Where node segments live and what they are called: {@code mpj-<job id>-n<node>} in the segment directory,
+ * the job id sanitised for a file name. Every rank of a node derives the same name from what it already knows,
+ * so finding the segment costs no PMI round trip; {@code mpjrun} derives it too, to remove what a job leaves.
+ */
+public final class NodeSegmentFiles {
+    public static final String PREFIX = "mpj-";
+    private static final Pattern UNSAFE_CHARACTERS = Pattern.compile("[^A-Za-z0-9_.-]");
+    /** Job ids are at most 255 characters (PMI-1's kvsname_max); file names too, so long ids are shortened. */
+    private static final int MAX_ID_LENGTH = 96;
+
+    private NodeSegmentFiles() {
+    }
+
+    /**
+     * The directory of node segments: {@link Setting#SEGMENT_DIR}; when that is the default {@code /dev/shm} and
+     * this system has none, {@code java.io.tmpdir}.
+     *
+     * @throws IllegalArgumentException when a directory was set explicitly and does not exist
+     */
+    public static Path directory(Settings settings) {
+        String dir = settings.get(Setting.SEGMENT_DIR);
+        Path path = Path.of(dir);
+        if (Files.isDirectory(path)) {
+            return path;
+        }
+        if (dir.equals(Setting.SEGMENT_DIR.defaultValue())) {
+            return Path.of(System.getProperty("java.io.tmpdir"));
+        }
+        throw new IllegalArgumentException(Setting.SEGMENT_DIR.property() + " '" + dir + "' is not a directory");
+    }
+
+    /** The job id with every character other than letters, digits, '_', '.' and '-' replaced by '_'. */
+    public static String sanitise(String jobId) {
+        if (jobId.isEmpty()) {
+            throw new IllegalArgumentException("a job id is not empty");
+        }
+        String safe = UNSAFE_CHARACTERS.matcher(jobId).replaceAll("_");
+        if (safe.length() > MAX_ID_LENGTH) {
+            // keep it unique to the job: a prefix plus a hash of the whole id
+            safe = safe.substring(0, MAX_ID_LENGTH - 9) + "_" + String.format("%08x", jobId.hashCode());
+        }
+        return safe;
+    }
+
+    /** The segment of {@code node} of the job {@code jobId}. */
+    public static Path path(Path directory, String jobId, int node) {
+        if (node < 0) {
+            throw new IllegalArgumentException("node " + node);
+        }
+        return directory.resolve(PREFIX + sanitise(jobId) + "-n" + node);
+    }
+
+    /**
+     * Removes every segment of the job from {@code directory} (files named {@code mpj-<job id>-n<digits>}, and
+     * nothing else); returns how many it removed. Failures are ignored: this runs while a job is torn down.
+     */
+    public static int removeAll(Path directory, String jobId) {
+        Pattern ours = Pattern.compile(Pattern.quote(PREFIX + sanitise(jobId) + "-n") + "[0-9]+");
+        int removed = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, PREFIX + "*")) {
+            for (Path file : files) {
+                if (ours.matcher(file.getFileName().toString()).matches() && Files.deleteIfExists(file)) {
+                    removed++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // nothing to remove, or nothing we may remove
+        }
+        return removed;
+    }
+}

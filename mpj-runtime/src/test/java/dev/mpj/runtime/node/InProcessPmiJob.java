@@ -1,0 +1,119 @@
+package dev.mpj.runtime.node;
+
+import dev.mpj.runtime.pmi.PmiClient;
+import dev.mpj.runtime.pmi.PmiCounters;
+import dev.mpj.runtime.pmi.PmiException;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A job of {@code size} PMI clients in one JVM, one per thread, sharing a KVS with the semantics of a real
+ * server: a put is visible only after the next barrier, which is collective over all clients.
+ */
+final class InProcessPmiJob {
+    private final int size;
+    private final String mapping;
+    private final Map<String, String> published = new ConcurrentHashMap<>();
+    private final Map<String, String> pending = new ConcurrentHashMap<>();
+    private final CyclicBarrier barrier;
+
+    InProcessPmiJob(int size, String mapping) {
+        this.size = size;
+        this.mapping = mapping;
+        this.barrier = new CyclicBarrier(size, () -> {
+            published.putAll(pending);
+            pending.clear();
+        });
+    }
+
+    PmiClient client(int rank) {
+        return new Client(rank);
+    }
+
+    private final class Client implements PmiClient {
+        private final int rank;
+        private final PmiCounters counters = new PmiCounters();
+        private final Map<String, String> mine = new HashMap<>();
+
+        Client(int rank) {
+            this.rank = rank;
+        }
+
+        @Override
+        public int rank() {
+            return rank;
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+
+        @Override
+        public String jobId() {
+            return "in-process";
+        }
+
+        @Override
+        public String processMapping() {
+            return mapping;
+        }
+
+        @Override
+        public int maxValueLength() {
+            return 674;
+        }
+
+        @Override
+        public void put(String key, String value) {
+            counters.countPut();
+            mine.put(key, value);
+        }
+
+        @Override
+        public String get(String key) {
+            counters.countGet();
+            return published.get(key);
+        }
+
+        @Override
+        public void barrier() {
+            counters.countBarrier();
+            pending.putAll(mine);
+            mine.clear();
+            try {
+                barrier.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+                throw new PmiException("in-process barrier failed", e);
+            }
+        }
+
+        @Override
+        public void finish() {
+        }
+
+        @Override
+        public void abort(int exitCode, String message) {
+        }
+
+        @Override
+        public String dialect() {
+            return "in-process";
+        }
+
+        @Override
+        public PmiCounters counters() {
+            return counters;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

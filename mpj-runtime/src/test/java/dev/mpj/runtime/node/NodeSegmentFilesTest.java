@@ -1,0 +1,72 @@
+package dev.mpj.runtime.node;
+
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class NodeSegmentFilesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void nameIsPrefixJobIdAndNode() {
+        assertEquals(dir.resolve("mpj-kvs_1109_0_1085937641_vm-n3"),
+                NodeSegmentFiles.path(dir, "kvs_1109_0_1085937641_vm", 3));
+        assertEquals(dir.resolve("mpj-2.0-n0"), NodeSegmentFiles.path(dir, "2.0", 0), "a Slurm job.step id");
+    }
+
+    @Test
+    void charactersUnfitForAFileNameAreReplaced() {
+        assertEquals("a_b_c_d", NodeSegmentFiles.sanitise("a/b c\nd"));
+        assertEquals(dir, NodeSegmentFiles.path(dir, "../..", 0).getParent(), "never outside the directory");
+    }
+
+    @Test
+    void longJobIdsAreShortenedButStayDistinct() {
+        String a = "x".repeat(250) + "a";
+        String b = "x".repeat(250) + "b";
+        assertTrue(NodeSegmentFiles.sanitise(a).length() <= 96);
+        assertNotEquals(NodeSegmentFiles.sanitise(a), NodeSegmentFiles.sanitise(b));
+    }
+
+    @Test
+    void removeAllRemovesEveryNodeOfTheJobAndNothingElse() throws IOException {
+        for (String name : new String[]{"mpj-job-n0", "mpj-job-n1", "mpj-job-n12", "mpj-job-n1x-n0", "mpj-jobs-n0",
+                "mpj-job-n", "other-job-n0"}) {
+            Files.createFile(dir.resolve(name));
+        }
+        assertEquals(3, NodeSegmentFiles.removeAll(dir, "job"));
+        assertFalse(Files.exists(dir.resolve("mpj-job-n12")));
+        for (String kept : new String[]{"mpj-job-n1x-n0", "mpj-jobs-n0", "mpj-job-n", "other-job-n0"}) {
+            assertTrue(Files.exists(dir.resolve(kept)), kept);
+        }
+    }
+
+    @Test
+    void removeAllInAMissingDirectoryRemovesNothing() {
+        assertEquals(0, NodeSegmentFiles.removeAll(dir.resolve("missing"), "job"));
+    }
+
+    @Test
+    void directoryIsTheSettingWhenItExists() {
+        assertEquals(dir, NodeSegmentFiles.directory(Settings.defaults().with(Setting.SEGMENT_DIR, dir.toString())));
+    }
+
+    @Test
+    void anExplicitDirectoryThatDoesNotExistIsAnError() {
+        Settings s = Settings.defaults().with(Setting.SEGMENT_DIR, dir.resolve("missing").toString());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeSegmentFiles.directory(s));
+        assertTrue(e.getMessage().contains("mpj.segmentDir"), e.getMessage());
+    }
+}
