@@ -220,7 +220,7 @@ public class Comm {
         datatype.checkBuffer(call, inbuf, offset, count, false);
         int bytes = packedBytes(call, count, datatype);
         checkPackedRange(call, outbuf, position, bytes, true);
-        ByteBuffer out = outbuf.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(position);
+        ByteBuffer out = outbuf.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).position(position);
         datatype.packInto(inbuf, offset, count, out);
         return position + bytes;
     }
@@ -236,7 +236,7 @@ public class Comm {
         datatype.checkBuffer(call, outbuf, offset, count, true);
         int bytes = packedBytes(call, count, datatype);
         checkPackedRange(call, inbuf, position, bytes, false);
-        ByteBuffer in = inbuf.duplicate().order(ByteOrder.LITTLE_ENDIAN).position(position).limit(position + bytes);
+        ByteBuffer in = inbuf.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).position(position).limit(position + bytes);
         datatype.unpackFrom(in, outbuf, offset, count);
         return position + bytes;
     }
