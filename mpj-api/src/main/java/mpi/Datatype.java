@@ -34,6 +34,9 @@ import java.nio.ByteOrder;
  * communication code never looks at a type's layout.
  */
 public class Datatype {
+    /** Average run length, in elements, below which array data are gathered before packing ({@link #gathersFirst}). */
+    private static final int SHORT_RUN = 16;
+
     private final String name;
     /** The primitive an item is made of; null for {@link MPI#OBJECT} and the markers that hold no data. */
     final ElementType element;
@@ -394,39 +397,54 @@ public class Datatype {
      * must be little-endian) at its position, advancing it. Arguments are checked.
      */
     void packInto(Object buf, int offset, int count, ByteBuffer out) {
-        int elementBytes = element.bytes;
+        Typemap.Cursor runs = map.cursor(offset, count, Long.MAX_VALUE);
         if (buf instanceof ByteBuffer) {
-            ByteBuffer source = (ByteBuffer) buf;
-            map.forEachRun(offset, count, Long.MAX_VALUE, (index, n) -> {
-                int bytes = n * elementBytes;
-                out.put(out.position(), source, index * elementBytes, bytes);
-                out.position(out.position() + bytes);
-            });
+            RunCopy.gatherBytes(runs, element.bytes, (ByteBuffer) buf, out);
+        } else if (gathersFirst()) {
+            int n = count * map.size;
+            Object dense = newArray(n);
+            RunCopy.gather(runs, buf, dense);
+            element.write(out, dense, 0, n);
         } else {
-            ElementType type = element;
-            map.forEachRun(offset, count, Long.MAX_VALUE, (index, n) -> type.write(out, buf, index, n));
+            while (runs.next()) {
+                element.write(out, buf, runs.index, runs.length);
+            }
         }
     }
 
     /**
      * Copies the values of up to {@code count} items (the whole of {@code in} from its position,
      * little-endian; a last item may be partial) into their places in {@code buf} at {@code offset},
-     * advancing {@code in}. Arguments are checked, and {@code in} holds at most {@code count} items.
+     * advancing {@code in}. Arguments are checked.
      */
     void unpackFrom(ByteBuffer in, Object buf, int offset, int count) {
-        int elementBytes = element.bytes;
-        long elements = in.remaining() / elementBytes;
+        int elements = (int) Math.min(in.remaining() / element.bytes, (long) count * map.size);
+        Typemap.Cursor runs = map.cursor(offset, count, elements);
         if (buf instanceof ByteBuffer) {
-            ByteBuffer target = (ByteBuffer) buf;
-            map.forEachRun(offset, count, elements, (index, n) -> {
-                int bytes = n * elementBytes;
-                target.put(index * elementBytes, in, in.position(), bytes);
-                in.position(in.position() + bytes);
-            });
+            RunCopy.scatterBytes(in, runs, element.bytes, (ByteBuffer) buf);
+        } else if (gathersFirst()) {
+            Object dense = newArray(elements);
+            element.read(in, dense, 0, elements);
+            RunCopy.scatter(dense, runs, buf);
         } else {
-            ElementType type = element;
-            map.forEachRun(offset, count, elements, (index, n) -> type.read(in, buf, index, n));
+            while (runs.next()) {
+                element.read(in, buf, runs.index, runs.length);
+            }
         }
+    }
+
+    /**
+     * Whether array data move through a dense array of their own type: a typed-view bulk copy per run
+     * costs a view, which dominates when runs are a few elements long (a z-face of a 3D array is
+     * runs of one), while {@code System.arraycopy} per run is cheap; long runs are copied directly.
+     */
+    private boolean gathersFirst() {
+        return element != ElementType.BYTE && element != ElementType.BOOLEAN && map.runCount() > 1
+                && map.size < SHORT_RUN * (long) map.runCount();
+    }
+
+    private Object newArray(int length) {
+        return Array.newInstance(element.arrayClass.getComponentType(), length);
     }
 
     /** Where a receive of up to {@code count} items into {@code buf} at {@code offset} lands. Arguments are checked. */

@@ -14,12 +14,6 @@ import java.util.Arrays;
  * Markers are sticky: a type built from a type with markers inherits them.
  */
 final class Typemap {
-    /** One run of {@code n} contiguous buffer elements from {@code index}. */
-    @FunctionalInterface
-    interface RunVisitor {
-        void run(int index, int n);
-    }
-
     /** Most runs a map may hold: beyond this a type is better described with fewer, longer runs. */
     static final int MAX_RUNS = 1 << 24;
 
@@ -95,30 +89,61 @@ final class Typemap {
     }
 
     /**
-     * Visits the runs of {@code count} items whose first item has its origin at buffer index
-     * {@code origin}, item {@code i} at {@code origin + i * extent}, in the order their values travel,
-     * stopping after {@code elements} elements (a partly received message fills a prefix).
+     * The runs of {@code count} items whose first item has its origin at buffer index {@code origin},
+     * item {@code i} at {@code origin + i * extent}, in the order their values travel, ending after
+     * {@code elements} elements (a partly received message fills a prefix).
      */
-    void forEachRun(int origin, int count, long elements, RunVisitor visitor) {
-        if (count == 0 || elements <= 0 || runs == 0) {
-            return;
-        }
-        if (isContiguousFor(count)) {
-            visitor.run(origin + offsets[0], (int) Math.min(elements, (long) count * size));
-            return;
-        }
-        long left = elements;
-        int extent = extent();
-        for (int item = 0; item < count; item++) {
-            int base = origin + item * extent;
-            for (int r = 0; r < runs; r++) {
-                int n = (int) Math.min(lengths[r], left);
-                visitor.run(base + offsets[r], n);
-                left -= n;
-                if (left == 0) {
-                    return;
-                }
+    Cursor cursor(int origin, int count, long elements) {
+        return new Cursor(this, origin, count, elements);
+    }
+
+    /**
+     * Walks runs without a callback per run ({@code while (c.next()) copy(c.index, c.length)}), so that
+     * copy loops stay monomorphic and cheap even when every run is a single element.
+     */
+    static final class Cursor {
+        private final int[] offsets;
+        private final int[] lengths;
+        private final int runs;
+        private final int extent;
+        /** Elements still to visit. */
+        private int left;
+        /** The origin of the current item, and the next run of it. */
+        private int base;
+        private int run;
+        /** The current run: its first buffer index and its length in elements. */
+        int index;
+        int length;
+
+        private Cursor(Typemap map, int origin, int count, long elements) {
+            // callers have checked that count items fit a buffer, so their elements fit an int
+            this.left = (int) Math.max(0, Math.min(elements, (long) count * map.size));
+            this.base = origin;
+            this.extent = map.extent();
+            if (map.runs > 0 && map.isContiguousFor(count)) {
+                this.offsets = new int[] {map.offsets[0]};
+                this.lengths = new int[] {count * map.size};
+                this.runs = 1;
+            } else {
+                this.offsets = map.offsets;
+                this.lengths = map.lengths;
+                this.runs = map.runs;
             }
+        }
+
+        /** Moves to the next run; false when there is none. */
+        boolean next() {
+            if (left == 0) {
+                return false;
+            }
+            index = base + offsets[run];
+            length = Math.min(lengths[run], left);
+            left -= length;
+            if (++run == runs) {
+                run = 0;
+                base += extent;
+            }
+            return true;
         }
     }
 

@@ -7,6 +7,7 @@ import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,6 +80,14 @@ class DerivedDatatypeTransferTest extends MpiTestSupport {
     void vectorItemsAreBlocksStridedInsideAndExtentApart() {
         assertTravelsAs(committed(Datatype.Vector(3, 2, 5, MPI.DOUBLE)), 2, 1, 25,
                 1, 2, 6, 7, 11, 12, 13, 14, 18, 19, 23, 24);
+    }
+
+    @Test
+    void longBlocksTravelWholeAndShortOnesElementByElement() {
+        int[] longBlocks = IntStream.concat(IntStream.range(3, 23), IntStream.range(28, 48)).toArray();
+        assertTravelsAs(committed(Datatype.Vector(2, 20, 25, MPI.DOUBLE)), 1, 3, 50, longBlocks);
+        int[] singles = IntStream.range(0, 20).map(i -> 3 + 2 * i).toArray();
+        assertTravelsAs(committed(Datatype.Vector(20, 1, 2, MPI.DOUBLE)), 1, 3, 50, singles);
     }
 
     @Test
