@@ -5,6 +5,7 @@ import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.SendMode;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * A communicator: a group of processes and a private message space. Point-to-point communication
@@ -200,6 +201,84 @@ public class Comm {
 
     private Status statusOf(Envelope envelope) {
         return new Status(toCommRank(envelope.source()), envelope.tag(), envelope.byteCount());
+    }
+
+    // ---- packing ----
+
+    /**
+     * Packs {@code count} items of {@code datatype} from {@code inbuf} at {@code offset} into
+     * {@code outbuf} from byte {@code position} (indexed from 0, regardless of the buffer's own
+     * position and limit, which are left unchanged), in the little-endian wire form; returns the
+     * position after them. The bytes may be sent with {@link MPI#PACKED} and read back with
+     * {@link #Unpack}. {@code outbuf} may be a heap or direct buffer; it must have room
+     * ({@link #Pack_size}), else {@code ERR_BUFFER}.
+     */
+    public int Pack(Object inbuf, int offset, int count, Datatype datatype, ByteBuffer outbuf, int position) {
+        String call = "Pack";
+        Environment.backend();
+        checkDatatype(call, datatype);
+        datatype.checkBuffer(call, inbuf, offset, count, false);
+        int bytes = packedBytes(call, count, datatype);
+        checkPackedRange(call, outbuf, position, bytes, true);
+        ByteBuffer out = outbuf.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).position(position);
+        datatype.packInto(inbuf, offset, count, out);
+        return position + bytes;
+    }
+
+    /**
+     * Unpacks {@code count} items of {@code datatype} from {@code inbuf} at byte {@code position} into
+     * {@code outbuf} at {@code offset}; returns the position after them. The inverse of {@link #Pack}.
+     */
+    public int Unpack(ByteBuffer inbuf, int position, Object outbuf, int offset, int count, Datatype datatype) {
+        String call = "Unpack";
+        Environment.backend();
+        checkDatatype(call, datatype);
+        datatype.checkBuffer(call, outbuf, offset, count, true);
+        int bytes = packedBytes(call, count, datatype);
+        checkPackedRange(call, inbuf, position, bytes, false);
+        ByteBuffer in = inbuf.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).position(position).limit(position + bytes);
+        datatype.unpackFrom(in, outbuf, offset, count);
+        return position + bytes;
+    }
+
+    /** Bytes {@link #Pack} needs for {@code count} items of {@code datatype}. */
+    public int Pack_size(int count, Datatype datatype) {
+        String call = "Pack_size";
+        Environment.backend();
+        checkDatatype(call, datatype);
+        datatype.checkUsable(call);
+        if (count < 0) {
+            throw new MPIException(MPI.ERR_COUNT, call + ": count must not be negative, was " + count);
+        }
+        return packedBytes(call, count, datatype);
+    }
+
+    private static int packedBytes(String call, int count, Datatype datatype) {
+        int itemBytes = datatype.packedItemBytes();
+        if (itemBytes < 0) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": " + datatype + " has no fixed packed size and cannot be "
+                    + "packed; send it directly");
+        }
+        long bytes = (long) count * itemBytes;
+        if (bytes > Integer.MAX_VALUE) {
+            throw new MPIException(MPI.ERR_COUNT, call + ": " + count + " items of " + datatype
+                    + " exceed 2 GiB of packed bytes");
+        }
+        return (int) bytes;
+    }
+
+    private static void checkPackedRange(String call, ByteBuffer packed, int position, int bytes, boolean writing) {
+        String which = writing ? "outbuf" : "inbuf";
+        if (packed == null) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": " + which + " is null");
+        }
+        if (writing && packed.isReadOnly()) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": cannot pack into a read-only ByteBuffer");
+        }
+        if (position < 0 || (long) position + bytes > packed.capacity()) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": " + bytes + " packed bytes from position " + position
+                    + " do not fit " + which + " of capacity " + packed.capacity());
+        }
     }
 
     // ---- persistent requests ----

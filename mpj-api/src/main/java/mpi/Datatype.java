@@ -6,69 +6,94 @@ import java.nio.ByteOrder;
 
 /**
  * An MPI datatype: how many values of one Java primitive type ({@link #Size()}) an item of the type
- * holds, and how far apart consecutive items lie in a buffer ({@link #Extent()}). As in mpiJava,
- * sizes, extents and bounds are counted in buffer elements, not bytes: {@code MPI.INT.Size()} is 1
- * and {@code MPI.INT2.Size()} is 2.
+ * holds, where they lie, and how far apart consecutive items lie in a buffer ({@link #Extent()}). As
+ * in mpiJava, sizes, extents, bounds, strides and displacements are counted in buffer elements, not
+ * bytes: {@code MPI.INT.Size()} is 1 and {@code MPI.INT2.Size()} is 2.
  *
  * <p>A buffer is a Java array of the type's element type ({@code int[]} for {@link MPI#INT} and
  * {@link MPI#INT2}, {@code Object[]} for {@link MPI#OBJECT}) or a <em>direct</em>
- * {@link ByteBuffer}. An {@code offset} is an index into the buffer in elements (for a
- * {@code ByteBuffer}, element {@code i} starts at byte {@code i * elementBytes}, indexed from 0
- * regardless of the buffer's position and limit, which are left unchanged); a {@code count} is in
- * items of the datatype. Data travel little-endian, so read and write a {@code ByteBuffer} buffer
- * with {@link ByteOrder#LITTLE_ENDIAN}.
+ * {@link ByteBuffer} ({@link MPI#PACKED} also takes a heap one). An {@code offset} is an index into
+ * the buffer in elements (for a {@code ByteBuffer}, element {@code i} starts at byte
+ * {@code i * elementBytes}, indexed from 0 regardless of the buffer's position and limit, which are
+ * left unchanged); a {@code count} is in items of the datatype. Data travel little-endian, so read
+ * and write a {@code ByteBuffer} buffer with {@link ByteOrder#LITTLE_ENDIAN}.
  *
- * <p>The predefined types are the constants of {@link MPI}. Packing lives here, behind
- * {@link #pack}, {@link #receiveBuffer} and the count methods, so that derived datatypes only
- * override them.
+ * <p>The predefined types are the constants of {@link MPI}. Derived types are built with
+ * {@link #Contiguous}, {@link #Vector}, {@link #Hvector}, {@link #Indexed}, {@link #Hindexed} and
+ * {@link #Struct}, and must be {@link #Commit() committed} before they describe a buffer. As in
+ * mpiJava every derived type has one <em>base type</em>, the primitive of the Java array that holds
+ * its data: a {@code Struct} cannot mix primitives (only the {@link MPI#LB} and {@link MPI#UB}
+ * markers may join any type), and derived types of {@link MPI#OBJECT} are not supported. The
+ * H-variants take strides and displacements in buffer elements too, as the mpiJava 1.2 binding
+ * specifies ("in units of the base type, not bytes"): a Java array has no byte addresses, and code
+ * written for mpiJava or MPJ Express runs unchanged. A type and the ones built from it are
+ * flattened once, when built, into a list of contiguous runs ({@code Typemap}), so sending a
+ * strided section is a loop of bulk copies.
+ *
+ * <p>Packing lives here, behind {@link #pack}, {@link #receiveBuffer} and the count methods, so that
+ * communication code never looks at a type's layout.
  */
 public class Datatype {
+    /** Average run length, in elements, below which array data are gathered before packing ({@link #gathersFirst}). */
+    private static final int SHORT_RUN = 16;
+
     private final String name;
     /** The primitive an item is made of; null for {@link MPI#OBJECT} and the markers that hold no data. */
     final ElementType element;
-    private final int size;
-    private final int lb;
-    private final int ub;
+    /** The layout of one item, in buffer elements. */
+    final Typemap map;
+    /** Predefined types are born committed and cannot be freed. */
+    private final boolean predefined;
+    private boolean committed;
+    private boolean freed;
 
-    Datatype(String name, ElementType element, int size, int lb, int ub) {
-        this.name = name;
-        this.element = element;
-        this.size = size;
-        this.lb = lb;
-        this.ub = ub;
+    /** A predefined type of {@code size} contiguous elements. */
+    Datatype(String name, ElementType element, int size) {
+        this(name, element, Typemap.contiguous(size), true);
     }
 
-    /** A type of {@code size} contiguous elements. */
-    Datatype(String name, ElementType element, int size) {
-        this(name, element, size, 0, size);
+    private Datatype(String name, ElementType element, Typemap map, boolean predefined) {
+        this.name = name;
+        this.element = element;
+        this.map = map;
+        this.predefined = predefined;
+        this.committed = predefined;
     }
 
     /** The number of buffer elements one item holds. */
     public int Size() {
-        return size;
+        return map.size;
     }
 
     /** The distance, in buffer elements, from one item to the next: {@code Ub() - Lb()}. */
     public int Extent() {
-        return ub - lb;
+        return map.extent();
     }
 
     /** The lower bound of an item, in buffer elements. */
     public int Lb() {
-        return lb;
+        return map.lb;
     }
 
     /** The upper bound of an item, in buffer elements. */
     public int Ub() {
-        return ub;
+        return map.ub;
     }
 
     /** Commits the type for communication; predefined types are always committed. */
     public void Commit() {
+        checkNotFreed("Commit", this);
+        committed = true;
     }
 
-    /** Frees the type; a no-op, as the garbage collector reclaims it. */
+    /**
+     * Frees a derived type: it may no longer be used, though types built from it and communication
+     * already started with it are unaffected. A no-op on predefined types.
+     */
     public void free() {
+        if (!predefined) {
+            freed = true;
+        }
     }
 
     @Override
@@ -76,11 +101,181 @@ public class Datatype {
         return name;
     }
 
-    // ---- packing strategy: derived datatypes override what follows ----
+    // ---- derived type constructors ----
+
+    /** {@code count} copies of {@code oldtype}, each {@code oldtype.Extent()} after the previous. */
+    public static Datatype Contiguous(int count, Datatype oldtype) {
+        String name = "Contiguous(" + count + ", " + oldtype + ")";
+        ElementType element = baseOf(name, oldtype);
+        checkCount(name, count);
+        return derived(name, element, new Typemap.Builder(name).add(oldtype.map, 0, count));
+    }
+
+    /**
+     * {@code count} blocks of {@code blocklength} copies of {@code oldtype}, block {@code i} starting
+     * {@code i * stride} extents of {@code oldtype} from the origin.
+     */
+    public static Datatype Vector(int count, int blocklength, int stride, Datatype oldtype) {
+        String name = "Vector(" + count + ", " + blocklength + ", " + stride + ", " + oldtype + ")";
+        return vector(name, count, blocklength, (long) stride * extentOf(oldtype), oldtype);
+    }
+
+    /**
+     * As {@link #Vector}, but {@code stride} is in buffer elements (of the base type) rather than
+     * extents of {@code oldtype}: the mpiJava 1.2 reading of MPI's byte stride.
+     */
+    public static Datatype Hvector(int count, int blocklength, int stride, Datatype oldtype) {
+        String name = "Hvector(" + count + ", " + blocklength + ", " + stride + ", " + oldtype + ")";
+        return vector(name, count, blocklength, stride, oldtype);
+    }
+
+    /**
+     * Blocks of {@code blocklengths[i]} copies of {@code oldtype}, block {@code i} starting
+     * {@code displacements[i]} extents of {@code oldtype} from the origin.
+     */
+    public static Datatype Indexed(int[] blocklengths, int[] displacements, Datatype oldtype) {
+        String name = "Indexed(" + blocks(blocklengths) + ", " + oldtype + ")";
+        return indexed(name, blocklengths, displacements, extentOf(oldtype), oldtype);
+    }
+
+    /**
+     * As {@link #Indexed}, but {@code displacements} are in buffer elements (of the base type)
+     * rather than extents of {@code oldtype}: the mpiJava 1.2 reading of MPI's byte displacements.
+     */
+    public static Datatype Hindexed(int[] blocklengths, int[] displacements, Datatype oldtype) {
+        String name = "Hindexed(" + blocks(blocklengths) + ", " + oldtype + ")";
+        return indexed(name, blocklengths, displacements, 1, oldtype);
+    }
+
+    /**
+     * Blocks of {@code blocklengths[i]} copies of {@code types[i]}, block {@code i} starting
+     * {@code displacements[i]} buffer elements from the origin. All types holding data must share
+     * one base type; {@link MPI#LB} and {@link MPI#UB} mark the bounds explicitly.
+     */
+    public static Datatype Struct(int[] blocklengths, int[] displacements, Datatype[] types) {
+        String name = "Struct(" + blocks(blocklengths) + ")";
+        checkBlocks(name, blocklengths, displacements);
+        if (types == null || types.length != blocklengths.length) {
+            throw new MPIException(MPI.ERR_ARG, name + ": needs one type per block, got "
+                    + (types == null ? "null" : types.length + " types for " + blocklengths.length + " blocks"));
+        }
+        ElementType element = null;
+        Datatype first = null;
+        Typemap.Builder map = new Typemap.Builder(name);
+        for (int i = 0; i < types.length; i++) {
+            Datatype type = types[i];
+            if (type == MPI.LB || type == MPI.UB) {
+                if (blocklengths[i] > 0) {
+                    if (type == MPI.LB) {
+                        map.markLb(displacements[i]);
+                    } else {
+                        map.markUb(displacements[i]);
+                    }
+                }
+                continue;
+            }
+            ElementType base = baseOf(name + " types[" + i + "]", type);
+            if (element == null) {
+                element = base;
+                first = type;
+            } else if (base != element) {
+                throw new MPIException(MPI.ERR_TYPE, name + ": types[" + i + "] " + type + " has base type "
+                        + base.arrayName() + " but " + first + " has " + element.arrayName()
+                        + "; one Java array holds a Struct's data, so all its types must share one primitive");
+            }
+            map.add(type.map, displacements[i], blocklengths[i]);
+        }
+        return derived(name, element, map);
+    }
+
+    private static Datatype vector(String name, int count, int blocklength, long stride, Datatype oldtype) {
+        ElementType element = baseOf(name, oldtype);
+        checkCount(name, count);
+        checkBlocklength(name, blocklength, "blocklength");
+        Typemap.Builder map = new Typemap.Builder(name);
+        for (int i = 0; i < count; i++) {
+            map.add(oldtype.map, i * stride, blocklength);
+        }
+        return derived(name, element, map);
+    }
+
+    private static Datatype indexed(String name, int[] blocklengths, int[] displacements, long unit, Datatype oldtype) {
+        ElementType element = baseOf(name, oldtype);
+        checkBlocks(name, blocklengths, displacements);
+        Typemap.Builder map = new Typemap.Builder(name);
+        for (int i = 0; i < blocklengths.length; i++) {
+            map.add(oldtype.map, displacements[i] * unit, blocklengths[i]);
+        }
+        return derived(name, element, map);
+    }
+
+    private static Datatype derived(String name, ElementType element, Typemap.Builder map) {
+        return new Datatype(name, element, map.build(), false);
+    }
+
+    /** The primitive {@code oldtype} is made of; raises ERR_TYPE if it cannot be built upon. */
+    private static ElementType baseOf(String what, Datatype oldtype) {
+        if (oldtype == null) {
+            throw new MPIException(MPI.ERR_TYPE, what + ": datatype is null");
+        }
+        checkNotFreed(what, oldtype);
+        if (oldtype == MPI.LB || oldtype == MPI.UB) {
+            throw new MPIException(MPI.ERR_TYPE, what + ": " + oldtype + " is a bound marker, allowed only among the "
+                    + "types of a Struct");
+        }
+        if (oldtype.element == null) {
+            throw new MPIException(MPI.ERR_TYPE, what + ": " + oldtype + (oldtype == MPI.OBJECT
+                    ? " cannot be the base of a derived type (only primitive types can)"
+                    : " holds no data to build a type from"));
+        }
+        return oldtype.element;
+    }
+
+    private static int extentOf(Datatype oldtype) {
+        return oldtype == null ? 0 : oldtype.Extent();
+    }
+
+    private static void checkNotFreed(String what, Datatype type) {
+        if (type.freed) {
+            throw new MPIException(MPI.ERR_TYPE, what + ": datatype " + type + " has been freed");
+        }
+    }
+
+    private static void checkCount(String what, int count) {
+        if (count < 0) {
+            throw new MPIException(MPI.ERR_COUNT, what + ": count must not be negative, was " + count);
+        }
+    }
+
+    private static void checkBlocklength(String what, int blocklength, String argument) {
+        if (blocklength < 0) {
+            throw new MPIException(MPI.ERR_ARG, what + ": " + argument + " must not be negative, was " + blocklength);
+        }
+    }
+
+    private static void checkBlocks(String what, int[] blocklengths, int[] displacements) {
+        if (blocklengths == null || displacements == null) {
+            throw new MPIException(MPI.ERR_ARG, what + ": " + (blocklengths == null ? "blocklengths" : "displacements")
+                    + " is null");
+        }
+        if (blocklengths.length != displacements.length) {
+            throw new MPIException(MPI.ERR_ARG, what + ": " + blocklengths.length + " blocklengths but "
+                    + displacements.length + " displacements");
+        }
+        for (int i = 0; i < blocklengths.length; i++) {
+            checkBlocklength(what, blocklengths[i], "blocklengths[" + i + "]");
+        }
+    }
+
+    private static String blocks(int[] blocklengths) {
+        return blocklengths == null ? "null" : blocklengths.length + " blocks";
+    }
+
+    // ---- packing strategy: communication goes through what follows ----
 
     /** Bytes one item occupies on the wire, or -1 if it depends on the data (serialised objects). */
     int packedItemBytes() {
-        return element == null ? 0 : size * element.bytes;
+        return element == null ? 0 : Size() * element.bytes;
     }
 
     /** Whether {@code buf} is an array this type can describe (not a {@code ByteBuffer}). */
@@ -91,6 +286,11 @@ public class Datatype {
     /** Whether a direct {@code ByteBuffer} can hold this type. */
     boolean acceptsByteBuffer() {
         return element != null;
+    }
+
+    /** Whether a heap {@code ByteBuffer} can hold this type too (only {@link MPI#PACKED}: packed bytes). */
+    boolean acceptsHeapByteBuffer() {
+        return false;
     }
 
     /** Whether the type holds data and so can describe a buffer ({@code MPI.NULL}, {@code LB}, {@code UB} cannot). */
@@ -104,16 +304,14 @@ public class Datatype {
     }
 
     /**
-     * Checks a buffer argument of the call named {@code call}: its kind, and that {@code count}
-     * items from {@code offset} fit in it.
+     * Checks a buffer argument of the call named {@code call}: the type is usable, the buffer's kind,
+     * and that the elements {@code count} items from {@code offset} touch lie inside it.
      */
     final void checkBuffer(String call, Object buf, int offset, int count, boolean forReceive) {
         if (buf == null) {
             throw new MPIException(MPI.ERR_BUFFER, call + ": buffer is null");
         }
-        if (!holdsData()) {
-            throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + name + " holds no data and cannot describe a buffer");
-        }
+        checkUsable(call);
         long available;
         if (buf instanceof ByteBuffer) {
             ByteBuffer bytes = (ByteBuffer) buf;
@@ -121,7 +319,7 @@ public class Datatype {
                 throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + name + " cannot use a ByteBuffer; it needs "
                         + bufferKind());
             }
-            if (!bytes.isDirect()) {
+            if (!bytes.isDirect() && !acceptsHeapByteBuffer()) {
                 throw new MPIException(MPI.ERR_BUFFER, call + ": a ByteBuffer buffer must be direct "
                         + "(ByteBuffer.allocateDirect), got a heap buffer");
             }
@@ -142,10 +340,17 @@ public class Datatype {
         if (offset < 0) {
             throw new MPIException(MPI.ERR_BUFFER, call + ": offset must not be negative, was " + offset);
         }
-        long needed = offset + (long) count * Extent();
-        if (needed > available) {
-            throw new MPIException(MPI.ERR_BUFFER, call + ": buffer too short: offset " + offset + " + count " + count
-                    + " of " + name + " needs " + needed + " elements, the buffer has " + available);
+        if (count > 0 && map.size > 0) {
+            long first = offset + (long) map.dataLo;
+            long end = offset + (long) (count - 1) * map.extent() + map.dataHi;
+            if (first < 0) {
+                throw new MPIException(MPI.ERR_BUFFER, call + ": " + name + " at offset " + offset
+                        + " reaches element " + first + ", before the start of the buffer");
+            }
+            if (end > available) {
+                throw new MPIException(MPI.ERR_BUFFER, call + ": buffer too short: offset " + offset + " + count "
+                        + count + " of " + name + " needs " + end + " elements, the buffer has " + available);
+            }
         }
         if ((long) count * packedItemBytes() > Integer.MAX_VALUE) {
             throw new MPIException(MPI.ERR_COUNT, call + ": " + count + " items of " + name
@@ -153,42 +358,112 @@ public class Datatype {
         }
     }
 
+    /** Raises ERR_TYPE unless the type may describe a buffer now: it holds data, is committed and not freed. */
+    final void checkUsable(String call) {
+        if (!holdsData()) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + name + " holds no data and cannot describe a buffer");
+        }
+        checkNotFreed(call, this);
+        if (!committed) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + name + " is not committed; call Commit() first");
+        }
+    }
+
     /**
      * The bytes of {@code count} items from {@code buf} at {@code offset}, little-endian, position 0 to
-     * limit. With {@code share} the result may alias the user's buffer (a {@code byte[]} or direct
-     * {@code ByteBuffer}); without it the result is always a private copy. Arguments are checked.
+     * limit. With {@code share} the result may alias the user's buffer (a {@code byte[]} or
+     * {@code ByteBuffer} holding the items as one run); without it the result is always a private
+     * copy. Arguments are checked.
      */
     ByteBuffer pack(Object buf, int offset, int count, boolean share) {
         int elementBytes = element.bytes;
-        int n = count * size;
-        if (buf instanceof ByteBuffer) {
-            ByteBuffer slice = ((ByteBuffer) buf).slice(offset * elementBytes, n * elementBytes);
-            return share ? slice : ByteBuffer.allocate(slice.remaining()).put(slice).flip();
-        }
-        if (share && element == ElementType.BYTE) {
-            return ByteBuffer.wrap((byte[]) buf, offset, n).slice();
+        int n = count * map.size;
+        if (share && map.isContiguousFor(count)) {
+            int first = offset + map.firstOffset();
+            if (buf instanceof ByteBuffer) {
+                return ((ByteBuffer) buf).slice(first * elementBytes, n * elementBytes);
+            }
+            if (element == ElementType.BYTE) {
+                return ByteBuffer.wrap((byte[]) buf, first, n).slice();
+            }
         }
         ByteBuffer out = ByteBuffer.allocate(n * elementBytes).order(ByteOrder.LITTLE_ENDIAN);
-        element.write(out, buf, offset, n);
+        packInto(buf, offset, count, out);
         return out.flip();
+    }
+
+    /**
+     * Copies the values of {@code count} items from {@code buf} at {@code offset} into {@code out} (which
+     * must be little-endian) at its position, advancing it. Arguments are checked.
+     */
+    void packInto(Object buf, int offset, int count, ByteBuffer out) {
+        Typemap.Cursor runs = map.cursor(offset, count, Long.MAX_VALUE);
+        if (buf instanceof ByteBuffer) {
+            RunCopy.gatherBytes(runs, element.bytes, (ByteBuffer) buf, out);
+        } else if (gathersFirst()) {
+            int n = count * map.size;
+            Object dense = newArray(n);
+            RunCopy.gather(runs, buf, dense);
+            element.write(out, dense, 0, n);
+        } else {
+            while (runs.next()) {
+                element.write(out, buf, runs.index, runs.length);
+            }
+        }
+    }
+
+    /**
+     * Copies the values of up to {@code count} items (the whole of {@code in} from its position,
+     * little-endian; a last item may be partial) into their places in {@code buf} at {@code offset},
+     * advancing {@code in}. Arguments are checked.
+     */
+    void unpackFrom(ByteBuffer in, Object buf, int offset, int count) {
+        int elements = (int) Math.min(in.remaining() / element.bytes, (long) count * map.size);
+        Typemap.Cursor runs = map.cursor(offset, count, elements);
+        if (buf instanceof ByteBuffer) {
+            RunCopy.scatterBytes(in, runs, element.bytes, (ByteBuffer) buf);
+        } else if (gathersFirst()) {
+            Object dense = newArray(elements);
+            element.read(in, dense, 0, elements);
+            RunCopy.scatter(dense, runs, buf);
+        } else {
+            while (runs.next()) {
+                element.read(in, buf, runs.index, runs.length);
+            }
+        }
+    }
+
+    /**
+     * Whether array data move through a dense array of their own type: a typed-view bulk copy per run
+     * costs a view, which dominates when runs are a few elements long (a z-face of a 3D array is
+     * runs of one), while {@code System.arraycopy} per run is cheap; long runs are copied directly.
+     */
+    private boolean gathersFirst() {
+        return element != ElementType.BYTE && element != ElementType.BOOLEAN && map.runCount() > 1
+                && map.size < SHORT_RUN * (long) map.runCount();
+    }
+
+    private Object newArray(int length) {
+        return Array.newInstance(element.arrayClass.getComponentType(), length);
     }
 
     /** Where a receive of up to {@code count} items into {@code buf} at {@code offset} lands. Arguments are checked. */
     ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
         int elementBytes = element.bytes;
-        int n = count * size;
-        if (buf instanceof ByteBuffer) {
-            return ReceiveBuffer.inPlace(((ByteBuffer) buf).slice(offset * elementBytes, n * elementBytes));
-        }
-        if (element == ElementType.BYTE) {
-            return ReceiveBuffer.inPlace(ByteBuffer.wrap((byte[]) buf, offset, n).slice());
+        int n = count * map.size;
+        if (map.isContiguousFor(count)) {
+            int first = offset + map.firstOffset();
+            if (buf instanceof ByteBuffer) {
+                return ReceiveBuffer.inPlace(((ByteBuffer) buf).slice(first * elementBytes, n * elementBytes));
+            }
+            if (element == ElementType.BYTE) {
+                return ReceiveBuffer.inPlace(ByteBuffer.wrap((byte[]) buf, first, n).slice());
+            }
         }
         ByteBuffer room = ByteBuffer.allocate(n * elementBytes);
-        ElementType type = element;
         return ReceiveBuffer.unpacking(room, (completed, status) -> {
-            int received = completed.byteCount();
-            ByteBuffer data = room.duplicate().clear().limit(received).order(ByteOrder.LITTLE_ENDIAN);
-            type.read(data, buf, offset, received / elementBytes);
+            ByteBuffer data = room.duplicate().clear().limit(completed.byteCount()).order(ByteOrder.LITTLE_ENDIAN);
+            unpackFrom(data, buf, offset, count);
         });
     }
 

@@ -87,7 +87,7 @@ public final class MPI {
     public static final Datatype FLOAT = new Datatype("MPI.FLOAT", ElementType.FLOAT, 1);
     public static final Datatype DOUBLE = new Datatype("MPI.DOUBLE", ElementType.DOUBLE, 1);
     /** Packed data: bytes, over a {@code byte[]}. */
-    public static final Datatype PACKED = new Datatype("MPI.PACKED", ElementType.BYTE, 1);
+    public static final Datatype PACKED = new PackedDatatype("MPI.PACKED");
     /** Lower- and upper-bound markers for derived datatypes; they hold no data. */
     public static final Datatype LB = new Datatype("MPI.LB", null, 0);
     public static final Datatype UB = new Datatype("MPI.UB", null, 0);
