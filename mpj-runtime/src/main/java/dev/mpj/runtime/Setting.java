@@ -21,7 +21,16 @@ public enum Setting {
     INIT_TIMEOUT("mpj.initTimeout", "60",
             "seconds a rank waits for its process manager or its peers during MPI.Init"),
     VERBOSE("mpj.verbose", "false",
-            "print init phases, timings and PMI counters on stderr");
+            "print init phases, timings and PMI counters on stderr"),
+    COLL_BCAST("mpj.coll.bcast", "auto",
+            "broadcast algorithm: auto, binomial, scatter-doubling, scatter-ring (see CollectiveTuning)"),
+    COLL_ALLGATHER("mpj.coll.allgather", "auto",
+            "allgather algorithm: auto, recursive-doubling, ring"),
+    COLL_ALLREDUCE("mpj.coll.allreduce", "auto",
+            "allreduce algorithm: auto, recursive-doubling, rabenseifner, ring (the last two for commutative "
+                    + "operations only; non-commutative ones always use recursive doubling)"),
+    COLL_ALLTOALL("mpj.coll.alltoall", "auto",
+            "alltoall algorithm: auto, bruck, scattered, pairwise");
 
     private final String property;
     private final String defaultValue;
