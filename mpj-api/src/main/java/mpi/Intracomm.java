@@ -1,6 +1,27 @@
 package mpi;
 
-/** A communicator within one group of processes; the home of collective operations. */
+import dev.mpj.api.CommSpec;
+import dev.mpj.api.MpiBackend;
+import dev.mpj.api.Reduction;
+import java.nio.ByteBuffer;
+
+/**
+ * A communicator within one group of processes; the home of collective operations.
+ *
+ * <p>Every member must call the same collectives in the same order with matching counts. Counts,
+ * offsets and displacements are in items of the datatype, as in point-to-point calls; displacements
+ * are multiples of the datatype's extent from the buffer offset. {@link MPI#IN_PLACE} may replace the
+ * send buffer of {@code Gather}/{@code Gatherv} at the root, {@code Allgather}, {@code Allgatherv},
+ * {@code Alltoall}, {@code Alltoallv}, {@code Reduce} at the root, {@code Allreduce},
+ * {@code Reduce_scatter} and {@code Scan}, and the root's receive buffer of {@code Scatter}/{@code Scatterv}.
+ *
+ * <p>Errors, besides those of point-to-point calls ({@code ERR_BUFFER}, {@code ERR_TYPE},
+ * {@code ERR_COUNT}): {@code ERR_ROOT} for a root outside the communicator, {@code ERR_OP} for an
+ * operation not defined on the datatype, {@code ERR_ARG} for a missing or short counts or
+ * displacements array, {@code ERR_BUFFER} for {@code MPI.IN_PLACE} where it is not allowed, and
+ * {@code ERR_COUNT} or {@code ERR_TRUNCATE} when a member's block does not have the size expected.
+ * {@code MPI.OBJECT} is not supported by collectives ({@code ERR_TYPE}).
+ */
 public class Intracomm extends Comm {
     Intracomm(String name) {
         super(name);
@@ -9,5 +30,344 @@ public class Intracomm extends Comm {
     /** Blocks until every process of the communicator has called it. */
     public void Barrier() {
         Environment.backend().barrier(spec());
+    }
+
+    /** Copies {@code count} items from the root's buffer into every other member's buffer. */
+    public void Bcast(Object buf, int offset, int count, Datatype datatype, int root) {
+        String call = "Bcast";
+        CommSpec spec = checkedRoot(call, root);
+        if (spec.rank() == root) {
+            Environment.backend().bcast(spec, packed(call, buf, offset, count, datatype), root);
+        } else {
+            Landing into = landing(call, buf, offset, count, datatype);
+            Environment.backend().bcast(spec, into.room(), root);
+            into.finish();
+        }
+    }
+
+    /** Each member's {@code sendcount} items land at the root, member i's at item {@code i * recvcount}. */
+    public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                       Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        String call = "Gather";
+        CommSpec spec = checkedRoot(call, root);
+        MpiBackend backend = Environment.backend();
+        if (spec.rank() != root) {
+            rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
+            backend.gather(spec, packed(call, sendbuf, sendoffset, sendcount, sendtype), null, root);
+            return;
+        }
+        checkCount(call, recvcount);
+        Landing all = landing(call, recvbuf, recvoffset, recvcount * spec.size(), recvtype);
+        ByteBuffer mine = sendbuf == MPI.IN_PLACE
+                ? copied(call, recvbuf, recvoffset + spec.rank() * recvcount * recvtype.Extent(), recvcount, recvtype)
+                : packed(call, sendbuf, sendoffset, sendcount, sendtype);
+        backend.gather(spec, mine, all.room(), root);
+        all.finish();
+    }
+
+    /** Member i's {@code sendcount} items land at the root at {@code displs[i]}, {@code recvcounts[i]} of them. */
+    public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                        Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
+        String call = "Gatherv";
+        CommSpec spec = checkedRoot(call, root);
+        MpiBackend backend = Environment.backend();
+        if (spec.rank() != root) {
+            rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
+            backend.gatherv(spec, packed(call, sendbuf, sendoffset, sendcount, sendtype), null, root);
+            return;
+        }
+        Landing[] blocks = landings(call, recvbuf, recvoffset, recvcounts, displs, recvtype, spec.size());
+        int me = spec.rank();
+        ByteBuffer mine = sendbuf == MPI.IN_PLACE
+                ? copied(call, recvbuf, recvoffset + displs[me] * recvtype.Extent(), recvcounts[me], recvtype)
+                : packed(call, sendbuf, sendoffset, sendcount, sendtype);
+        backend.gatherv(spec, mine, Landing.rooms(blocks), root);
+        Landing.finishAll(blocks);
+    }
+
+    /** Items {@code i * sendcount} on of the root's buffer land in member i's buffer. */
+    public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                        Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        String call = "Scatter";
+        CommSpec spec = checkedRoot(call, root);
+        MpiBackend backend = Environment.backend();
+        if (spec.rank() != root) {
+            Landing mine = landing(call, recvbuf, recvoffset, recvcount, recvtype);
+            backend.scatter(spec, null, mine.room(), root);
+            mine.finish();
+            return;
+        }
+        checkCount(call, sendcount);
+        ByteBuffer all = packed(call, sendbuf, sendoffset, sendcount * spec.size(), sendtype);
+        Landing mine = recvbuf == MPI.IN_PLACE ? null : landing(call, recvbuf, recvoffset, recvcount, recvtype);
+        backend.scatter(spec, all, mine == null ? null : mine.room(), root);
+        if (mine != null) {
+            mine.finish();
+        }
+    }
+
+    /** The root's {@code sendcounts[i]} items at {@code displs[i]} land in member i's buffer. */
+    public void Scatterv(Object sendbuf, int sendoffset, int[] sendcounts, int[] displs, Datatype sendtype,
+                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        String call = "Scatterv";
+        CommSpec spec = checkedRoot(call, root);
+        MpiBackend backend = Environment.backend();
+        if (spec.rank() != root) {
+            Landing mine = landing(call, recvbuf, recvoffset, recvcount, recvtype);
+            backend.scatterv(spec, null, mine.room(), root);
+            mine.finish();
+            return;
+        }
+        ByteBuffer[] blocks = packedBlocks(call, sendbuf, sendoffset, sendcounts, displs, sendtype, spec.size(), true);
+        Landing mine = recvbuf == MPI.IN_PLACE ? null : landing(call, recvbuf, recvoffset, recvcount, recvtype);
+        backend.scatterv(spec, blocks, mine == null ? null : mine.room(), root);
+        if (mine != null) {
+            mine.finish();
+        }
+    }
+
+    /** {@link #Gather} with the result at every member. */
+    public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        String call = "Allgather";
+        CommSpec spec = spec();
+        checkCount(call, recvcount);
+        Landing all = landing(call, recvbuf, recvoffset, recvcount * spec.size(), recvtype);
+        ByteBuffer mine = sendbuf == MPI.IN_PLACE
+                ? copied(call, recvbuf, recvoffset + spec.rank() * recvcount * recvtype.Extent(), recvcount, recvtype)
+                : packed(call, sendbuf, sendoffset, sendcount, sendtype);
+        Environment.backend().allgather(spec, mine, all.room());
+        all.finish();
+    }
+
+    /** {@link #Gatherv} with the result at every member. */
+    public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                           Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype) {
+        String call = "Allgatherv";
+        CommSpec spec = spec();
+        Landing[] blocks = landings(call, recvbuf, recvoffset, recvcounts, displs, recvtype, spec.size());
+        int me = spec.rank();
+        ByteBuffer mine = sendbuf == MPI.IN_PLACE
+                ? copied(call, recvbuf, recvoffset + displs[me] * recvtype.Extent(), recvcounts[me], recvtype)
+                : packed(call, sendbuf, sendoffset, sendcount, sendtype);
+        Environment.backend().allgatherv(spec, mine, Landing.rooms(blocks));
+        Landing.finishAll(blocks);
+    }
+
+    /** Block j ({@code sendcount} items at {@code j * sendcount}) of member i lands in block i of member j. */
+    public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        String call = "Alltoall";
+        CommSpec spec = spec();
+        checkCount(call, recvcount);
+        int p = spec.size();
+        Landing all = landing(call, recvbuf, recvoffset, recvcount * p, recvtype);
+        ByteBuffer send;
+        if (sendbuf == MPI.IN_PLACE) {
+            send = copied(call, recvbuf, recvoffset, recvcount * p, recvtype);
+        } else {
+            checkCount(call, sendcount);
+            send = packed(call, sendbuf, sendoffset, sendcount * p, sendtype);
+        }
+        Environment.backend().alltoall(spec, send, all.room());
+        all.finish();
+    }
+
+    /** Member i's {@code sendcounts[j]} items at {@code sdispls[j]} land in member j's buffer at {@code rdispls[i]}. */
+    public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcounts, int[] sdispls, Datatype sendtype,
+                          Object recvbuf, int recvoffset, int[] recvcounts, int[] rdispls, Datatype recvtype) {
+        String call = "Alltoallv";
+        CommSpec spec = spec();
+        int p = spec.size();
+        Landing[] blocks = landings(call, recvbuf, recvoffset, recvcounts, rdispls, recvtype, p);
+        ByteBuffer[] send = sendbuf == MPI.IN_PLACE
+                ? packedBlocks(call, recvbuf, recvoffset, recvcounts, rdispls, recvtype, p, false)
+                : packedBlocks(call, sendbuf, sendoffset, sendcounts, sdispls, sendtype, p, true);
+        Environment.backend().alltoallv(spec, send, Landing.rooms(blocks));
+        Landing.finishAll(blocks);
+    }
+
+    /** Combines {@code count} items of every member with {@code op}, in rank order, into the root's buffer. */
+    public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                       Datatype datatype, Op op, int root) {
+        String call = "Reduce";
+        CommSpec spec = checkedRoot(call, root);
+        Reduction reduction = reduction(call, op, datatype);
+        if (spec.rank() != root) {
+            rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
+            Environment.backend().reduce(spec, packed(call, sendbuf, sendoffset, count, datatype), null, reduction, root);
+            return;
+        }
+        Landing result = landing(call, recvbuf, recvoffset, count, datatype);
+        Environment.backend().reduce(spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype),
+                result.room(), reduction, root);
+        result.finish();
+    }
+
+    /** {@link #Reduce} with the result at every member. */
+    public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                          Datatype datatype, Op op) {
+        String call = "Allreduce";
+        CommSpec spec = spec();
+        Reduction reduction = reduction(call, op, datatype);
+        Landing result = landing(call, recvbuf, recvoffset, count, datatype);
+        Environment.backend().allreduce(spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype),
+                result.room(), reduction);
+        result.finish();
+    }
+
+    /**
+     * Reduces vectors of {@code sum(recvcounts)} items and leaves block i of the result
+     * ({@code recvcounts[i]} items) in member i's buffer.
+     */
+    public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
+                               Datatype datatype, Op op) {
+        String call = "Reduce_scatter";
+        CommSpec spec = spec();
+        Reduction reduction = reduction(call, op, datatype);
+        int p = spec.size();
+        checkCounts(call, "recvcounts", recvcounts, p);
+        int[] blockBytes = new int[p];
+        long total = 0;
+        for (int i = 0; i < p; i++) {
+            blockBytes[i] = recvcounts[i] * reduction.itemBytes();
+            total += recvcounts[i];
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw new MPIException(MPI.ERR_COUNT, call + ": the counts add up to more than 2^31 - 1 items");
+        }
+        ByteBuffer send = contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, (int) total, datatype);
+        Landing result = landing(call, recvbuf, recvoffset, recvcounts[spec.rank()], datatype);
+        Environment.backend().reduceScatter(spec, send, result.room(), blockBytes, reduction);
+        result.finish();
+    }
+
+    /** Inclusive prefix reduction: member i gets the combination of members 0..i, in rank order. */
+    public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                     Datatype datatype, Op op) {
+        String call = "Scan";
+        CommSpec spec = spec();
+        Reduction reduction = reduction(call, op, datatype);
+        Landing result = landing(call, recvbuf, recvoffset, count, datatype);
+        Environment.backend().scan(spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype),
+                result.room(), reduction);
+        result.finish();
+    }
+
+    // ---- buffers: packing and unpacking are the datatype's, as for point-to-point ----
+
+    /** The bytes of a send buffer, shared with it where possible (collectives only read them). */
+    private static ByteBuffer packed(String call, Object buf, int offset, int count, Datatype type) {
+        rejectInPlace(call, buf, "buffer");
+        checkType(call, type);
+        type.checkBuffer(call, buf, offset, count, false);
+        return type.pack(buf, offset, count, true);
+    }
+
+    /** A private copy of part of a receive buffer: the send data of an in-place call, which the result overwrites. */
+    private static ByteBuffer copied(String call, Object buf, int offset, int count, Datatype type) {
+        rejectInPlace(call, buf, "receive buffer (MPI.IN_PLACE needs a real one)");
+        checkType(call, type);
+        type.checkBuffer(call, buf, offset, count, true);
+        return type.pack(buf, offset, count, false);
+    }
+
+    private static Landing landing(String call, Object buf, int offset, int count, Datatype type) {
+        rejectInPlace(call, buf, "receive buffer");
+        checkType(call, type);
+        type.checkBuffer(call, buf, offset, count, true);
+        return Landing.of(type, buf, offset, count);
+    }
+
+    /** A reduction's own contribution: its send buffer, or with MPI.IN_PLACE a copy of its receive buffer. */
+    private static ByteBuffer contribution(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
+                                           int count, Datatype type) {
+        return sendbuf == MPI.IN_PLACE
+                ? copied(call, recvbuf, recvoffset, count, type)
+                : packed(call, sendbuf, sendoffset, count, type);
+    }
+
+    private static Landing[] landings(String call, Object buf, int offset, int[] counts, int[] displs, Datatype type,
+                                      int p) {
+        checkCounts(call, "recvcounts", counts, p);
+        checkDispls(call, "displs", displs, p);
+        Landing[] blocks = new Landing[p];
+        for (int i = 0; i < p; i++) {
+            blocks[i] = landing(call, buf, offset + displs[i] * type.Extent(), counts[i], type);
+        }
+        return blocks;
+    }
+
+    private static ByteBuffer[] packedBlocks(String call, Object buf, int offset, int[] counts, int[] displs,
+                                             Datatype type, int p, boolean share) {
+        checkCounts(call, "sendcounts", counts, p);
+        checkDispls(call, "displs", displs, p);
+        ByteBuffer[] blocks = new ByteBuffer[p];
+        for (int i = 0; i < p; i++) {
+            int at = offset + displs[i] * type.Extent();
+            blocks[i] = share ? packed(call, buf, at, counts[i], type) : copied(call, buf, at, counts[i], type);
+        }
+        return blocks;
+    }
+
+    // ---- argument checks ----
+
+    private CommSpec checkedRoot(String call, int root) {
+        CommSpec spec = spec();
+        if (root < 0 || root >= spec.size()) {
+            throw new MPIException(MPI.ERR_ROOT, call + ": root " + root + " is not a rank of " + this
+                    + " (size " + spec.size() + ")");
+        }
+        return spec;
+    }
+
+    private static Reduction reduction(String call, Op op, Datatype type) {
+        if (op == null) {
+            throw new MPIException(MPI.ERR_OP, call + ": op is null");
+        }
+        checkType(call, type);
+        return op.on(type, call);
+    }
+
+    private static void checkType(String call, Datatype type) {
+        if (type == null) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": datatype is null");
+        }
+        if (type.packedItemBytes() < 0) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": collectives do not support " + type
+                    + " (its size is known only once serialised)");
+        }
+    }
+
+    private static void rejectInPlace(String call, Object buf, String what) {
+        if (buf == MPI.IN_PLACE) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": MPI.IN_PLACE is not allowed as the " + what);
+        }
+    }
+
+    private static void checkCount(String call, int count) {
+        if (count < 0) {
+            throw new MPIException(MPI.ERR_COUNT, call + ": count must not be negative, was " + count);
+        }
+    }
+
+    private static void checkCounts(String call, String name, int[] counts, int p) {
+        if (counts == null || counts.length < p) {
+            throw new MPIException(MPI.ERR_ARG, call + ": " + name + " needs one entry per rank (" + p + "), got "
+                    + (counts == null ? "null" : counts.length));
+        }
+        for (int i = 0; i < p; i++) {
+            if (counts[i] < 0) {
+                throw new MPIException(MPI.ERR_COUNT, call + ": " + name + "[" + i + "] must not be negative, was "
+                        + counts[i]);
+            }
+        }
+    }
+
+    private static void checkDispls(String call, String name, int[] displs, int p) {
+        if (displs == null || displs.length < p) {
+            throw new MPIException(MPI.ERR_ARG, call + ": " + name + " needs one entry per rank (" + p + "), got "
+                    + (displs == null ? "null" : displs.length));
+        }
     }
 }

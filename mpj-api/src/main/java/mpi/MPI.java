@@ -100,6 +100,34 @@ public final class MPI {
     public static final Datatype FLOAT2 = new Datatype("MPI.FLOAT2", ElementType.FLOAT, 2);
     public static final Datatype DOUBLE2 = new Datatype("MPI.DOUBLE2", ElementType.DOUBLE, 2);
 
+    // ---- reduction operations (where each applies: see Op) ----
+    public static final Op MAX = new Op(Op.Kind.MAX);
+    public static final Op MIN = new Op(Op.Kind.MIN);
+    public static final Op SUM = new Op(Op.Kind.SUM);
+    public static final Op PROD = new Op(Op.Kind.PROD);
+    public static final Op LAND = new Op(Op.Kind.LAND);
+    public static final Op BAND = new Op(Op.Kind.BAND);
+    public static final Op LOR = new Op(Op.Kind.LOR);
+    public static final Op BOR = new Op(Op.Kind.BOR);
+    public static final Op LXOR = new Op(Op.Kind.LXOR);
+    public static final Op BXOR = new Op(Op.Kind.BXOR);
+    /** On the pair types ({@link #INT2}, ...): the largest value and, among equal ones, the lowest index. */
+    public static final Op MAXLOC = new Op(Op.Kind.MAXLOC);
+    /** On the pair types ({@link #INT2}, ...): the smallest value and, among equal ones, the lowest index. */
+    public static final Op MINLOC = new Op(Op.Kind.MINLOC);
+
+    /**
+     * Given as the send buffer of a collective where MPI allows it, says that the data are already in the
+     * receive buffer (at the caller's block, or all of it for reductions); for {@code Scatter} and
+     * {@code Scatterv} the root gives it as the receive buffer, keeping its block where it is.
+     */
+    public static final Object IN_PLACE = new Object() {
+        @Override
+        public String toString() {
+            return "MPI.IN_PLACE";
+        }
+    };
+
     // ---- communicators and requests ----
     /** All processes of the job. Bound to the runtime by {@link #Init}. */
     public static final Intracomm COMM_WORLD = new Intracomm("MPI.COMM_WORLD");

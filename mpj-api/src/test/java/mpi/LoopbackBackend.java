@@ -4,6 +4,7 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
+import dev.mpj.api.Reduction;
 import dev.mpj.api.SendMode;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -153,6 +154,101 @@ public final class LoopbackBackend implements MpiBackend {
     @Override
     public void barrier(CommSpec comm) {
         barriers++;
+    }
+
+    // ---- collectives, on a communicator of one member: the data move from send to receive ----
+
+    /** What the collectives were given, for tests of the bytes the API hands over. */
+    final List<String> collectives = new ArrayList<>();
+
+    private void single(String name, CommSpec comm) {
+        collectives.add(name);
+        if (comm.size() != 1) {
+            throw new UnsupportedOperationException("the loopback backend runs collectives on one member only");
+        }
+    }
+
+    private static void copy(ByteBuffer send, ByteBuffer recv) {
+        if (recv != null) {
+            recv.duplicate().put(send.duplicate());
+        }
+    }
+
+    @Override
+    public void bcast(CommSpec comm, ByteBuffer data, int root) {
+        single("bcast", comm);
+    }
+
+    @Override
+    public void gather(CommSpec comm, ByteBuffer send, ByteBuffer recv, int root) {
+        single("gather", comm);
+        copy(send, recv);
+    }
+
+    @Override
+    public void gatherv(CommSpec comm, ByteBuffer send, ByteBuffer[] recv, int root) {
+        single("gatherv", comm);
+        copy(send, recv[0]);
+    }
+
+    @Override
+    public void scatter(CommSpec comm, ByteBuffer send, ByteBuffer recv, int root) {
+        single("scatter", comm);
+        copy(send, recv);
+    }
+
+    @Override
+    public void scatterv(CommSpec comm, ByteBuffer[] send, ByteBuffer recv, int root) {
+        single("scatterv", comm);
+        copy(send[0], recv);
+    }
+
+    @Override
+    public void allgather(CommSpec comm, ByteBuffer send, ByteBuffer recv) {
+        single("allgather", comm);
+        copy(send, recv);
+    }
+
+    @Override
+    public void allgatherv(CommSpec comm, ByteBuffer send, ByteBuffer[] recv) {
+        single("allgatherv", comm);
+        copy(send, recv[0]);
+    }
+
+    @Override
+    public void alltoall(CommSpec comm, ByteBuffer send, ByteBuffer recv) {
+        single("alltoall", comm);
+        copy(send, recv);
+    }
+
+    @Override
+    public void alltoallv(CommSpec comm, ByteBuffer[] send, ByteBuffer[] recv) {
+        single("alltoallv", comm);
+        copy(send[0], recv[0]);
+    }
+
+    @Override
+    public void reduce(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op, int root) {
+        single("reduce", comm);
+        copy(send, recv);
+    }
+
+    @Override
+    public void allreduce(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op) {
+        single("allreduce", comm);
+        copy(send, recv);
+    }
+
+    @Override
+    public void reduceScatter(CommSpec comm, ByteBuffer send, ByteBuffer recv, int[] blockBytes, Reduction op) {
+        single("reduceScatter", comm);
+        copy(send.duplicate().limit(send.position() + blockBytes[0]), recv);
+    }
+
+    @Override
+    public void scan(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op) {
+        single("scan", comm);
+        copy(send, recv);
     }
 
     // ---- the test's side: the other ranks ----

@@ -59,4 +59,90 @@ public interface MpiBackend {
 
     /** Blocks until every member of the communicator has entered the barrier. */
     void barrier(CommSpec comm);
+
+    // ---- collectives ----
+    // All run on the communicator's collective context. Buffers are byte ranges from position to limit,
+    // which are left unchanged; a send range is only read, and may alias the caller's receive range
+    // (MPI.IN_PLACE). Roots are communicator ranks. Every member calls the same collective with matching
+    // sizes; a received block of the wrong size raises ERR_COUNT (short) or ERR_TRUNCATE (long).
+    // The defaults let a point-to-point-only backend exist; the mpj runtime implements them all.
+
+    /** Copies the root's {@code data} into every other member's {@code data} (same length everywhere). */
+    default void bcast(CommSpec comm, ByteBuffer data, int root) {
+        throw unsupported("bcast");
+    }
+
+    /**
+     * Concatenates every member's {@code send} (same length everywhere) in rank order into the root's
+     * {@code recv}; {@code recv} is ignored elsewhere.
+     */
+    default void gather(CommSpec comm, ByteBuffer send, ByteBuffer recv, int root) {
+        throw unsupported("gather");
+    }
+
+    /** Member i's {@code send} lands in the root's {@code recv[i]}, which has its exact length. */
+    default void gatherv(CommSpec comm, ByteBuffer send, ByteBuffer[] recv, int root) {
+        throw unsupported("gatherv");
+    }
+
+    /**
+     * Block i of the root's {@code send} (size × the length of {@code recv}) lands in member i's
+     * {@code recv}. At the root {@code recv} may be null: its block stays where it is.
+     */
+    default void scatter(CommSpec comm, ByteBuffer send, ByteBuffer recv, int root) {
+        throw unsupported("scatter");
+    }
+
+    /** The root's {@code send[i]} lands in member i's {@code recv}; at the root {@code recv} may be null. */
+    default void scatterv(CommSpec comm, ByteBuffer[] send, ByteBuffer recv, int root) {
+        throw unsupported("scatterv");
+    }
+
+    /** Every member's {@code send} (same length everywhere) lands, in rank order, in every {@code recv}. */
+    default void allgather(CommSpec comm, ByteBuffer send, ByteBuffer recv) {
+        throw unsupported("allgather");
+    }
+
+    /** Member i's {@code send} lands in every member's {@code recv[i]}. */
+    default void allgatherv(CommSpec comm, ByteBuffer send, ByteBuffer[] recv) {
+        throw unsupported("allgatherv");
+    }
+
+    /** Block j of member i's {@code send} lands in block i of member j's {@code recv}; equal blocks. */
+    default void alltoall(CommSpec comm, ByteBuffer send, ByteBuffer recv) {
+        throw unsupported("alltoall");
+    }
+
+    /** Member i's {@code send[j]} lands in member j's {@code recv[i]}. */
+    default void alltoallv(CommSpec comm, ByteBuffer[] send, ByteBuffer[] recv) {
+        throw unsupported("alltoallv");
+    }
+
+    /** Combines every member's {@code send} with {@code op} in rank order into the root's {@code recv}. */
+    default void reduce(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op, int root) {
+        throw unsupported("reduce");
+    }
+
+    /** {@link #reduce} with the result in every member's {@code recv}. */
+    default void allreduce(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op) {
+        throw unsupported("allreduce");
+    }
+
+    /**
+     * Reduces every member's {@code send} (the sum of {@code blockBytes}) and leaves block i of the result,
+     * {@code blockBytes[i]} long, in member i's {@code recv}.
+     */
+    default void reduceScatter(CommSpec comm, ByteBuffer send, ByteBuffer recv, int[] blockBytes, Reduction op) {
+        throw unsupported("reduceScatter");
+    }
+
+    /** Inclusive prefix reduction: member i's {@code recv} gets the combination of members 0..i. */
+    default void scan(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op) {
+        throw unsupported("scan");
+    }
+
+    private RuntimeException unsupported(String collective) {
+        return new mpi.MPIException(mpi.MPIException.ERR_INTERN,
+                getClass().getName() + " does not implement the collective " + collective);
+    }
 }

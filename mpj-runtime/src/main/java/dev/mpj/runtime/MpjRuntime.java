@@ -5,7 +5,9 @@ import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
-import dev.mpj.runtime.coll.DisseminationBarrier;
+import dev.mpj.api.Reduction;
+import dev.mpj.runtime.coll.CollectiveTuning;
+import dev.mpj.runtime.coll.Collectives;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.pmi.PmiClient;
@@ -26,7 +28,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The runtime behind package {@code mpi}: bootstraps through PMI, exchanges transport addresses, and
- * routes point-to-point traffic through the {@link ProgressEngine}.
+ * routes point-to-point traffic through the {@link ProgressEngine}; collectives run over that
+ * point-to-point layer ({@link Collectives}).
  */
 public final class MpjRuntime implements MpiBackend {
     private static final String CARD_KEY = "mpj-card-";
@@ -37,6 +40,7 @@ public final class MpjRuntime implements MpiBackend {
     private Transport transport;
     private InitReport report;
     private NodeMap nodeMap;
+    private Collectives collectives;
     private int rank;
     private int size;
 
@@ -45,6 +49,7 @@ public final class MpjRuntime implements MpiBackend {
         InitReport r = new InitReport();
         try {
             settings = Settings.fromEnvironment();
+            collectives = new Collectives(this, CollectiveTuning.from(settings));
             pmi = PmiClients.fromEnvironment(settings, System.getenv());
             rank = pmi.rank();
             size = pmi.size();
@@ -172,7 +177,72 @@ public final class MpjRuntime implements MpiBackend {
 
     @Override
     public void barrier(CommSpec comm) {
-        DisseminationBarrier.run(this, comm);
+        collectives.barrier(comm);
+    }
+
+    @Override
+    public void bcast(CommSpec comm, ByteBuffer data, int root) {
+        collectives.bcast(comm, data, root);
+    }
+
+    @Override
+    public void gather(CommSpec comm, ByteBuffer send, ByteBuffer recv, int root) {
+        collectives.gather(comm, send, recv, root);
+    }
+
+    @Override
+    public void gatherv(CommSpec comm, ByteBuffer send, ByteBuffer[] recv, int root) {
+        collectives.gatherv(comm, send, recv, root);
+    }
+
+    @Override
+    public void scatter(CommSpec comm, ByteBuffer send, ByteBuffer recv, int root) {
+        collectives.scatter(comm, send, recv, root);
+    }
+
+    @Override
+    public void scatterv(CommSpec comm, ByteBuffer[] send, ByteBuffer recv, int root) {
+        collectives.scatterv(comm, send, recv, root);
+    }
+
+    @Override
+    public void allgather(CommSpec comm, ByteBuffer send, ByteBuffer recv) {
+        collectives.allgather(comm, send, recv);
+    }
+
+    @Override
+    public void allgatherv(CommSpec comm, ByteBuffer send, ByteBuffer[] recv) {
+        collectives.allgatherv(comm, send, recv);
+    }
+
+    @Override
+    public void alltoall(CommSpec comm, ByteBuffer send, ByteBuffer recv) {
+        collectives.alltoall(comm, send, recv);
+    }
+
+    @Override
+    public void alltoallv(CommSpec comm, ByteBuffer[] send, ByteBuffer[] recv) {
+        collectives.alltoallv(comm, send, recv);
+    }
+
+    @Override
+    public void reduce(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op, int root) {
+        collectives.reduce(comm, send, recv, op, root);
+    }
+
+    @Override
+    public void allreduce(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op) {
+        collectives.allreduce(comm, send, recv, op);
+    }
+
+    @Override
+    public void reduceScatter(CommSpec comm, ByteBuffer send, ByteBuffer recv, int[] blockBytes, Reduction op) {
+        collectives.reduceScatter(comm, send, recv, blockBytes, op);
+    }
+
+    @Override
+    public void scan(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op) {
+        collectives.scan(comm, send, recv, op);
     }
 
     /** PMI operations and phase timings of this rank's MPI.Init. */

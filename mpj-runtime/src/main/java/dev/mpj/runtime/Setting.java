@@ -28,7 +28,16 @@ public enum Setting {
     SHM_TRANSPORT_BYTES("mpj.shmTransportBytes", "0",
             "bytes of each node segment reserved for the shared-memory transport"),
     VERBOSE("mpj.verbose", "false",
-            "print init phases, timings and PMI counters on stderr");
+            "print init phases, timings and PMI counters on stderr"),
+    COLL_BCAST("mpj.coll.bcast", "auto",
+            "broadcast algorithm: auto, binomial, scatter-doubling, scatter-ring (see CollectiveTuning)"),
+    COLL_ALLGATHER("mpj.coll.allgather", "auto",
+            "allgather algorithm: auto, recursive-doubling, ring"),
+    COLL_ALLREDUCE("mpj.coll.allreduce", "auto",
+            "allreduce algorithm: auto, recursive-doubling, rabenseifner, ring (the last two for commutative "
+                    + "operations only; non-commutative ones always use recursive doubling)"),
+    COLL_ALLTOALL("mpj.coll.alltoall", "auto",
+            "alltoall algorithm: auto, bruck, scattered, pairwise");
 
     private final String property;
     private final String defaultValue;

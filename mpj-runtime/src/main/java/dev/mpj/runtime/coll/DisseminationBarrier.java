@@ -13,7 +13,7 @@ import java.nio.ByteBuffer;
  */
 public final class DisseminationBarrier {
     /** Tag on the collective context; collectives never share a context with user point-to-point traffic. */
-    static final int TAG = 1;
+    static final int TAG = CollectiveKind.BARRIER.tag();
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     private DisseminationBarrier() {

@@ -1,0 +1,53 @@
+package dev.mpj.runtime.coll;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/** Byte-range helpers: collectives address their buffers by offsets from the buffer's position. */
+final class Bytes {
+    private Bytes() {
+    }
+
+    /** Bytes {@code from} to {@code to} of {@code buffer}, counted from its position, as an independent buffer. */
+    static ByteBuffer range(ByteBuffer buffer, int from, int to) {
+        return buffer.slice(buffer.position() + from, to - from);
+    }
+
+    /** A heap buffer for intermediate results, little-endian like all packed data. */
+    static ByteBuffer allocate(int length) {
+        return ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** Copies all of {@code src} into {@code dst} at its start; neither buffer's position moves. */
+    static void copy(ByteBuffer src, ByteBuffer dst) {
+        dst.duplicate().put(src.duplicate());
+    }
+
+    /** Copies all of {@code src} into {@code dst} at offset {@code at}. */
+    static void copy(ByteBuffer src, ByteBuffer dst, int at) {
+        dst.duplicate().position(dst.position() + at).put(src.duplicate());
+    }
+
+    static boolean isPowerOfTwo(int n) {
+        return (n & (n - 1)) == 0;
+    }
+
+    /** The largest power of two not above {@code n} (n ≥ 1). */
+    static int floorPowerOfTwo(int n) {
+        return Integer.highestOneBit(n);
+    }
+
+    /**
+     * Offsets of {@code parts} near-equal pieces of {@code totalBytes}, cut only at multiples of
+     * {@code unit}: piece i is {@code [start[i], start[i + 1])}.
+     */
+    static int[] split(int totalBytes, int parts, int unit) {
+        int items = totalBytes / unit;
+        int[] start = new int[parts + 1];
+        for (int i = 0; i <= parts; i++) {
+            start[i] = (int) ((long) items * i / parts) * unit;
+        }
+        start[parts] = totalBytes;
+        return start;
+    }
+}

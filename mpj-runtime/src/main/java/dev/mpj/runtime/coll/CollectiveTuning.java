@@ -1,0 +1,151 @@
+package dev.mpj.runtime.coll;
+
+import dev.mpj.api.Reduction;
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+
+import java.util.Locale;
+
+/**
+ * Which algorithm each collective uses, by message size and process count, with MPICH's default
+ * thresholds (its {@code MPIR_CVAR_*} values, named below). A setting ({@code mpj.coll.bcast},
+ * {@code mpj.coll.allgather}, {@code mpj.coll.allreduce}, {@code mpj.coll.alltoall}) forces one
+ * algorithm instead of {@code auto}, so every algorithm can be tested and compared.
+ *
+ * <pre>
+ * bcast      n &lt; 12 KiB or P &lt; 8                      binomial tree
+ *            n &lt; 512 KiB and P a power of two          scatter + recursive-doubling allgather
+ *            otherwise                                  scatter + ring allgather
+ * allgather  P·n &lt; 512 KiB and P a power of two        recursive doubling
+ *            P·n &lt; 80 KiB                              recursive doubling (with the fold step)
+ *            otherwise                                  ring
+ * allreduce  non-commutative op, n ≤ 2 KiB, or fewer items than 2^⌊log2 P⌋   recursive doubling
+ *            n ≥ 512 KiB and P not a power of two       ring (ours: avoids Rabenseifner's fold)
+ *            otherwise                                  Rabenseifner (reduce-scatter + allgather)
+ * alltoall   block ≤ 256 B and P ≥ 8                    Bruck
+ *            block ≤ 32 KiB                             all sends and receives posted at once
+ *            otherwise                                  pairwise exchange
+ * gather, scatter, reduce: binomial tree; the v-variants: linear; reduce-scatter: reduce + scatterv;
+ * scan: recursive doubling; barrier: dissemination.
+ * </pre>
+ * (n is the message size in bytes; for alltoall, the size of one block.) A node-aware variant would be
+ * chosen ahead of these rules once the node map is known; the rules then apply within and across nodes.
+ */
+public final class CollectiveTuning {
+    /** MPIR_CVAR_BCAST_SHORT_MSG_SIZE. */
+    public static final int BCAST_SHORT_MSG = 12288;
+    /** MPIR_CVAR_BCAST_LONG_MSG_SIZE. */
+    public static final int BCAST_LONG_MSG = 524288;
+    /** MPIR_CVAR_BCAST_MIN_PROCS. */
+    public static final int BCAST_MIN_PROCS = 8;
+    /** MPIR_CVAR_ALLGATHER_SHORT_MSG_SIZE (total bytes gathered). */
+    public static final int ALLGATHER_SHORT_MSG = 81920;
+    /** MPIR_CVAR_ALLGATHER_LONG_MSG_SIZE (total bytes gathered). */
+    public static final int ALLGATHER_LONG_MSG = 524288;
+    /** MPIR_CVAR_ALLREDUCE_SHORT_MSG_SIZE. */
+    public static final int ALLREDUCE_SHORT_MSG = 2048;
+    /** Ours: from here on, for P not a power of two, the ring beats Rabenseifner's extra fold. */
+    public static final int ALLREDUCE_RING_MSG = 524288;
+    /** MPIR_CVAR_ALLTOALL_SHORT_MSG_SIZE (bytes per block). */
+    public static final int ALLTOALL_SHORT_MSG = 256;
+    /** MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE (bytes per block). */
+    public static final int ALLTOALL_MEDIUM_MSG = 32768;
+    /** MPIR_CVAR_ALLTOALL_MIN_PROCS (for Bruck). */
+    public static final int ALLTOALL_MIN_PROCS = 8;
+
+    public enum Bcast { AUTO, BINOMIAL, SCATTER_DOUBLING, SCATTER_RING }
+
+    public enum Allgather { AUTO, RECURSIVE_DOUBLING, RING }
+
+    public enum Allreduce { AUTO, RECURSIVE_DOUBLING, RABENSEIFNER, RING }
+
+    public enum Alltoall { AUTO, BRUCK, SCATTERED, PAIRWISE }
+
+    private final Bcast bcast;
+    private final Allgather allgather;
+    private final Allreduce allreduce;
+    private final Alltoall alltoall;
+
+    public CollectiveTuning(Bcast bcast, Allgather allgather, Allreduce allreduce, Alltoall alltoall) {
+        this.bcast = bcast;
+        this.allgather = allgather;
+        this.allreduce = allreduce;
+        this.alltoall = alltoall;
+    }
+
+    /** Every algorithm chosen by size and count. */
+    public static CollectiveTuning automatic() {
+        return new CollectiveTuning(Bcast.AUTO, Allgather.AUTO, Allreduce.AUTO, Alltoall.AUTO);
+    }
+
+    /** The choices of the {@code mpj.coll.*} settings; an unknown name raises IllegalArgumentException listing the known ones. */
+    public static CollectiveTuning from(Settings settings) {
+        return new CollectiveTuning(
+                parse(settings, Setting.COLL_BCAST, Bcast.class),
+                parse(settings, Setting.COLL_ALLGATHER, Allgather.class),
+                parse(settings, Setting.COLL_ALLREDUCE, Allreduce.class),
+                parse(settings, Setting.COLL_ALLTOALL, Alltoall.class));
+    }
+
+    private static <E extends Enum<E>> E parse(Settings settings, Setting setting, Class<E> type) {
+        String value = settings.get(setting);
+        for (E e : type.getEnumConstants()) {
+            if (nameOf(e).equals(value.toLowerCase(Locale.ROOT))) {
+                return e;
+            }
+        }
+        StringBuilder known = new StringBuilder();
+        for (E e : type.getEnumConstants()) {
+            known.append(known.length() == 0 ? "" : ", ").append(nameOf(e));
+        }
+        throw new IllegalArgumentException(setting.property() + " must be one of " + known + ", not '" + value + "'");
+    }
+
+    /** The setting's spelling of an algorithm: {@code SCATTER_RING} is {@code scatter-ring}. */
+    static String nameOf(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    Bcast bcast(int bytes, int p) {
+        if (bcast != Bcast.AUTO) {
+            return bcast;
+        }
+        if (bytes < BCAST_SHORT_MSG || p < BCAST_MIN_PROCS) {
+            return Bcast.BINOMIAL;
+        }
+        return bytes < BCAST_LONG_MSG && Bytes.isPowerOfTwo(p) ? Bcast.SCATTER_DOUBLING : Bcast.SCATTER_RING;
+    }
+
+    Allgather allgather(long totalBytes, int p) {
+        if (allgather != Allgather.AUTO) {
+            return allgather;
+        }
+        if (totalBytes < ALLGATHER_LONG_MSG && Bytes.isPowerOfTwo(p) || totalBytes < ALLGATHER_SHORT_MSG) {
+            return Allgather.RECURSIVE_DOUBLING;
+        }
+        return Allgather.RING;
+    }
+
+    Allreduce allreduce(int bytes, int p, Reduction op) {
+        if (!op.isCommutative()) {
+            return Allreduce.RECURSIVE_DOUBLING;
+        }
+        if (allreduce != Allreduce.AUTO) {
+            return allreduce;
+        }
+        if (bytes <= ALLREDUCE_SHORT_MSG || bytes / op.itemBytes() < Bytes.floorPowerOfTwo(p)) {
+            return Allreduce.RECURSIVE_DOUBLING;
+        }
+        return bytes >= ALLREDUCE_RING_MSG && !Bytes.isPowerOfTwo(p) ? Allreduce.RING : Allreduce.RABENSEIFNER;
+    }
+
+    Alltoall alltoall(int blockBytes, int p) {
+        if (alltoall != Alltoall.AUTO) {
+            return alltoall;
+        }
+        if (blockBytes <= ALLTOALL_SHORT_MSG && p >= ALLTOALL_MIN_PROCS) {
+            return Alltoall.BRUCK;
+        }
+        return blockBytes <= ALLTOALL_MEDIUM_MSG ? Alltoall.SCATTERED : Alltoall.PAIRWISE;
+    }
+}

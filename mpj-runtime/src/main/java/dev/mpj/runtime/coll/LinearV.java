@@ -1,0 +1,79 @@
+package dev.mpj.runtime.coll;
+
+import dev.mpj.api.Operation;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The irregular collectives whose blocks differ in size, as MPICH does them: the root (or every member,
+ * for alltoallv) posts all its receives and sends at once and waits for them together, which keeps every
+ * link busy without any member forwarding another's data.
+ */
+final class LinearV {
+    private LinearV() {
+    }
+
+    /** Member i's {@code send} lands in the root's {@code recv[i]}; {@code peers} numbered by rank. */
+    static void gatherv(Peers peers, ByteBuffer send, ByteBuffer[] recv, int root) {
+        int me = peers.me();
+        if (me != root) {
+            peers.send(root, send);
+            return;
+        }
+        int p = peers.size();
+        Operation[] receives = new Operation[p];
+        int[] from = new int[p];
+        for (int i = 0; i < p; i++) {
+            from[i] = i;
+            if (i != me) {
+                receives[i] = peers.startReceive(i, recv[i]);
+            }
+        }
+        Bytes.copy(send, recv[me]);
+        peers.waitReceives(receives, recv, from);
+    }
+
+    /** The root's {@code send[i]} lands in member i's {@code recv} (null at the root: nothing to copy). */
+    static void scatterv(Peers peers, ByteBuffer[] send, ByteBuffer recv, int root) {
+        int me = peers.me();
+        if (me != root) {
+            peers.receive(root, recv);
+            return;
+        }
+        int p = peers.size();
+        Operation[] sends = new Operation[p];
+        for (int i = 0; i < p; i++) {
+            if (i != me) {
+                sends[i] = peers.startSend(i, send[i]);
+            }
+        }
+        if (recv != null) {
+            Bytes.copy(send[me], recv);
+        }
+        peers.waitAll(sends);
+    }
+
+    /**
+     * Member i's {@code send[j]} lands in member j's {@code recv[i]}. Peers are visited from the caller's
+     * right-hand neighbour on, so not everyone sends to rank 0 first.
+     */
+    static void alltoallv(Peers peers, ByteBuffer[] send, ByteBuffer[] recv) {
+        int p = peers.size();
+        int me = peers.me();
+        Operation[] receives = new Operation[p];
+        Operation[] sends = new Operation[p];
+        int[] from = new int[p];
+        for (int k = 1; k < p; k++) {
+            int src = (me - k + p) % p;
+            from[src] = src;
+            receives[src] = peers.startReceive(src, recv[src]);
+        }
+        for (int k = 1; k < p; k++) {
+            int dst = (me + k) % p;
+            sends[dst] = peers.startSend(dst, send[dst]);
+        }
+        Bytes.copy(send[me], recv[me]);
+        peers.waitAll(sends);
+        peers.waitReceives(receives, recv, from);
+    }
+}

@@ -1,0 +1,125 @@
+package dev.mpj.runtime.coll;
+
+import dev.mpj.api.CommSpec;
+import dev.mpj.api.MpiBackend;
+import dev.mpj.api.Operation;
+import dev.mpj.api.SendMode;
+import mpi.MPIException;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The members of a communicator as one collective sees them: numbered from 0 to size − 1, either
+ * by rank or rotated so that the root is 0 (the "relative rank" of MPICH's tree algorithms), with
+ * point-to-point helpers that send and receive on the collective's tag and context. Every receive
+ * expects an exact length: a block of another size means the members disagree on counts.
+ */
+final class Peers {
+    private final MpiBackend backend;
+    private final int[] world;
+    private final int context;
+    private final int tag;
+    private final int shift;
+    private final int size;
+    private final int me;
+
+    private Peers(MpiBackend backend, int[] world, int context, int tag, int shift, int me) {
+        this.backend = backend;
+        this.world = world;
+        this.context = context;
+        this.tag = tag;
+        this.shift = shift;
+        this.size = world.length;
+        this.me = me;
+    }
+
+    /** The members by rank. */
+    static Peers of(MpiBackend backend, CommSpec comm, CollectiveKind kind) {
+        return new Peers(backend, comm.worldRanks(), comm.collectiveContext(), kind.tag(), 0, comm.rank());
+    }
+
+    /** The same members renumbered so that communicator rank {@code root} is 0. */
+    Peers rootedAt(int root) {
+        int rank = (me + shift) % size;
+        return new Peers(backend, world, context, tag, root, (rank - root + size) % size);
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** The caller's number. */
+    int me() {
+        return me;
+    }
+
+    /** The communicator rank of member {@code v}. */
+    int rankOf(int v) {
+        return (v + shift) % size;
+    }
+
+    MpiBackend backend() {
+        return backend;
+    }
+
+    Operation startSend(int v, ByteBuffer data) {
+        return backend.send(data, world[rankOf(v)], tag, context, SendMode.STANDARD);
+    }
+
+    Operation startReceive(int v, ByteBuffer room) {
+        return backend.receive(room, world[rankOf(v)], tag, context);
+    }
+
+    void send(int v, ByteBuffer data) {
+        waitAll(startSend(v, data));
+    }
+
+    void receive(int v, ByteBuffer room) {
+        Operation r = startReceive(v, room);
+        waitAll(r);
+        checkLength(r, room.remaining(), v);
+    }
+
+    /** Sends to one member and receives from another (or the same) at once, so pairs cannot deadlock. */
+    void exchange(int to, ByteBuffer data, int from, ByteBuffer room) {
+        Operation r = startReceive(from, room);
+        Operation s = startSend(to, data);
+        waitAll(r, s);
+        checkLength(r, room.remaining(), from);
+    }
+
+    /** Waits for every operation (null entries are skipped), then raises the first error among them. */
+    void waitAll(Operation... ops) {
+        backend.await(() -> {
+            for (Operation op : ops) {
+                if (op != null && !op.isComplete()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        for (Operation op : ops) {
+            if (op != null && op.error() != null) {
+                throw op.error();
+            }
+        }
+    }
+
+    /** Waits for receives posted together, each of which must have filled its room. */
+    void waitReceives(Operation[] receives, ByteBuffer[] rooms, int[] from) {
+        waitAll(receives);
+        for (int i = 0; i < receives.length; i++) {
+            if (receives[i] != null) {
+                checkLength(receives[i], rooms[i].remaining(), from[i]);
+            }
+        }
+    }
+
+    private void checkLength(Operation r, int expected, int v) {
+        if (r.byteCount() != expected) {
+            throw new MPIException(MPIException.ERR_COUNT, "collective: received " + r.byteCount()
+                    + " bytes from rank " + rankOf(v) + " where " + expected
+                    + " were expected; do all ranks pass matching counts and datatypes?");
+        }
+    }
+}

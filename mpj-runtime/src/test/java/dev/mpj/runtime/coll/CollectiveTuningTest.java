@@ -1,0 +1,74 @@
+package dev.mpj.runtime.coll;
+
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.coll.CollectiveTuning.Allgather;
+import dev.mpj.runtime.coll.CollectiveTuning.Allreduce;
+import dev.mpj.runtime.coll.CollectiveTuning.Alltoall;
+import dev.mpj.runtime.coll.CollectiveTuning.Bcast;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The selection rules (MPICH's thresholds) and the settings that force an algorithm. */
+class CollectiveTuningTest {
+    private final CollectiveTuning auto = CollectiveTuning.automatic();
+
+    @Test
+    void bcastUsesTheTreeForShortMessagesOrFewRanksAndScatterAllgatherOtherwise() {
+        assertEquals(Bcast.BINOMIAL, auto.bcast(CollectiveTuning.BCAST_SHORT_MSG - 1, 64));
+        assertEquals(Bcast.BINOMIAL, auto.bcast(1 << 20, CollectiveTuning.BCAST_MIN_PROCS - 1));
+        assertEquals(Bcast.SCATTER_DOUBLING, auto.bcast(CollectiveTuning.BCAST_SHORT_MSG, 16));
+        assertEquals(Bcast.SCATTER_RING, auto.bcast(CollectiveTuning.BCAST_SHORT_MSG, 12));
+        assertEquals(Bcast.SCATTER_RING, auto.bcast(CollectiveTuning.BCAST_LONG_MSG, 16));
+    }
+
+    @Test
+    void allgatherUsesRecursiveDoublingForShortTotalsAndTheRingForLongOnes() {
+        assertEquals(Allgather.RECURSIVE_DOUBLING, auto.allgather(CollectiveTuning.ALLGATHER_LONG_MSG - 1, 8));
+        assertEquals(Allgather.RECURSIVE_DOUBLING, auto.allgather(CollectiveTuning.ALLGATHER_SHORT_MSG - 1, 7));
+        assertEquals(Allgather.RING, auto.allgather(CollectiveTuning.ALLGATHER_SHORT_MSG, 7));
+        assertEquals(Allgather.RING, auto.allgather(CollectiveTuning.ALLGATHER_LONG_MSG, 8));
+    }
+
+    @Test
+    void allreducePicksByLengthAndNeverReordersANonCommutativeOperation() {
+        assertEquals(Allreduce.RECURSIVE_DOUBLING, auto.allreduce(CollectiveTuning.ALLREDUCE_SHORT_MSG, 8, TestVectors.SUM));
+        assertEquals(Allreduce.RABENSEIFNER, auto.allreduce(CollectiveTuning.ALLREDUCE_SHORT_MSG + 4, 8, TestVectors.SUM));
+        assertEquals(Allreduce.RING, auto.allreduce(CollectiveTuning.ALLREDUCE_RING_MSG, 7, TestVectors.SUM));
+        assertEquals(Allreduce.RABENSEIFNER, auto.allreduce(CollectiveTuning.ALLREDUCE_RING_MSG, 8, TestVectors.SUM));
+        CollectiveTuning ring = new CollectiveTuning(Bcast.AUTO, Allgather.AUTO, Allreduce.RING, Alltoall.AUTO);
+        assertEquals(Allreduce.RECURSIVE_DOUBLING, ring.allreduce(1 << 20, 7, TestVectors.COMPOSE));
+    }
+
+    @Test
+    void alltoallUsesBruckForShortBlocksOnManyRanksThenPostsAllThenPairs() {
+        assertEquals(Alltoall.BRUCK, auto.alltoall(CollectiveTuning.ALLTOALL_SHORT_MSG, 8));
+        assertEquals(Alltoall.SCATTERED, auto.alltoall(CollectiveTuning.ALLTOALL_SHORT_MSG, 7));
+        assertEquals(Alltoall.SCATTERED, auto.alltoall(CollectiveTuning.ALLTOALL_MEDIUM_MSG, 8));
+        assertEquals(Alltoall.PAIRWISE, auto.alltoall(CollectiveTuning.ALLTOALL_MEDIUM_MSG + 1, 8));
+    }
+
+    @Test
+    void settingsForceAnAlgorithmByItsName() {
+        CollectiveTuning forced = CollectiveTuning.from(Settings.defaults()
+                .with(Setting.COLL_BCAST, "scatter-ring")
+                .with(Setting.COLL_ALLGATHER, "ring")
+                .with(Setting.COLL_ALLREDUCE, "Rabenseifner")
+                .with(Setting.COLL_ALLTOALL, "pairwise"));
+        assertEquals(Bcast.SCATTER_RING, forced.bcast(1, 2));
+        assertEquals(Allgather.RING, forced.allgather(1, 2));
+        assertEquals(Allreduce.RABENSEIFNER, forced.allreduce(4, 2, TestVectors.SUM));
+        assertEquals(Alltoall.PAIRWISE, forced.alltoall(1, 2));
+    }
+
+    @Test
+    void anUnknownAlgorithmNameListsTheKnownOnes() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CollectiveTuning.from(
+                Settings.defaults().with(Setting.COLL_ALLREDUCE, "butterfly")));
+        assertTrue(e.getMessage().contains("mpj.coll.allreduce") && e.getMessage().contains("rabenseifner"),
+                e.getMessage());
+    }
+}

@@ -1,0 +1,38 @@
+package dev.mpj.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every collective across real processes over TCP: one program per job runs them all and checks its own
+ * results, for process counts that are and are not powers of two.
+ */
+@Timeout(180)
+class CollectivesIT {
+    private static void assertAllRanksOk(Job.Result r, int np) {
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals(np, r.linesContaining("collectives OK rank"), r::toString);
+        assertTrue(r.leftovers().isEmpty(), "rank JVMs left behind");
+    }
+
+    @ParameterizedTest(name = "np={0}")
+    @ValueSource(ints = {1, 2, 3, 4, 7, 8})
+    void everyCollectiveWithTheAutomaticAlgorithms(int np) {
+        assertAllRanksOk(Job.np(np).run(CollectivesProgram.class), np);
+    }
+
+    @Test
+    void everyCollectiveWithTheAlgorithmsAutomaticSelectionRarelyPicksAtFiveRanks() {
+        Job job = Job.np(5)
+                .env("MPJ_COLL_BCAST", "scatter-doubling")
+                .env("MPJ_COLL_ALLGATHER", "ring")
+                .env("MPJ_COLL_ALLREDUCE", "ring")
+                .env("MPJ_COLL_ALLTOALL", "bruck");
+        assertAllRanksOk(job.run(CollectivesProgram.class), 5);
+    }
+}

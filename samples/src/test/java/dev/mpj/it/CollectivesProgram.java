@@ -1,0 +1,336 @@
+package dev.mpj.it;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Op;
+import mpi.User_function;
+
+/**
+ * Every collective, for several sizes (up to past the eager threshold), every root worth trying,
+ * several datatypes and operations, MPI.IN_PLACE, and two argument errors; each rank checks its results
+ * against values it computes itself. The algorithms are whatever the job's settings select.
+ */
+public final class CollectivesProgram {
+    private static final int[] SIZES = {0, 1, 1000, 70_000};
+    private static Intracomm world;
+    private static int rank;
+    private static int size;
+
+    private CollectivesProgram() {
+    }
+
+    /** The value rank r contributes at index i. */
+    static int v(int r, int i) {
+        return r * 1000 + i % 977;
+    }
+
+    static int[] ints(int r, int n) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = v(r, i);
+        }
+        return a;
+    }
+
+    /** x → m·x + c maps as (m, c) INT2 pairs, composed lower rank first: associative, not commutative. */
+    static final Op COMPOSE = new Op(new User_function() {
+        @Override
+        public void Call(Object invec, int inoffset, Object inoutvec, int inoutoffset, int count, Datatype datatype) {
+            int[] in = (int[]) invec;
+            int[] io = (int[]) inoutvec;
+            for (int k = 0; k < count; k++) {
+                int a = inoffset + 2 * k;
+                int b = inoutoffset + 2 * k;
+                int m = io[b] * in[a];
+                int c = io[b] * in[a + 1] + io[b + 1];
+                io[b] = m;
+                io[b + 1] = c;
+            }
+        }
+    }, false);
+
+    static int[] maps(int r, int n) {
+        int[] a = new int[2 * n];
+        for (int i = 0; i < n; i++) {
+            a[2 * i] = 3 + 2 * ((r + i) % 5);
+            a[2 * i + 1] = r - i % 7;
+        }
+        return a;
+    }
+
+    static int[] composed(int upTo, int n) {
+        int[] acc = maps(0, n);
+        for (int r = 1; r <= upTo; r++) {
+            int[] next = maps(r, n);
+            for (int i = 0; i < n; i++) {
+                int m = next[2 * i] * acc[2 * i];
+                int c = next[2 * i] * acc[2 * i + 1] + next[2 * i + 1];
+                acc[2 * i] = m;
+                acc[2 * i + 1] = c;
+            }
+        }
+        return acc;
+    }
+
+    static int[] sums(int upTo, int n) {
+        int[] s = new int[n];
+        for (int r = 0; r <= upTo; r++) {
+            for (int i = 0; i < n; i++) {
+                s[i] += v(r, i);
+            }
+        }
+        return s;
+    }
+
+    static void same(int[] expected, int[] actual, String what) {
+        if (!Arrays.equals(expected, actual)) {
+            int i = Arrays.mismatch(expected, actual);
+            Check.that(false, what + ": first difference at " + i + " of " + expected.length);
+        }
+    }
+
+    static int[] roots() {
+        return size == 1 ? new int[] {0} : new int[] {0, size - 1, size / 2};
+    }
+
+    public static void main(String[] args) {
+        MPI.Init(args);
+        world = MPI.COMM_WORLD;
+        rank = world.Rank();
+        size = world.Size();
+        for (int n : SIZES) {
+            dataMovement(n);
+            reductions(n);
+        }
+        irregular();
+        otherTypes();
+        inPlace();
+        errors();
+        world.Barrier();
+        Check.done("collectives");
+        MPI.Finalize();
+    }
+
+    static void dataMovement(int n) {
+        for (int root : roots()) {
+            int[] b = rank == root ? ints(root, n) : new int[n];
+            world.Bcast(b, 0, n, MPI.INT, root);
+            same(ints(root, n), b, "Bcast n=" + n + " root=" + root);
+
+            int[] all = new int[n * size];
+            world.Gather(ints(rank, n), 0, n, MPI.INT, all, 0, n, MPI.INT, root);
+            if (rank == root) {
+                for (int r = 0; r < size; r++) {
+                    same(ints(r, n), Arrays.copyOfRange(all, r * n, r * n + n), "Gather n=" + n + " block " + r);
+                }
+            }
+            int[] mine = new int[n];
+            world.Scatter(ints(root, n * size), 0, n, MPI.INT, mine, 0, n, MPI.INT, root);
+            same(Arrays.copyOfRange(ints(root, n * size), rank * n, rank * n + n), mine, "Scatter n=" + n);
+        }
+        int[] all = new int[n * size + 3];
+        world.Allgather(ints(rank, n), 0, n, MPI.INT, all, 3, n, MPI.INT);
+        for (int r = 0; r < size; r++) {
+            same(ints(r, n), Arrays.copyOfRange(all, 3 + r * n, 3 + r * n + n), "Allgather n=" + n + " block " + r);
+        }
+        int block = Math.max(1, n / size);
+        int[] out = ints(rank, block * size);
+        int[] in = new int[block * size];
+        world.Alltoall(out, 0, block, MPI.INT, in, 0, block, MPI.INT);
+        for (int r = 0; r < size; r++) {
+            same(Arrays.copyOfRange(ints(r, block * size), rank * block, rank * block + block),
+                    Arrays.copyOfRange(in, r * block, r * block + block), "Alltoall block " + block + " from " + r);
+        }
+    }
+
+    static void reductions(int n) {
+        int[] sum = new int[n];
+        world.Allreduce(ints(rank, n), 0, sum, 0, n, MPI.INT, MPI.SUM);
+        same(sums(size - 1, n), sum, "Allreduce SUM n=" + n);
+        int[] map = new int[2 * n];
+        world.Allreduce(maps(rank, n), 0, map, 0, n, MPI.INT2, COMPOSE);
+        same(composed(size - 1, n), map, "Allreduce user op in rank order n=" + n);
+        for (int root : roots()) {
+            int[] r = new int[2 * n];
+            world.Reduce(maps(rank, n), 0, r, 0, n, MPI.INT2, COMPOSE, root);
+            if (rank == root) {
+                same(composed(size - 1, n), r, "Reduce user op n=" + n + " root=" + root);
+            }
+            double[] max = new double[n];
+            double[] mineD = new double[n];
+            for (int i = 0; i < n; i++) {
+                mineD[i] = -v(rank, i) * 0.5;
+            }
+            world.Reduce(mineD, 0, max, 0, n, MPI.DOUBLE, MPI.MAX, root);
+            if (rank == root) {
+                for (int i = 0; i < n; i++) {
+                    Check.that(max[i] == -v(0, i) * 0.5, "Reduce MAX double at " + i);
+                }
+            }
+        }
+        int[] scan = new int[n];
+        world.Scan(ints(rank, n), 0, scan, 0, n, MPI.INT, MPI.SUM);
+        same(sums(rank, n), scan, "Scan SUM n=" + n);
+        int[] scanMap = new int[2 * n];
+        world.Scan(maps(rank, n), 0, scanMap, 0, n, MPI.INT2, COMPOSE);
+        same(composed(rank, n), scanMap, "Scan user op n=" + n);
+        int[] counts = new int[size];
+        Arrays.fill(counts, n / size);
+        counts[size - 1] += n % size;
+        int[] part = new int[counts[rank]];
+        world.Reduce_scatter(ints(rank, n), 0, part, 0, counts, MPI.INT, MPI.SUM);
+        int from = (n / size) * rank;
+        same(Arrays.copyOfRange(sums(size - 1, n), from, from + counts[rank]), part, "Reduce_scatter n=" + n);
+        // MAXLOC: the largest value is held by the top two ranks; the tie goes to the lower index
+        int[] pair = {Math.min(rank, Math.max(0, size - 2)), rank};
+        int[] best = new int[2];
+        world.Allreduce(pair, 0, best, 0, 1, MPI.INT2, MPI.MAXLOC);
+        same(new int[] {Math.max(0, size - 2), Math.max(0, size - 2)}, best, "MAXLOC tie");
+    }
+
+    /** Uneven blocks at displacements with gaps: rank r has r + 1 items, placed at 3·r. */
+    static void irregular() {
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        for (int r = 0; r < size; r++) {
+            counts[r] = r + 1;
+            displs[r] = 3 * r + r * (r + 1) / 2;
+        }
+        int span = displs[size - 1] + counts[size - 1];
+        for (int root : roots()) {
+            int[] all = new int[span];
+            world.Gatherv(ints(rank, rank + 1), 0, rank + 1, MPI.INT, all, 0, counts, displs, MPI.INT, root);
+            if (rank == root) {
+                for (int r = 0; r < size; r++) {
+                    same(ints(r, r + 1), Arrays.copyOfRange(all, displs[r], displs[r] + r + 1), "Gatherv block " + r);
+                }
+            }
+            int[] mine = new int[rank + 1];
+            world.Scatterv(ints(root, span), 0, counts, displs, MPI.INT, mine, 0, rank + 1, MPI.INT, root);
+            same(Arrays.copyOfRange(ints(root, span), displs[rank], displs[rank] + rank + 1), mine, "Scatterv");
+        }
+        int[] all = new int[span];
+        world.Allgatherv(ints(rank, rank + 1), 0, rank + 1, MPI.INT, all, 0, counts, displs, MPI.INT);
+        for (int r = 0; r < size; r++) {
+            same(ints(r, r + 1), Arrays.copyOfRange(all, displs[r], displs[r] + r + 1), "Allgatherv block " + r);
+        }
+        // alltoallv: rank i sends j + 1 items to rank j, from items 2·j on; they land at size·i
+        int[] sc = new int[size];
+        int[] sd = new int[size];
+        int[] rc = new int[size];
+        int[] rd = new int[size];
+        for (int j = 0; j < size; j++) {
+            sc[j] = j + 1;
+            sd[j] = 2 * j;
+            rc[j] = rank + 1;
+            rd[j] = size * j;
+        }
+        int[] got = new int[size * size];
+        world.Alltoallv(ints(rank, 3 * size + 1), 0, sc, sd, MPI.INT, got, 0, rc, rd, MPI.INT);
+        for (int i = 0; i < size; i++) {
+            same(Arrays.copyOfRange(ints(i, 3 * size + 1), 2 * rank, 3 * rank + 1),
+                    Arrays.copyOfRange(got, size * i, size * i + rank + 1), "Alltoallv from " + i);
+        }
+    }
+
+    static void otherTypes() {
+        byte[] bytes = new byte[50_000];
+        if (rank == 0) {
+            Arrays.fill(bytes, (byte) 7);
+        }
+        world.Bcast(bytes, 0, bytes.length, MPI.BYTE, 0);
+        Check.that(bytes[49_999] == 7 && bytes[0] == 7, "Bcast byte[]");
+        ByteBuffer direct = ByteBuffer.allocateDirect(8 * 3).order(ByteOrder.LITTLE_ENDIAN);
+        direct.putLong(8, rank + 1L);
+        world.Allreduce(new long[] {rank + 1L}, 0, direct, 2, 1, MPI.LONG, MPI.PROD);
+        long factorial = 1;
+        for (int r = 1; r <= size; r++) {
+            factorial *= r;
+        }
+        Check.equal(factorial, direct.getLong(16), "Allreduce PROD into a direct ByteBuffer");
+        short[] s = new short[1];
+        world.Allreduce(new short[] {(short) (rank + 1)}, 0, s, 0, 1, MPI.SHORT, MPI.SUM);
+        Check.equal(size * (size + 1) / 2, s[0], "Allreduce SUM short");
+        char[] c = new char[1];
+        world.Allreduce(new char[] {(char) (0xFF00 + rank)}, 0, c, 0, 1, MPI.CHAR, MPI.MAX);
+        Check.equal(0xFF00 + size - 1, c[0], "Allreduce MAX char (unsigned)");
+        float[] f = new float[1];
+        world.Allreduce(new float[] {rank}, 0, f, 0, 1, MPI.FLOAT, MPI.MIN);
+        Check.that(f[0] == 0f, "Allreduce MIN float");
+        boolean[] flags = new boolean[2];
+        world.Allreduce(new boolean[] {rank == 0, true}, 0, flags, 0, 2, MPI.BOOLEAN, MPI.LAND);
+        Check.that(flags[0] == (size == 1) && flags[1], "Allreduce LAND boolean");
+        int[] bits = new int[1];
+        world.Allreduce(new int[] {1 << rank}, 0, bits, 0, 1, MPI.INT, MPI.BOR);
+        Check.equal((1 << size) - 1, bits[0], "Allreduce BOR int");
+    }
+
+    static void inPlace() {
+        int n = 100;
+        int[] a = ints(rank, n);
+        world.Allreduce(MPI.IN_PLACE, 0, a, 0, n, MPI.INT, MPI.SUM);
+        same(sums(size - 1, n), a, "Allreduce IN_PLACE");
+        int[] r = ints(rank, n);
+        world.Reduce(rank == 0 ? MPI.IN_PLACE : r, 0, r, 0, n, MPI.INT, MPI.SUM, 0);
+        if (rank == 0) {
+            same(sums(size - 1, n), r, "Reduce IN_PLACE at the root");
+        }
+        int[] s = ints(rank, n);
+        world.Scan(MPI.IN_PLACE, 0, s, 0, n, MPI.INT, MPI.SUM);
+        same(sums(rank, n), s, "Scan IN_PLACE");
+        int[] all = new int[n * size];
+        System.arraycopy(ints(rank, n), 0, all, rank * n, n);
+        world.Allgather(MPI.IN_PLACE, 0, 0, MPI.INT, all, 0, n, MPI.INT);
+        for (int k = 0; k < size; k++) {
+            same(ints(k, n), Arrays.copyOfRange(all, k * n, k * n + n), "Allgather IN_PLACE block " + k);
+        }
+        int[] g = new int[n * size];
+        if (rank == 0) {
+            System.arraycopy(ints(0, n), 0, g, 0, n);
+        }
+        world.Gather(rank == 0 ? MPI.IN_PLACE : ints(rank, n), 0, n, MPI.INT, g, 0, n, MPI.INT, 0);
+        if (rank == 0) {
+            for (int k = 0; k < size; k++) {
+                same(ints(k, n), Arrays.copyOfRange(g, k * n, k * n + n), "Gather IN_PLACE block " + k);
+            }
+        }
+        int[] t = ints(rank, size * 2);
+        world.Alltoall(MPI.IN_PLACE, 0, 0, MPI.INT, t, 0, 2, MPI.INT);
+        for (int k = 0; k < size; k++) {
+            same(Arrays.copyOfRange(ints(k, size * 2), 2 * rank, 2 * rank + 2),
+                    Arrays.copyOfRange(t, 2 * k, 2 * k + 2), "Alltoall IN_PLACE from " + k);
+        }
+        int[] counts = new int[size];
+        Arrays.fill(counts, 2);
+        int[] rs = ints(rank, 2 * size);
+        world.Reduce_scatter(MPI.IN_PLACE, 0, rs, 0, counts, MPI.INT, MPI.SUM);
+        same(Arrays.copyOfRange(sums(size - 1, 2 * size), 2 * rank, 2 * rank + 2), Arrays.copyOf(rs, 2),
+                "Reduce_scatter IN_PLACE");
+        int[] sc = ints(0, 3 * size);
+        int[] mine = new int[3];
+        world.Scatter(sc, 0, 3, MPI.INT, rank == 0 ? MPI.IN_PLACE : mine, 0, 3, MPI.INT, 0);
+        if (rank != 0) {
+            same(Arrays.copyOfRange(ints(0, 3 * size), 3 * rank, 3 * rank + 3), mine, "Scatter IN_PLACE at the root");
+        }
+    }
+
+    static void errors() {
+        try {
+            world.Bcast(new int[1], 0, 1, MPI.INT, size);
+            Check.that(false, "Bcast to root " + size + " did not fail");
+        } catch (MPIException e) {
+            Check.equal(MPI.ERR_ROOT, e.getErrorClass(), "error class of a bad root");
+        }
+        try {
+            world.Allreduce(new double[1], 0, new double[1], 0, 1, MPI.DOUBLE, MPI.BAND);
+            Check.that(false, "BAND on doubles did not fail");
+        } catch (MPIException e) {
+            Check.equal(MPI.ERR_OP, e.getErrorClass(), "error class of BAND on MPI.DOUBLE");
+        }
+    }
+}
