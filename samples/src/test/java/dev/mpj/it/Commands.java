@@ -22,8 +22,10 @@ final class Commands {
         Path log = Files.createTempFile("mpj-it", ".log");
         try {
             long t0 = System.nanoTime();
-            Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
+            ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            pb.environment().put("MPJ_BUILD", "0"); // the build under test has just packaged the jars
+            Process p = pb.start();
             if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
                 p.descendants().forEach(ProcessHandle::destroyForcibly);
                 p.destroyForcibly().waitFor();
