@@ -12,8 +12,17 @@ final class RankMap {
     private final int[] commRanks;
 
     RankMap(int[] worldRanks, int worldSize) {
+        this(worldRanks, isIdentity(worldRanks, worldSize) ? null : inverse(worldRanks));
+    }
+
+    private RankMap(int[] worldRanks, int[] commRanks) {
         this.worldRanks = worldRanks;
-        this.commRanks = isIdentity(worldRanks, worldSize) ? null : inverse(worldRanks);
+        this.commRanks = commRanks;
+    }
+
+    /** A map for a set of processes whose place in the world is not known (a group): always a table. */
+    static RankMap of(int[] worldRanks) {
+        return new RankMap(worldRanks, inverse(worldRanks));
     }
 
     private static boolean isIdentity(int[] worldRanks, int worldSize) {
