@@ -56,8 +56,11 @@ final class RankMap {
 
     /** The communicator rank of a world rank; negative values (wildcards, PROC_NULL) pass through. */
     int toComm(int worldRank) {
-        if (worldRank < 0 || commRanks == null) {
+        if (worldRank < 0) {
             return worldRank;
+        }
+        if (commRanks == null) {
+            return worldRank < worldRanks.length ? worldRank : MPI.UNDEFINED;
         }
         return worldRank < commRanks.length ? commRanks[worldRank] : MPI.UNDEFINED;
     }
