@@ -67,10 +67,6 @@ public abstract class Comm {
         return spec;
     }
 
-    final String name() {
-        return name;
-    }
-
     /** The rank in this communicator of a world rank (wildcards and PROC_NULL pass through). */
     final int toCommRank(int worldRank) {
         return ranks.toComm(worldRank);

@@ -119,7 +119,7 @@ public class Intracomm extends Comm {
      * A communicator with a Cartesian grid topology of extents {@code dims}, periodic where
      * {@code periods} says so: the first {@code dims[0] * dims[1] * ...} members in rank order, laid out
      * row-major (ranks are kept whatever {@code reorder} says, as in MPICH); the other members get
-     * {@code null}. {@code ERR_ARG} for missing arrays of different lengths or a grid larger than the
+     * {@code null}. {@code ERR_ARG} for a missing array, arrays of different lengths or a grid larger than the
      * communicator, {@code ERR_DIMS} for an extent below 1.
      */
     public Cartcomm Create_cart(int[] dims, boolean[] periods, boolean reorder) {
