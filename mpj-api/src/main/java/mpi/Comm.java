@@ -21,8 +21,13 @@ import java.nio.ByteOrder;
  * it has source {@code PROC_NULL}, tag {@code ANY_TAG} and count 0.
  *
  * <p>Buffers and offsets are described in {@link Datatype}.
+ *
+ * <p>Communicators made from others ({@link Intracomm#Split}, {@link Intracomm#Create}, {@link #clone},
+ * the topologies) each get their own pair of context ids, agreed by the members of the parent, so
+ * their messages never match those of any other communicator. Using a communicator after
+ * {@link #Free} raises {@code ERR_COMM}.
  */
-public class Comm {
+public abstract class Comm {
     /** Bytes of the message, produced when a send starts. */
     @FunctionalInterface
     private interface Payload {
@@ -50,9 +55,15 @@ public class Comm {
         ranks = null;
     }
 
-    /** What the runtime knows of this communicator; raises ERR_OTHER outside Init..Finalize. */
+    /**
+     * What the runtime knows of this communicator; raises ERR_OTHER outside Init..Finalize and
+     * ERR_COMM once the communicator is freed.
+     */
     final CommSpec spec() {
         Environment.backend();
+        if (spec == null) {
+            throw new MPIException(MPI.ERR_COMM, name + " has been freed");
+        }
         return spec;
     }
 
@@ -69,6 +80,59 @@ public class Comm {
     /** Rank of the calling process in the communicator. */
     public int Rank() {
         return spec().rank();
+    }
+
+    /** The processes of the communicator, as a group in communicator rank order. */
+    public Group Group() {
+        CommSpec spec = spec();
+        return new Group(spec.worldRanks().clone(), spec.worldRanks()[spec.rank()]);
+    }
+
+    /**
+     * {@link MPI#IDENT} if both are the same communicator, {@link MPI#CONGRUENT} if they have the same
+     * members in the same order, {@link MPI#SIMILAR} if the same members in another order, else
+     * {@link MPI#UNEQUAL}. {@code ERR_COMM} for a null or freed communicator.
+     */
+    public static int Compare(Comm comm1, Comm comm2) {
+        if (comm1 == null || comm2 == null) {
+            throw new MPIException(MPI.ERR_COMM, "Compare: " + (comm1 == null ? "comm1" : "comm2") + " is null");
+        }
+        int[] members1 = comm1.spec().worldRanks();
+        int[] members2 = comm2.spec().worldRanks();
+        if (comm1 == comm2) {
+            return MPI.IDENT;
+        }
+        int members = Group.compareMembers(members1, members2);
+        return members == MPI.IDENT ? MPI.CONGRUENT : members;
+    }
+
+    /**
+     * A new communicator with the same members, ranks and topology and its own context, so its
+     * messages never match this one's (MPI_Comm_dup). Collective: every member must call it.
+     */
+    @Override
+    public abstract Object clone();
+
+    /**
+     * Frees the communicator: its context ids return to this process's pool and any later use raises
+     * {@code ERR_COMM}. Operations already started complete normally. Every member should free it (MPI
+     * makes this collective), though no member waits for the others. {@code ERR_COMM} for
+     * {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF}.
+     */
+    public void Free() {
+        CommSpec spec = spec();
+        if (this == MPI.COMM_WORLD || this == MPI.COMM_SELF) {
+            throw new MPIException(MPI.ERR_COMM, "Free: " + name + " is predefined and cannot be freed");
+        }
+        Environment.contextIds().release(ContextIds.pairOf(spec.pointToPointContext()));
+        // the rank map stays: requests started before Free still translate their sources
+        this.spec = null;
+    }
+
+    /** The topology of the communicator: {@link MPI#CART}, {@link MPI#GRAPH}, or {@link MPI#UNDEFINED} for none. */
+    public int Topo_test() {
+        spec();
+        return MPI.UNDEFINED;
     }
 
     /** Ends every process of the job with {@code errorcode}; does not return. */
@@ -376,9 +440,10 @@ public class Comm {
         Environment.backend();
         checkDatatype(call, datatype);
         datatype.checkBuffer(call, buf, offset, count, false);
-        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= spec.size())) {
+        int size = spec().size();
+        if (dest != MPI.PROC_NULL && (dest < 0 || dest >= size)) {
             throw new MPIException(MPI.ERR_RANK, call + ": dest " + dest + " is not a rank of " + name
-                    + " (size " + spec.size() + ") nor MPI.PROC_NULL");
+                    + " (size " + size + ") nor MPI.PROC_NULL");
         }
         checkTag(call, tag, false);
     }
@@ -390,9 +455,10 @@ public class Comm {
     }
 
     private void checkSource(String call, int source) {
-        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= spec.size())) {
+        int size = spec().size();
+        if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= size)) {
             throw new MPIException(MPI.ERR_RANK, call + ": source " + source + " is not a rank of " + name
-                    + " (size " + spec.size() + ") nor MPI.ANY_SOURCE or MPI.PROC_NULL");
+                    + " (size " + size + ") nor MPI.ANY_SOURCE or MPI.PROC_NULL");
         }
     }
 

@@ -21,6 +21,7 @@ final class Environment {
     private static int threadLevel = MPI.THREAD_SINGLE;
     private static Thread mainThread;
     private static final BufferedSends bufferedSends = new BufferedSends();
+    private static ContextIds contextIds = new ContextIds();
 
     private Environment() {
     }
@@ -67,13 +68,23 @@ final class Environment {
         for (int i = 0; i < size; i++) {
             world[i] = i;
         }
-        MPI.COMM_WORLD.bind(new CommSpec(0, 1, world, rank), size);
-        MPI.COMM_SELF.bind(new CommSpec(2, 3, new int[] {rank}, 0), size);
+        contextIds = new ContextIds();
+        MPI.COMM_WORLD.bind(predefined(ContextIds.WORLD_PAIR, world, rank), size);
+        MPI.COMM_SELF.bind(predefined(ContextIds.SELF_PAIR, new int[] {rank}, 0), size);
         backend = found;
         threadLevel = Math.min(requiredThreadLevel, MPI.THREAD_SERIALIZED);
         mainThread = Thread.currentThread();
         state = State.RUNNING;
         return threadLevel;
+    }
+
+    private static CommSpec predefined(int pair, int[] worldRanks, int rank) {
+        return new CommSpec(ContextIds.pointToPoint(pair), ContextIds.collective(pair), worldRanks, rank);
+    }
+
+    /** The context ids this process may still give to new communicators. */
+    static ContextIds contextIds() {
+        return contextIds;
     }
 
     /** The first {@link MpiBackend} registered with {@link ServiceLoader} that {@code loader} sees. */
@@ -132,6 +143,7 @@ final class Environment {
         threadLevel = MPI.THREAD_SINGLE;
         mainThread = null;
         bufferedSends.clear();
+        contextIds = new ContextIds();
         MPI.COMM_WORLD.unbind();
         MPI.COMM_SELF.unbind();
     }

@@ -4,6 +4,7 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Reduction;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * A communicator within one group of processes; the home of collective operations.
@@ -25,6 +26,165 @@ import java.nio.ByteBuffer;
 public class Intracomm extends Comm {
     Intracomm(String name) {
         super(name);
+    }
+
+    // ---- new communicators: collective over this one, each with its own context ----
+
+    /**
+     * Splits the communicator into one new communicator per {@code colour}: the members that gave the
+     * same colour, ranked by {@code key} and then by their rank here. A member giving
+     * {@link MPI#UNDEFINED} gets {@code null} ({@link MPI#COMM_NULL}). Every member must call it; a
+     * negative colour other than {@code UNDEFINED} raises {@code ERR_ARG} in every member.
+     */
+    public Intracomm Split(int colour, int key) {
+        String call = "Split";
+        CommSpec spec = spec();
+        int p = spec.size();
+        int[] everyone = new int[2 * p];
+        Allgather(new int[] {colour, key}, 0, 2, MPI.INT, everyone, 0, 2, MPI.INT);
+        // checked once everyone's colour is known, so that all members raise the error, none waits
+        for (int r = 0; r < p; r++) {
+            int c = everyone[2 * r];
+            if (c < 0 && c != MPI.UNDEFINED) {
+                throw new MPIException(MPI.ERR_ARG, call + ": rank " + r + " of " + this + " gave colour " + c
+                        + "; colours must be non-negative or MPI.UNDEFINED");
+            }
+        }
+        int pair = agreeOnContextPair(call);
+        if (colour == MPI.UNDEFINED) {
+            return null;
+        }
+        // (key, rank) in one long sorts by key, then rank
+        long[] order = new long[p];
+        int n = 0;
+        for (int r = 0; r < p; r++) {
+            if (everyone[2 * r] == colour) {
+                order[n++] = ((long) everyone[2 * r + 1] << 32) | r;
+            }
+        }
+        Arrays.sort(order, 0, n);
+        int[] members = new int[n];
+        int newRank = -1;
+        for (int i = 0; i < n; i++) {
+            int r = (int) order[i];
+            members[i] = spec.worldRanks()[r];
+            if (r == spec.rank()) {
+                newRank = i;
+            }
+        }
+        return bound(new Intracomm(this + ".Split(" + colour + ")"), pair, members, newRank);
+    }
+
+    /**
+     * A communicator of the members of {@code group}, a subset of this communicator, ranked as in the
+     * group; {@code null} ({@link MPI#COMM_NULL}) for the processes outside it. Every member must call
+     * it with the same group. {@code ERR_GROUP} for a null or freed group, or one with a process
+     * outside this communicator.
+     */
+    public Intracomm Create(Group group) {
+        String call = "Create";
+        CommSpec spec = spec();
+        if (group == null) {
+            throw new MPIException(MPI.ERR_GROUP, call + ": group is null");
+        }
+        int[] members = group.usableMembers(call);
+        for (int w : members) {
+            if (toCommRank(w) == MPI.UNDEFINED) {
+                throw new MPIException(MPI.ERR_GROUP, call + ": the group holds world rank " + w
+                        + ", which is not a member of " + this);
+            }
+        }
+        int pair = agreeOnContextPair(call);
+        int newRank = group.rankOf(spec.worldRanks()[spec.rank()]);
+        if (newRank == MPI.UNDEFINED) {
+            return null;
+        }
+        return bound(new Intracomm(this + ".Create(group)"), pair, members.clone(), newRank);
+    }
+
+    /** {@inheritDoc} Returns an {@link Intracomm} (a {@link Cartcomm} or {@link Graphcomm} for those). */
+    @Override
+    public Object clone() {
+        CommSpec spec = spec();
+        int pair = agreeOnContextPair("clone");
+        return bound(sameKind(this + ".clone()"), pair, spec.worldRanks(), spec.rank());
+    }
+
+    /** An unbound communicator of this one's class and topology, for {@link #clone}. */
+    Intracomm sameKind(String name) {
+        return new Intracomm(name);
+    }
+
+    /**
+     * A communicator with a Cartesian grid topology of extents {@code dims}, periodic where
+     * {@code periods} says so: the first {@code dims[0] * dims[1] * ...} members in rank order, laid out
+     * row-major (ranks are kept whatever {@code reorder} says, as in MPICH); the other members get
+     * {@code null}. {@code ERR_ARG} for a missing array, arrays of different lengths or a grid larger than the
+     * communicator, {@code ERR_DIMS} for an extent below 1.
+     */
+    public Cartcomm Create_cart(int[] dims, boolean[] periods, boolean reorder) {
+        String call = "Create_cart";
+        CommSpec spec = spec();
+        CartTopology grid = CartTopology.of(call, dims, periods);
+        if (grid.size() > spec.size()) {
+            throw new MPIException(MPI.ERR_ARG, call + ": the grid " + Arrays.toString(dims) + " needs "
+                    + grid.size() + " processes but " + this + " has " + spec.size());
+        }
+        return firstMembers(call, new Cartcomm(this + ".Create_cart", grid), grid.size());
+    }
+
+    /**
+     * A communicator with a graph topology: node i's neighbours are {@code edges[index[i-1]]} up to
+     * {@code edges[index[i] - 1]} ({@code index[-1]} being 0), for the first {@code index.length}
+     * members in rank order (kept whatever {@code reorder} says); the other members get {@code null}.
+     * {@code ERR_ARG} for missing or inconsistent arrays, a node outside the graph, or a graph larger
+     * than the communicator.
+     */
+    public Graphcomm Create_graph(int[] index, int[] edges, boolean reorder) {
+        String call = "Create_graph";
+        CommSpec spec = spec();
+        GraphTopology graph = GraphTopology.of(call, index, edges);
+        if (graph.size() > spec.size()) {
+            throw new MPIException(MPI.ERR_ARG, call + ": the graph has " + graph.size() + " nodes but " + this
+                    + " has " + spec.size() + " processes");
+        }
+        return firstMembers(call, new Graphcomm(this + ".Create_graph", graph), graph.size());
+    }
+
+    /** Binds {@code comm} to the first {@code n} members of this communicator; null for the others. */
+    private <C extends Intracomm> C firstMembers(String call, C comm, int n) {
+        CommSpec spec = spec();
+        int pair = agreeOnContextPair(call);
+        if (spec.rank() >= n) {
+            return null;
+        }
+        return bound(comm, pair, Arrays.copyOf(spec.worldRanks(), n), spec.rank());
+    }
+
+    /**
+     * The lowest context pair free in every member of this communicator: the members AND their bitmaps
+     * together (MPICH's scheme). Collective; every member gets the same answer, or the same error when
+     * no pair is free everywhere.
+     */
+    final int agreeOnContextPair(String call) {
+        long[] mine = Environment.contextIds().freeBits();
+        long[] common = new long[mine.length];
+        Allreduce(mine, 0, common, 0, mine.length, MPI.LONG, MPI.BAND);
+        int pair = ContextIds.lowestFree(common);
+        if (pair < 0) {
+            throw new MPIException(MPI.ERR_OTHER, call + ": no context id is free in every member of " + this
+                    + " (a process may belong to at most " + (ContextIds.PAIRS - 2)
+                    + " communicators besides the predefined ones); Free those no longer needed");
+        }
+        return pair;
+    }
+
+    /** Gives {@code comm} the context pair agreed on and its members; this process is {@code rank} in it. */
+    final <C extends Intracomm> C bound(C comm, int pair, int[] worldRanks, int rank) {
+        Environment.contextIds().reserve(pair);
+        comm.bind(new CommSpec(ContextIds.pointToPoint(pair), ContextIds.collective(pair), worldRanks, rank),
+                Environment.backend().size());
+        return comm;
     }
 
     /** Blocks until every process of the communicator has called it. */

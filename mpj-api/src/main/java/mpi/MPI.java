@@ -133,6 +133,15 @@ public final class MPI {
     public static final Intracomm COMM_WORLD = new Intracomm("MPI.COMM_WORLD");
     /** The calling process alone. Bound to the runtime by {@link #Init}. */
     public static final Comm COMM_SELF = new Intracomm("MPI.COMM_SELF");
+    /**
+     * The null communicator: what {@link Intracomm#Split} with colour {@link #UNDEFINED},
+     * {@link Intracomm#Create} for a non-member and the topology constructors for a process left out
+     * return. It is {@code null}, as in MPJ Express, so {@code comm == MPI.COMM_NULL} and
+     * {@code comm == null} say the same.
+     */
+    public static final Comm COMM_NULL = null;
+    /** The group with no members. */
+    public static final Group GROUP_EMPTY = new Group(new int[0], -1);
     /** The null request: waiting on it returns an empty status at once. */
     public static final Request REQUEST_NULL = new Request();
 

@@ -12,8 +12,17 @@ final class RankMap {
     private final int[] commRanks;
 
     RankMap(int[] worldRanks, int worldSize) {
+        this(worldRanks, isIdentity(worldRanks, worldSize) ? null : inverse(worldRanks));
+    }
+
+    private RankMap(int[] worldRanks, int[] commRanks) {
         this.worldRanks = worldRanks;
-        this.commRanks = isIdentity(worldRanks, worldSize) ? null : inverse(worldRanks);
+        this.commRanks = commRanks;
+    }
+
+    /** A map for a set of processes whose place in the world is not known (a group): always a table. */
+    static RankMap of(int[] worldRanks) {
+        return new RankMap(worldRanks, inverse(worldRanks));
     }
 
     private static boolean isIdentity(int[] worldRanks, int worldSize) {
@@ -47,8 +56,11 @@ final class RankMap {
 
     /** The communicator rank of a world rank; negative values (wildcards, PROC_NULL) pass through. */
     int toComm(int worldRank) {
-        if (worldRank < 0 || commRanks == null) {
+        if (worldRank < 0) {
             return worldRank;
+        }
+        if (commRanks == null) {
+            return worldRank < worldRanks.length ? worldRank : MPI.UNDEFINED;
         }
         return worldRank < commRanks.length ? commRanks[worldRank] : MPI.UNDEFINED;
     }

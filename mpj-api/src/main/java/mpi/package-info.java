@@ -1,6 +1,7 @@
 /**
  * The MPI API in the mpiJava 1.2 / MPJ Express signatures: {@link mpi.MPI}, {@link mpi.Comm},
- * {@link mpi.Intracomm}, {@link mpi.Datatype}, {@link mpi.Request}, {@link mpi.Prequest},
+ * {@link mpi.Intracomm}, {@link mpi.Cartcomm}, {@link mpi.Graphcomm}, {@link mpi.Group},
+ * {@link mpi.Datatype}, {@link mpi.Op}, {@link mpi.Request}, {@link mpi.Prequest},
  * {@link mpi.Status}, {@link mpi.MPIException}.
  *
  * <p>This package checks arguments, packs Java buffers into little-endian bytes, translates ranks of
@@ -22,6 +23,7 @@
  *       active but none has completed.</li>
  *   <li>Buffered sends copy their data; the attached buffer bounds the bytes outstanding.</li>
  *   <li>The thread level provided is at most {@code THREAD_SERIALIZED}.</li>
+ *   <li>{@code MPI.COMM_NULL} is {@code null}, as in MPJ Express.</li>
  * </ul>
  */
 package mpi;
