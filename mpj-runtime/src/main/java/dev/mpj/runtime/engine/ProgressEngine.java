@@ -100,6 +100,20 @@ public final class ProgressEngine implements FrameSink {
         }
     }
 
+    /**
+     * Takes rendezvous {@code DATA} straight from a polled transport's memory (called on the MPI thread): its
+     * receive was matched when the request to send arrived, so it is free of ordering with other frames, and
+     * handling it sends nothing, so no transport is re-entered.
+     */
+    @Override
+    public boolean onFrameInPlace(int peer, ByteBuffer frame) {
+        if (FrameHeader.kind(frame) != FrameHeader.DATA) {
+            return false;
+        }
+        handle(peer, frame.order(ByteOrder.LITTLE_ENDIAN));
+        return true;
+    }
+
     @Override
     public void onPeerLost(int peer, Throwable cause) {
         fail("rank " + peer + " disconnected without finalizing"

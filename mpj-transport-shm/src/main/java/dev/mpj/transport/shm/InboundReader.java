@@ -11,7 +11,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * Reads this rank's ring: copies each frame out (so its room is free for the senders at once), puts frames
+ * Reads this rank's ring: offers each frame to the sink in place, else copies it out (so its room is free for
+ * the senders at once, while the engine handles the frame later), puts frames
  * that came in pieces back together (one partial frame per sender: a sender's records are in order, other
  * senders' records may come between them), and hands whole frames to the sink.
  */
@@ -25,10 +26,15 @@ final class InboundReader implements MessageHandler {
     /** Local rank of each world rank that may send here; -1 for the others. */
     private final LocalRanks locals;
     private final ByteBuffer[] partial;
+    /** The ring's memory as a ByteBuffer, for frames the sink reads in place; index 0 is the ring's index 0. */
+    private final ByteBuffer inPlace;
+    private final int inPlaceAdjustment;
     private boolean reading;
 
     InboundReader(RingBuffer ring, FrameSink sink, LocalRanks locals) {
         this.ring = ring;
+        this.inPlace = ring.buffer().byteBuffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.inPlaceAdjustment = ring.buffer().wrapAdjustment();
         this.sink = sink;
         this.locals = locals;
         this.pool = new FramePool(ring.maxMsgLength(), 8);
@@ -60,6 +66,10 @@ final class InboundReader implements MessageHandler {
             case RecordType.WHOLE -> {
                 if (length < FrameHeader.LENGTH) {
                     malformed(sender, "a frame of " + length + " bytes");
+                    return;
+                }
+                if (sink.onFrameInPlace(sender, inPlace.slice(inPlaceAdjustment + index, length)
+                        .order(ByteOrder.LITTLE_ENDIAN))) {
                     return;
                 }
                 FramePool.PooledFrame f = pool.take(length);

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 /** A sink that copies and releases every frame, and records lost peers. */
-final class RecordingSink implements FrameSink {
+class RecordingSink implements FrameSink {
     /** One frame as the sink saw it. */
     record Received(int peer, byte kind, int tag, long arg, byte[] payload) {
     }

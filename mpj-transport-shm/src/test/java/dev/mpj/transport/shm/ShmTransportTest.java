@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -80,6 +81,33 @@ class ShmTransportTest {
                 next += f.payload().length;
             }
             assertTrue(sink.count() > 5, "sent in several frames");
+        }
+    }
+
+    @Test
+    void framesTheSinkTakesInPlaceAreNotCopiedToIt() throws Exception {
+        try (ShmNode node = node(2)) {
+            List<byte[]> inPlace = new ArrayList<>();
+            RecordingSink copied = new RecordingSink() {
+                @Override
+                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
+                    if (FrameHeader.kind(frame) != FrameHeader.DATA) {
+                        return false;
+                    }
+                    byte[] payload = new byte[frame.remaining() - FrameHeader.LENGTH];
+                    frame.get(frame.position() + FrameHeader.LENGTH, payload);
+                    inPlace.add(payload);
+                    return true;
+                }
+            };
+            ShmTransport receiver = node.start(1, copied);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            sender.send(1, Frames.header(FrameHeader.DATA, 1, 0), Frames.payload(5, 100));
+            sender.send(1, Frames.header(FrameHeader.EAGER, 2, 0), Frames.payload(6, 100));
+            pollUntil(receiver, () -> copied.count() == 1);
+            assertEquals(1, inPlace.size());
+            assertTrue(Frames.matches(inPlace.get(0), 5, 0));
+            assertEquals(FrameHeader.EAGER, copied.frames().get(0).kind());
         }
     }
 
