@@ -81,12 +81,11 @@ public final class ProgressEngine implements FrameSink {
     }
 
     /**
-     * For polled transports (shared memory), where nobody can wake the waiter: spin, then yield (which costs
-     * nothing when a core is free and hands the core over when it is not), then park, but never longer
-     * than 50 us, so a frame waits at most that long in a ring before the engine sees it.
+     * For polled transports (shared memory), where nobody can wake the waiter: spin for 20 us, yield until
+     * 200 us, then park for at most 50 us at a time, so a frame waits at most about that long in a ring.
      */
     public static IdleStrategy pollingIdleStrategy() {
-        return new BackoffIdleStrategy(64, 256, 1_000, 50_000);
+        return new PollingIdleStrategy(20_000, 200_000, 50_000);
     }
 
     // ---------------------------------------------------------------- transport side (any thread)
