@@ -25,8 +25,12 @@ public enum Setting {
                     + " manager says (0: the real node map)"),
     SEGMENT_DIR("mpj.segmentDir", "/dev/shm",
             "directory of the node segment files (java.io.tmpdir when the default /dev/shm is absent)"),
-    SHM_TRANSPORT_BYTES("mpj.shmTransportBytes", "0",
-            "bytes of each node segment reserved for the shared-memory transport"),
+    SHM_TRANSPORT_BYTES("mpj.shmTransportBytes", "16777216",
+            "bytes of each node segment reserved for the shared-memory transport (one ring per local rank,"
+                    + " sized to share it)"),
+    TRANSPORTS("mpj.transports", "auto",
+            "auto: shared memory to ranks on the same node, TCP to the others; tcp: TCP to every rank;"
+                    + " shm: as auto, and an error when shared memory cannot be used"),
     VERBOSE("mpj.verbose", "false",
             "print init phases, timings and PMI counters on stderr"),
     COLL_BCAST("mpj.coll.bcast", "auto",

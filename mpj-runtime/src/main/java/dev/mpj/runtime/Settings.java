@@ -79,6 +79,11 @@ public final class Settings {
         return getInt(Setting.SHM_TRANSPORT_BYTES);
     }
 
+    /** Which transports carry point-to-point traffic: {@code auto}, {@code tcp} or {@code shm}. */
+    public String transports() {
+        return get(Setting.TRANSPORTS);
+    }
+
     /** Seconds a rank waits for its process manager or its peers during {@code MPI.Init}. */
     public int initTimeoutSeconds() {
         return getInt(Setting.INIT_TIMEOUT);
@@ -115,6 +120,11 @@ public final class Settings {
         }
         if (shmTransportBytes() < 0) {
             throw new IllegalArgumentException(Setting.SHM_TRANSPORT_BYTES.property() + " must be >= 0");
+        }
+        String transports = transports();
+        if (!transports.equals("auto") && !transports.equals("tcp") && !transports.equals("shm")) {
+            throw new IllegalArgumentException(Setting.TRANSPORTS.property() + " must be auto, tcp or shm, not '"
+                    + transports + "'");
         }
         if (get(Setting.SEGMENT_DIR).isEmpty()) {
             throw new IllegalArgumentException(Setting.SEGMENT_DIR.property() + " must name a directory");

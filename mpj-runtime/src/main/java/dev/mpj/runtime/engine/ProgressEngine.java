@@ -39,27 +39,53 @@ public final class ProgressEngine implements FrameSink {
     private final Long2ObjectHashMap<SendOperation> sendsInFlight = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ReceiveOperation> receivesInFlight = new Long2ObjectHashMap<>();
     private final ByteBuffer header = FrameHeader.allocate();
-    private final IdleStrategy idle;
+    private IdleStrategy idle;
     private FrameRouter router;
     private long nextId = 1;
     private volatile Thread parked;
     private volatile String failure;
 
-    /** Where the engine sends frames to other ranks. */
+    /** Where the engine sends frames to other ranks, and where it polls for frames nobody pushes. */
     public interface FrameRouter {
         void send(int peer, ByteBuffer header, ByteBuffer payload);
+
+        /** Hands polled transports' inbound frames to the engine (see {@code Transport.poll}); returns how many. */
+        default int poll() {
+            return 0;
+        }
+
+        /** Whether some frames arrive only through {@link #poll}, so waits must not park for long. */
+        default boolean needsPolling() {
+            return false;
+        }
     }
 
     public ProgressEngine(int rank, Settings settings) {
         this.rank = rank;
         this.eagerThreshold = settings.eagerThreshold();
         this.chunkSize = settings.rendezvousChunk();
-        // Oversubscribed jobs (8 ranks on 2 cores) must not burn cores: a short spin, a few yields, then park.
-        this.idle = new BackoffIdleStrategy(16, 8, 1_000, 500_000);
+        this.idle = pushedIdleStrategy();
     }
 
     public void setRouter(FrameRouter router) {
         this.router = router;
+        this.idle = router.needsPolling() ? pollingIdleStrategy() : pushedIdleStrategy();
+    }
+
+    /**
+     * For transports that wake the waiter (unpark): oversubscribed jobs (8 ranks on 2 cores) must not burn
+     * cores, so a short spin, a few yields, then parks of up to 0.5 ms.
+     */
+    public static IdleStrategy pushedIdleStrategy() {
+        return new BackoffIdleStrategy(16, 8, 1_000, 500_000);
+    }
+
+    /**
+     * For polled transports (shared memory), where nobody can wake the waiter: spin for 20 us, yield until
+     * 200 us, then park for at most 50 us at a time, so a frame waits at most about that long in a ring.
+     */
+    public static IdleStrategy pollingIdleStrategy() {
+        return new PollingIdleStrategy(20_000, 200_000, 50_000);
     }
 
     // ---------------------------------------------------------------- transport side (any thread)
@@ -71,6 +97,20 @@ public final class ProgressEngine implements FrameSink {
         if (t != null) {
             java.util.concurrent.locks.LockSupport.unpark(t);
         }
+    }
+
+    /**
+     * Takes rendezvous {@code DATA} straight from a polled transport's memory (called on the MPI thread): its
+     * receive was matched when the request to send arrived, so it is free of ordering with other frames, and
+     * handling it sends nothing, so no transport is re-entered.
+     */
+    @Override
+    public boolean onFrameInPlace(int peer, ByteBuffer frame) {
+        if (FrameHeader.kind(frame) != FrameHeader.DATA) {
+            return false;
+        }
+        handle(peer, frame.order(ByteOrder.LITTLE_ENDIAN));
+        return true;
     }
 
     @Override
@@ -161,7 +201,7 @@ public final class ProgressEngine implements FrameSink {
         return null;
     }
 
-    /** One progress pass; returns the number of frames handled. */
+    /** One progress pass (polled transports, then the inbox); returns the work done, 0 when there was none. */
     public int poll() {
         return drainInbox();
     }
@@ -213,7 +253,7 @@ public final class ProgressEngine implements FrameSink {
     // ---------------------------------------------------------------- frame handling
 
     private int drainInbox() {
-        int n = 0;
+        int n = router != null ? router.poll() : 0;
         InboundFrame f;
         while ((f = inbox.poll()) != null) {
             try {

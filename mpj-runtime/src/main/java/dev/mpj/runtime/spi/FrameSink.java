@@ -13,6 +13,16 @@ public interface FrameSink {
      */
     void onFrame(int peer, ByteBuffer frame, Runnable release);
 
+    /**
+     * Offers a frame the sink may handle at once, reading it only during this call: {@code frame} is the
+     * transport's own memory (a shared-memory ring), valid until this returns. Returns false when the sink does
+     * not take it; the transport then copies the frame and calls {@link #onFrame}. Only polled transports call
+     * it, from the thread that drives MPI; it saves a copy of bulk data.
+     */
+    default boolean onFrameInPlace(int peer, ByteBuffer frame) {
+        return false;
+    }
+
     /** The connection to {@code peer} was lost without that peer leaving in order. */
     void onPeerLost(int peer, Throwable cause);
 }

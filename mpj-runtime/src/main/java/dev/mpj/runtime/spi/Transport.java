@@ -25,10 +25,29 @@ public interface Transport extends AutoCloseable {
     /**
      * Sends one frame to {@code peer}: {@code header} (exactly {@link FrameHeader#LENGTH} bytes, position
      * to limit) then {@code payload} (position to limit, may be empty). Both buffers are copied or written
-     * before this returns, so the caller may reuse them at once. Never blocks waiting for the peer; a
-     * connection not yet open is opened and the frame queued.
+     * before this returns, so the caller may reuse them at once. A pushing transport never blocks waiting for
+     * the peer (a connection not yet open is opened and the frame queued); a {@linkplain #needsPolling polled}
+     * one may wait for room in the peer's queue, but only while it keeps delivering its own inbound frames
+     * to the sink, so two ranks sending to each other both progress.
      */
     void send(int peer, ByteBuffer header, ByteBuffer payload);
+
+    /**
+     * Delivers to the sink, on the calling thread, the frames that have arrived for this rank and returns how
+     * many. The engine calls it on every progress pass from the thread that drives MPI (never concurrently
+     * with {@link #send}); a transport whose own threads push frames to the sink returns 0.
+     */
+    default int poll() {
+        return 0;
+    }
+
+    /**
+     * Whether frames arrive only through {@link #poll} (shared memory: another process cannot wake this
+     * one), so a waiting engine must poll again within a short bound instead of parking until woken.
+     */
+    default boolean needsPolling() {
+        return false;
+    }
 
     /** Flushes what was sent, tells connected peers this rank leaves in order, and releases everything. */
     @Override

@@ -1,0 +1,70 @@
+package dev.mpj.runtime.engine;
+
+import dev.mpj.api.Operation;
+import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.spi.FrameHeader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A router whose transports nobody pushes frames from: the engine polls it on every pass. */
+@Timeout(30)
+class ProgressEnginePollingTest {
+    private static final int CONTEXT = 3;
+
+    @Test
+    void awaitPollsTheRouterUntilAPolledFrameCompletesTheReceive() {
+        ProgressEngine engine = new ProgressEngine(0, Settings.defaults());
+        PolledRouter router = new PolledRouter(engine, 1000);
+        engine.setRouter(router);
+        Operation r = engine.receive(ByteBuffer.allocate(8), 1, 5, CONTEXT);
+        engine.await(r::isComplete);
+        assertEquals(5, r.tag());
+        assertEquals(1000, router.polls, "frames are looked for on every pass, not only when woken");
+    }
+
+    @Test
+    void probeSeesAFrameThatOnlyAPollDelivers() {
+        ProgressEngine engine = new ProgressEngine(0, Settings.defaults());
+        engine.setRouter(new PolledRouter(engine, 1));
+        assertTrue(engine.probe(1, 5, CONTEXT) != null);
+    }
+
+    /** Delivers one eager frame from rank 1 on its {@code due}-th poll. */
+    private static final class PolledRouter implements ProgressEngine.FrameRouter {
+        private final ProgressEngine engine;
+        private final int due;
+        int polls;
+
+        PolledRouter(ProgressEngine engine, int due) {
+            this.engine = engine;
+            this.due = due;
+        }
+
+        @Override
+        public void send(int peer, ByteBuffer header, ByteBuffer payload) {
+            throw new AssertionError("nothing is sent");
+        }
+
+        @Override
+        public int poll() {
+            if (++polls != due) {
+                return 0;
+            }
+            ByteBuffer frame = ByteBuffer.allocate(FrameHeader.LENGTH + 8).order(ByteOrder.LITTLE_ENDIAN);
+            FrameHeader.write(frame, FrameHeader.EAGER, CONTEXT, 1, 5, 1, 8);
+            engine.onFrame(1, frame, () -> { });
+            return 1;
+        }
+
+        @Override
+        public boolean needsPolling() {
+            return true;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.mpj.transport.shm;
+
+import dev.mpj.runtime.spi.FrameHeader;
+import dev.mpj.runtime.spi.FrameSink;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Reads this rank's ring: offers each frame to the sink in place, else copies it out (so its room is free for
+ * the senders at once, while the engine handles the frame later), puts frames
+ * that came in pieces back together (one partial frame per sender: a sender's records are in order, other
+ * senders' records may come between them), and hands whole frames to the sink.
+ */
+final class InboundReader implements MessageHandler {
+    /** Records read per poll at most, so one busy sender cannot hold the MPI thread for long. */
+    private static final int READ_LIMIT = 256;
+
+    private final RingBuffer ring;
+    private final FrameSink sink;
+    private final FramePool pool;
+    /** Local rank of each world rank that may send here; -1 for the others. */
+    private final LocalRanks locals;
+    private final ByteBuffer[] partial;
+    /** The ring's memory as a ByteBuffer, for frames the sink reads in place; index 0 is the ring's index 0. */
+    private final ByteBuffer inPlace;
+    private final int inPlaceAdjustment;
+    private boolean reading;
+
+    InboundReader(RingBuffer ring, FrameSink sink, LocalRanks locals) {
+        this.ring = ring;
+        this.inPlace = ring.buffer().byteBuffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.inPlaceAdjustment = ring.buffer().wrapAdjustment();
+        this.sink = sink;
+        this.locals = locals;
+        this.pool = new FramePool(ring.maxMsgLength(), 8);
+        this.partial = new ByteBuffer[locals.size()];
+    }
+
+    /** Hands what has arrived to the sink; returns the records read. Does nothing when called from the sink. */
+    int read() {
+        if (reading) {
+            return 0; // a sink that sends from onFrame, waiting for room: the outer read is still on the ring
+        }
+        reading = true;
+        try {
+            return ring.read(this, READ_LIMIT);
+        } finally {
+            reading = false;
+        }
+    }
+
+    @Override
+    public void onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
+        int sender = RecordType.sender(type);
+        int local = locals.localRankOf(sender);
+        if (!RecordType.isValid(type) || local < 0) {
+            throw new IllegalStateException("a record of type " + type + " in the shared-memory ring: not from"
+                    + " a rank of this node (is the node segment corrupt?)");
+        }
+        switch (RecordType.piece(type)) {
+            case RecordType.WHOLE -> {
+                if (length < FrameHeader.LENGTH) {
+                    malformed(sender, "a frame of " + length + " bytes");
+                    return;
+                }
+                if (sink.onFrameInPlace(sender, inPlace.slice(inPlaceAdjustment + index, length)
+                        .order(ByteOrder.LITTLE_ENDIAN))) {
+                    return;
+                }
+                FramePool.PooledFrame f = pool.take(length);
+                buffer.getBytes(index, f.buffer, 0, length);
+                sink.onFrame(sender, f.buffer, f.release());
+            }
+            case RecordType.FIRST -> {
+                int total = buffer.getInt(index);
+                if (total < FrameHeader.LENGTH || total < length - Integer.BYTES || partial[local] != null) {
+                    malformed(sender, "a first piece of a " + total + "-byte frame");
+                    return;
+                }
+                ByteBuffer frame = ByteBuffer.allocate(total).order(ByteOrder.LITTLE_ENDIAN);
+                frame.limit(length - Integer.BYTES);
+                buffer.getBytes(index + Integer.BYTES, frame, 0, frame.limit());
+                frame.position(frame.limit()).limit(total);
+                partial[local] = frame;
+            }
+            case RecordType.MIDDLE, RecordType.LAST -> {
+                ByteBuffer frame = partial[local];
+                if (frame == null || frame.remaining() < length) {
+                    malformed(sender, "a piece of " + length + " bytes with no frame to add it to");
+                    return;
+                }
+                buffer.getBytes(index, frame, frame.position(), length);
+                frame.position(frame.position() + length);
+                if (RecordType.piece(type) == RecordType.LAST) {
+                    partial[local] = null;
+                    if (frame.hasRemaining()) {
+                        malformed(sender, "a frame " + frame.remaining() + " bytes short");
+                        return;
+                    }
+                    sink.onFrame(sender, frame.flip(), FramePool.NO_RELEASE);
+                }
+            }
+            default -> throw new AssertionError(type);
+        }
+    }
+
+    private void malformed(int sender, String what) {
+        sink.onPeerLost(sender, new IOException("rank " + sender + " wrote " + what + " into shared memory"));
+    }
+}

@@ -1,0 +1,264 @@
+package dev.mpj.transport.shm;
+
+import dev.mpj.runtime.engine.ProgressEngine;
+import dev.mpj.runtime.node.NodeMap;
+import dev.mpj.runtime.node.NodeSegment;
+import dev.mpj.runtime.spi.FrameHeader;
+import dev.mpj.runtime.spi.FrameSink;
+import dev.mpj.runtime.spi.Transport;
+import dev.mpj.runtime.spi.TransportContext;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * Moves frames between the ranks of one node through Agrona ring buffers in the node segment's transport room
+ * (laid out by {@link ShmLayout}): one {@link ManyToOneRingBuffer} per receiving rank, which every other local
+ * rank writes into and its owner reads on the MPI thread ({@link #poll}), so nothing needs a thread of its own.
+ *
+ * <p><b>Why one many-to-one ring per receiver</b> rather than one one-to-one ring per pair: the receiver polls
+ * one ring whatever the node size (a ring per pair costs it n − 1 polls per pass, mostly of empty rings); the
+ * room is split n ways rather than n(n − 1) ways, so each ring is large enough to take a whole eager message
+ * (16 MiB for 8 ranks gives 1 MiB rings, records up to 128 KiB) where pair rings would be 256 KiB; the price is
+ * a CAS on the ring's tail per record, a few ns uncontended, against a ring path of about 110 ns of CPU for an
+ * 8-byte frame (RingPathBenchmark). Order per sender-receiver pair holds because a sender's records are claimed
+ * in its program order.
+ *
+ * <p><b>Frames larger than a record</b> ({@link RingBuffer#maxMsgLength()}, an eighth of the ring): a rendezvous
+ * {@code DATA} frame is cut into {@code DATA} frames of its consecutive ranges, each delivered as it comes;
+ * any other frame goes in pieces that the receiver puts together ({@link RecordType}).
+ *
+ * <p><b>Back-pressure</b>: a full ring makes {@link #send} wait, and while it waits it keeps reading this rank's
+ * own ring into the sink, so two ranks streaming into each other's full rings both progress (and so does any
+ * cycle of them); the wait idles as the engine does, spinning, yielding, then parking for at most 50 us.
+ *
+ * <p><b>A dead peer</b>: every rank writes its pid into its liveness slot when it starts and marks the slot
+ * closed when it leaves in order; a waiting rank looks at its peers' processes every
+ * {@value PeerWatch#INTERVAL_NANOS} ns and reports one that died to the sink ({@link PeerWatch}). Frames to a
+ * peer that is gone are dropped.
+ *
+ * <p>{@link #send} and {@link #poll} are called by the thread that drives MPI, one at a time. The sink must not
+ * send from {@code onFrame} (the engine only queues there).
+ */
+public final class ShmTransport implements Transport {
+    public static final String NAME = "shm";
+    private static final int CHECK_EVERY_POLLS = 256;
+
+    private int rank;
+    private int node;
+    private FrameSink sink;
+    private ShmLayout layout;
+    private LocalRanks locals;
+    private int self;
+    private RingBuffer[] rings;
+    private InboundReader reader;
+    private PeerWatch watch;
+    private final IdleStrategy idle = ProgressEngine.pollingIdleStrategy();
+    private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private int pollsUntilCheck = CHECK_EVERY_POLLS;
+    private boolean closed;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /**
+     * Lays out the node segment's transport room and marks this rank running. The address it returns is the
+     * node id (4 bytes, little-endian): local peers need no address, {@link #addPeer} only checks it.
+     *
+     * @throws IOException when the context has no node map or node segment, or the room is too small
+     */
+    @Override
+    public byte[] start(TransportContext context) throws IOException {
+        NodeMap map = context.nodeMap();
+        NodeSegment segment = context.nodeSegment();
+        if (map == null || segment == null) {
+            throw new IOException("the shared-memory transport needs the node map and the node segment");
+        }
+        rank = context.rank();
+        sink = context.sink();
+        node = map.nodeOf(rank);
+        if (map.size() - 1 > RecordType.MAX_RANK) {
+            throw new IOException("a job of " + map.size() + " ranks is too large for the shared-memory transport");
+        }
+        locals = new LocalRanks(map, node);
+        self = locals.localRankOf(rank);
+        AtomicBuffer room = segment.transportRegion();
+        try {
+            layout = ShmLayout.of(room, locals.size());
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        rings = new RingBuffer[locals.size()];
+        for (int local = 0; local < rings.length; local++) {
+            rings[local] = layout.ring(local);
+        }
+        reader = new InboundReader(rings[self], sink, locals);
+        long pid = ProcessHandle.current().pid();
+        watch = new PeerWatch(layout, locals.worldRanks(), self, pid, sink);
+        layout.attach(self, pid);
+        return ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(0, node).array();
+    }
+
+    /**
+     * Checks that {@code rank} is on this node ({@code address} is its {@link #start} address, or empty when
+     * the caller knows from the node map). Sending needs no call to it.
+     *
+     * @throws IllegalArgumentException when the peer is on another node
+     */
+    @Override
+    public void addPeer(int rank, byte[] address) {
+        int local = locals.localRankOf(rank);
+        boolean sameNode = address.length == 0 || address.length == Integer.BYTES
+                && ByteBuffer.wrap(address).order(ByteOrder.LITTLE_ENDIAN).getInt(0) == node;
+        if (local < 0 || !sameNode) {
+            throw new IllegalArgumentException("rank " + rank + " is not on this node: shared memory cannot reach it");
+        }
+    }
+
+    /** The largest record a ring takes: frames longer than this go in pieces. */
+    public int maxRecordLength() {
+        return rings[self].maxMsgLength();
+    }
+
+    /** The capacity of each ring of this node. */
+    public int ringCapacity() {
+        return layout.ringCapacity();
+    }
+
+    @Override
+    public void send(int peer, ByteBuffer header, ByteBuffer payload) {
+        int local = locals.localRankOf(peer);
+        if (local < 0 || local == self) {
+            throw new IllegalArgumentException("rank " + peer + " is not another rank of this node");
+        }
+        if (header.remaining() != FrameHeader.LENGTH) {
+            throw new IllegalArgumentException("a frame header is " + FrameHeader.LENGTH + " bytes, not "
+                    + header.remaining());
+        }
+        RingBuffer ring = rings[local];
+        int max = ring.maxMsgLength();
+        int length = FrameHeader.LENGTH + payload.remaining();
+        if (length <= max) {
+            writeWhole(ring, local, header, payload, payload.position(), payload.remaining(), 0);
+        } else if (FrameHeader.kind(header) == FrameHeader.DATA) {
+            // Each range is a DATA frame of its own: delivered as it comes, nothing to put together.
+            int step = max - FrameHeader.LENGTH;
+            for (int off = 0; off < payload.remaining(); off += step) {
+                int n = Math.min(step, payload.remaining() - off);
+                if (!writeWhole(ring, local, header, payload, payload.position() + off, n, off)) {
+                    return;
+                }
+            }
+        } else {
+            writePieces(ring, local, header, payload, length, max);
+        }
+    }
+
+    /** One record: the header (its arg advanced by {@code argDelta}) then {@code n} payload bytes from {@code from}. */
+    private boolean writeWhole(RingBuffer ring, int local, ByteBuffer header, ByteBuffer payload, int from, int n,
+                               long argDelta) {
+        int index = claim(ring, local, RecordType.WHOLE, FrameHeader.LENGTH + n);
+        if (index < 0) {
+            return false;
+        }
+        AtomicBuffer b = ring.buffer();
+        b.putBytes(index, header, header.position(), FrameHeader.LENGTH);
+        if (argDelta != 0) {
+            b.putLong(index + FrameHeader.ARG_OFFSET, FrameHeader.arg(header) + argDelta);
+        }
+        b.putBytes(index + FrameHeader.LENGTH, payload, from, n);
+        ring.commit(index);
+        return true;
+    }
+
+    /** The frame in records of at most {@code max} bytes: FIRST (total length, then bytes), MIDDLE…, LAST. */
+    private void writePieces(RingBuffer ring, int local, ByteBuffer header, ByteBuffer payload, int length, int max) {
+        lengthPrefix.putInt(0, length);
+        ByteBuffer prefix = lengthPrefix.duplicate().clear();
+        int done = 0;
+        while (done < length) {
+            int room = done == 0 ? max - Integer.BYTES : max;
+            int n = Math.min(room, length - done);
+            int piece = done == 0 ? RecordType.FIRST : done + n == length ? RecordType.LAST : RecordType.MIDDLE;
+            int index = claim(ring, local, piece, (done == 0 ? Integer.BYTES : 0) + n);
+            if (index < 0) {
+                return;
+            }
+            AtomicBuffer b = ring.buffer();
+            int at = index;
+            if (done == 0) {
+                b.putBytes(at, prefix, 0, Integer.BYTES);
+                at += Integer.BYTES;
+            }
+            // the bytes [done, done + n) of header ++ payload
+            int fromHeader = Math.max(0, Math.min(FrameHeader.LENGTH - done, n));
+            if (fromHeader > 0) {
+                b.putBytes(at, header, header.position() + done, fromHeader);
+            }
+            int payloadFrom = done + fromHeader - FrameHeader.LENGTH;
+            b.putBytes(at + fromHeader, payload, payload.position() + payloadFrom, n - fromHeader);
+            ring.commit(index);
+            done += n;
+        }
+    }
+
+    /**
+     * Claims {@code length} bytes in {@code local}'s ring, waiting while it is full and reading this rank's own
+     * ring meanwhile; returns -1 (and drops the frame) when that peer is gone.
+     */
+    private int claim(RingBuffer ring, int local, int piece, int length) {
+        int type = RecordType.of(rank, piece);
+        int index = ring.tryClaim(type, length);
+        if (index >= 0) {
+            return index;
+        }
+        idle.reset();
+        long nextLook = System.nanoTime() + PeerWatch.INTERVAL_NANOS;
+        while ((index = ring.tryClaim(type, length)) < 0) {
+            if (index != RingBuffer.INSUFFICIENT_CAPACITY) {
+                throw new IllegalStateException("ring of rank " + locals.worldRank(local) + ": claim " + index);
+            }
+            int work = reader.read();
+            long now = System.nanoTime();
+            if (watch.isLost(local) || now - nextLook >= 0 && watch.isGone(local)) {
+                return -1;
+            }
+            if (now - nextLook >= 0) {
+                nextLook = now + PeerWatch.INTERVAL_NANOS;
+            }
+            idle.idle(work);
+        }
+        return index;
+    }
+
+    @Override
+    public int poll() {
+        int n = reader.read();
+        if (--pollsUntilCheck <= 0) {
+            pollsUntilCheck = CHECK_EVERY_POLLS;
+            watch.checkIfDue();
+        }
+        return n;
+    }
+
+    @Override
+    public boolean needsPolling() {
+        return true;
+    }
+
+    /** Marks this rank closed in its liveness slot, so peers do not take its exit for a crash. */
+    @Override
+    public void close() {
+        if (!closed && layout != null) {
+            closed = true;
+            layout.markClosed(self);
+        }
+    }
+}

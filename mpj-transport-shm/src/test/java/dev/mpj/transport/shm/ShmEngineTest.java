@@ -1,0 +1,138 @@
+package dev.mpj.transport.shm;
+
+import dev.mpj.api.Operation;
+import dev.mpj.api.SendMode;
+import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.TransportRouter;
+import dev.mpj.runtime.engine.ProgressEngine;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The progress engine over shared memory: ranks are threads, each with its engine, router and transport. */
+@Timeout(60)
+class ShmEngineTest {
+    private static final int CONTEXT = 4;
+
+    @TempDir
+    Path dir;
+
+    /** A rank's engine wired as MPI.Init wires it: every peer of the node routed to shared memory. */
+    static ProgressEngine engine(ShmNode node, int rank) throws Exception {
+        ProgressEngine engine = new ProgressEngine(rank, Settings.defaults());
+        ShmTransport shm = node.start(rank, engine);
+        TransportRouter router = new TransportRouter(rank, node.ranks);
+        for (int peer = 0; peer < node.ranks; peer++) {
+            if (peer != rank) {
+                router.route(peer, shm);
+            }
+        }
+        engine.setRouter(router);
+        return engine;
+    }
+
+    @Test
+    void ranksThatSendLargeAndManyEagerMessagesToEachOtherBeforeReceivingBothComplete() throws Exception {
+        int large = 8 << 20;
+        int eager = 60_000;
+        int eagerCount = 40; // 2.4 MB of eager data: far more than a ring holds
+        try (ShmNode node = ShmNode.create(dir, 2, (int) ShmLayout.roomFor(2, 256 * 1024))) {
+            ProgressEngine[] engines = {engine(node, 0), engine(node, 1)};
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                List<Future<?>> ranks = new ArrayList<>();
+                for (int r = 0; r < 2; r++) {
+                    int rank = r;
+                    ranks.add(pool.submit(() -> {
+                        ProgressEngine e = engines[rank];
+                        int peer = 1 - rank;
+                        List<Operation> ops = new ArrayList<>();
+                        ops.add(e.send(Frames.payload(rank, large), peer, 1, CONTEXT, SendMode.STANDARD));
+                        for (int i = 0; i < eagerCount; i++) {
+                            ops.add(e.send(Frames.payload(rank + i, eager), peer, 2, CONTEXT, SendMode.STANDARD));
+                        }
+                        Operation big = e.receive(ByteBuffer.allocate(large), peer, 1, CONTEXT);
+                        List<Operation> small = new ArrayList<>();
+                        for (int i = 0; i < eagerCount; i++) {
+                            small.add(e.receive(ByteBuffer.allocate(eager), peer, 2, CONTEXT));
+                        }
+                        ops.add(big);
+                        ops.addAll(small);
+                        e.await(() -> ops.stream().allMatch(Operation::isComplete));
+                        assertTrue(Frames.matches(big.buffer().array(), peer, 0), "the large message");
+                        for (int i = 0; i < eagerCount; i++) {
+                            assertTrue(Frames.matches(small.get(i).buffer().array(), peer + i, 0), "eager " + i);
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : ranks) {
+                    f.get(30, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void aRingOfEightRanksOnFewCoresPassesTokensAround() throws Exception {
+        int ranks = 8;
+        int laps = 200;
+        try (ShmNode node = ShmNode.create(dir, ranks, (int) ShmLayout.roomFor(ranks, 64 * 1024))) {
+            ProgressEngine[] engines = new ProgressEngine[ranks];
+            for (int r = 0; r < ranks; r++) {
+                engines[r] = engine(node, r);
+            }
+            ExecutorService pool = Executors.newFixedThreadPool(ranks);
+            try {
+                List<Future<Integer>> results = new ArrayList<>();
+                for (int r = 0; r < ranks; r++) {
+                    int rank = r;
+                    results.add(pool.submit(() -> {
+                        ProgressEngine e = engines[rank];
+                        int next = (rank + 1) % ranks;
+                        int prev = (rank + ranks - 1) % ranks;
+                        ByteBuffer token = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+                        for (int lap = 0; lap < laps; lap++) {
+                            if (rank == 0) {
+                                token.putInt(0, lap * ranks);
+                                Operation s = e.send(token, next, lap, CONTEXT, SendMode.STANDARD);
+                                e.await(s::isComplete);
+                            }
+                            Operation r2 = e.receive(ByteBuffer.allocate(4), prev, lap, CONTEXT);
+                            e.await(r2::isComplete);
+                            if (rank != 0) {
+                                ByteBuffer t = r2.buffer().order(ByteOrder.LITTLE_ENDIAN);
+                                t.putInt(0, t.getInt(0) + 1);
+                                Operation s = e.send(t, next, lap, CONTEXT, SendMode.STANDARD);
+                                e.await(s::isComplete);
+                            } else {
+                                assertEquals(lap * ranks + ranks - 1, r2.buffer().order(ByteOrder.LITTLE_ENDIAN).getInt(0), "token of lap " + lap);
+                            }
+                        }
+                        return laps;
+                    }));
+                }
+                for (Future<Integer> f : results) {
+                    assertEquals(laps, f.get(30, TimeUnit.SECONDS));
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+}

@@ -1,0 +1,278 @@
+package dev.mpj.transport.shm;
+
+import dev.mpj.runtime.spi.FrameHeader;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Ranks are threads here, each with its own transport over its own mapping of one real segment file. */
+@Timeout(60)
+class ShmTransportTest {
+    /** Rings of 64 KiB: records of at most 8 KiB, so large frames and full rings are cheap to provoke. */
+    private static final int RING = 64 * 1024;
+
+    @TempDir
+    Path dir;
+
+    private ShmNode node(int ranks) {
+        return ShmNode.create(dir, ranks, (int) ShmLayout.roomFor(ranks, RING));
+    }
+
+    @Test
+    void framesArriveWholeAndInTheOrderTheyWereSent() throws Exception {
+        try (ShmNode node = node(2)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport receiver = node.start(1, sink);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            int max = sender.maxRecordLength();
+            int[] sizes = {0, 1, 100, max - FrameHeader.LENGTH, max - FrameHeader.LENGTH + 1, max, 3 * max + 5, 17};
+            Future<?> sent = CompletableFuture.runAsync(() -> {
+                for (int i = 0; i < sizes.length; i++) {
+                    sender.send(1, Frames.header(FrameHeader.EAGER, i, sizes[i]), Frames.payload(i, sizes[i]));
+                }
+            });
+            pollUntil(receiver, () -> sink.count() == sizes.length);
+            sent.get(10, TimeUnit.SECONDS);
+            List<RecordingSink.Received> got = sink.frames();
+            for (int i = 0; i < sizes.length; i++) {
+                RecordingSink.Received f = got.get(i);
+                assertEquals(0, f.peer());
+                assertEquals(i, f.tag(), "order");
+                assertEquals(sizes[i], f.payload().length, "length of frame " + i);
+                assertTrue(Frames.matches(f.payload(), i, 0), "contents of frame " + i);
+            }
+        }
+    }
+
+    @Test
+    void aLongDataFrameArrivesAsDataFramesOfConsecutiveRanges() throws Exception {
+        try (ShmNode node = node(2)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport receiver = node.start(1, sink);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            int length = 5 * sender.maxRecordLength() + 3;
+            long start = 1_000_000;
+            Future<?> sent = CompletableFuture.runAsync(() ->
+                    sender.send(1, Frames.header(FrameHeader.DATA, 9, start), Frames.payload(3, length)));
+            pollUntil(receiver, () -> bytesIn(sink) == length);
+            sent.get(10, TimeUnit.SECONDS);
+            long next = start;
+            for (RecordingSink.Received f : sink.frames()) {
+                assertEquals(FrameHeader.DATA, f.kind());
+                assertEquals(next, f.arg(), "each range starts where the previous one ended");
+                assertTrue(Frames.matches(f.payload(), 3, f.arg() - start), "contents at " + f.arg());
+                next += f.payload().length;
+            }
+            assertTrue(sink.count() > 5, "sent in several frames");
+        }
+    }
+
+    @Test
+    void framesTheSinkTakesInPlaceAreNotCopiedToIt() throws Exception {
+        try (ShmNode node = node(2)) {
+            List<byte[]> inPlace = new ArrayList<>();
+            RecordingSink copied = new RecordingSink() {
+                @Override
+                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
+                    if (FrameHeader.kind(frame) != FrameHeader.DATA) {
+                        return false;
+                    }
+                    byte[] payload = new byte[frame.remaining() - FrameHeader.LENGTH];
+                    frame.get(frame.position() + FrameHeader.LENGTH, payload);
+                    inPlace.add(payload);
+                    return true;
+                }
+            };
+            ShmTransport receiver = node.start(1, copied);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            sender.send(1, Frames.header(FrameHeader.DATA, 1, 0), Frames.payload(5, 100));
+            sender.send(1, Frames.header(FrameHeader.EAGER, 2, 0), Frames.payload(6, 100));
+            pollUntil(receiver, () -> copied.count() == 1);
+            assertEquals(1, inPlace.size());
+            assertTrue(Frames.matches(inPlace.get(0), 5, 0));
+            assertEquals(FrameHeader.EAGER, copied.frames().get(0).kind());
+        }
+    }
+
+    private static long bytesIn(RecordingSink sink) {
+        long n = 0;
+        for (RecordingSink.Received f : sink.frames()) {
+            n += f.payload().length;
+        }
+        return n;
+    }
+
+    @Test
+    void eachSendersOrderHoldsWhenSeveralSendersShareARing() throws Exception {
+        int senders = 3;
+        int frames = 60;
+        try (ShmNode node = node(senders + 1)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport receiver = node.start(0, sink);
+            ExecutorService pool = Executors.newFixedThreadPool(senders);
+            try {
+                for (int s = 1; s <= senders; s++) {
+                    ShmTransport t = node.start(s, new RecordingSink());
+                    int max = t.maxRecordLength();
+                    pool.submit(() -> {
+                        for (int i = 0; i < frames; i++) {
+                            int length = (i % 3) * max; // 0, one record and a bit, two records and a bit
+                            t.send(0, Frames.header(FrameHeader.EAGER, i, length), Frames.payload(i, length));
+                        }
+                        return null;
+                    });
+                }
+                pollUntil(receiver, () -> sink.count() == senders * frames);
+            } finally {
+                pool.shutdownNow();
+            }
+            int[] next = new int[senders + 1];
+            for (RecordingSink.Received f : sink.frames()) {
+                assertEquals(next[f.peer()]++, f.tag(), "order of rank " + f.peer());
+                assertTrue(Frames.matches(f.payload(), f.tag(), 0), "contents of a frame of rank " + f.peer());
+            }
+        }
+    }
+
+    @Test
+    void aFullRingMakesTheSenderWaitUntilTheReceiverReads() throws Exception {
+        try (ShmNode node = node(2)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport receiver = node.start(1, sink);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            int frames = 4 * RING / 1024;
+            CompletableFuture<?> sent = CompletableFuture.runAsync(() -> {
+                for (int i = 0; i < frames; i++) {
+                    sender.send(1, Frames.header(FrameHeader.EAGER, i, 1000), Frames.payload(i, 1000));
+                }
+            });
+            Thread.sleep(300);
+            assertFalse(sent.isDone(), "four rings' worth cannot be in the ring while nobody reads");
+            pollUntil(receiver, () -> sink.count() == frames);
+            sent.get(10, TimeUnit.SECONDS);
+            assertEquals(frames - 1, sink.frames().get(frames - 1).tag());
+        }
+    }
+
+    @Test
+    void twoSendersBlockedOnEachOthersFullRingsBothComplete() throws Exception {
+        try (ShmNode node = node(2)) {
+            RecordingSink[] sinks = {new RecordingSink(), new RecordingSink()};
+            ShmTransport[] t = {node.start(0, sinks[0]), node.start(1, sinks[1])};
+            int frames = 8 * RING / 4000;
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                Future<?>[] done = new Future<?>[2];
+                for (int r = 0; r < 2; r++) {
+                    int rank = r;
+                    done[r] = pool.submit(() -> {
+                        // nobody polls before sending everything: only reading while blocked lets both finish
+                        for (int i = 0; i < frames; i++) {
+                            t[rank].send(1 - rank, Frames.header(FrameHeader.EAGER, i, 4000), Frames.payload(i, 4000));
+                        }
+                        pollUntil(t[rank], () -> sinks[rank].count() == frames);
+                        return null;
+                    });
+                }
+                done[0].get(20, TimeUnit.SECONDS);
+                done[1].get(20, TimeUnit.SECONDS);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    @Test
+    void aPeerWhoseProcessDiedIsReportedLostToAWaitingRank() throws Exception {
+        try (ShmNode node = node(2)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport waiting = node.start(0, sink);
+            node.layout().attach(1, deadPid());
+            pollUntil(waiting, () -> sink.lost().containsKey(1));
+            assertTrue(sink.lost().get(1).getMessage().contains("rank 1"), sink.lost().get(1).getMessage());
+        }
+    }
+
+    @Test
+    void aSenderBlockedOnTheRingOfADeadPeerGivesUpAndReportsIt() throws Exception {
+        try (ShmNode node = node(2)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport sender = node.start(0, sink);
+            node.layout().attach(1, deadPid());
+            for (int i = 0; i < 2 * RING / 1000; i++) { // returns although nobody will ever read
+                sender.send(1, Frames.header(FrameHeader.EAGER, i, 1000), Frames.payload(i, 1000));
+            }
+            assertTrue(sink.lost().containsKey(1));
+        }
+    }
+
+    @Test
+    void aPeerThatClosedInOrderIsNotReportedLost() throws Exception {
+        try (ShmNode node = node(2)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport waiting = node.start(0, sink);
+            ShmLayout layout = node.layout();
+            layout.attach(1, deadPid());
+            layout.markClosed(1);
+            long end = System.nanoTime() + 3 * PeerWatch.INTERVAL_NANOS;
+            while (System.nanoTime() - end < 0) {
+                waiting.poll();
+                Thread.onSpinWait();
+            }
+            assertTrue(sink.lost().isEmpty(), sink.lost().toString());
+        }
+    }
+
+    @Test
+    void aTransportRoomTooSmallForTheRingsIsRefusedWithTheSizeNeeded() {
+        try (ShmNode node = ShmNode.create(dir, 4, 4096)) {
+            IOException e = assertThrows(IOException.class, () -> node.start(0, new RecordingSink()));
+            assertTrue(e.getMessage().contains("mpj.shmTransportBytes >= "), e.getMessage());
+        }
+    }
+
+    @Test
+    void aPeerOnAnotherNodeIsRefused() throws Exception {
+        try (ShmNode node = node(2)) {
+            ShmTransport t = node.start(0, new RecordingSink());
+            assertThrows(IllegalArgumentException.class, () -> t.send(2, FrameHeader.allocate(), ByteBuffer.allocate(0)));
+            assertThrows(IllegalArgumentException.class, () -> t.addPeer(5, new byte[0]));
+        }
+    }
+
+    /** The pid of a process that has exited and been reaped. */
+    static long deadPid() throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("true").start();
+        p.waitFor();
+        return p.pid();
+    }
+
+    static void pollUntil(ShmTransport t, BooleanSupplier done) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!done.getAsBoolean()) {
+            if (t.poll() == 0) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw new AssertionError("no progress");
+                }
+                Thread.yield();
+            }
+        }
+    }
+}

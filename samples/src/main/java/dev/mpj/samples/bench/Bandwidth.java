@@ -1,0 +1,84 @@
+package dev.mpj.samples.bench;
+
+import mpi.MPI;
+import mpi.Request;
+
+/**
+ * Streaming bandwidth from rank 0 to rank 1, as OSU's {@code osu_bw}: per iteration, a window of 64 non-blocking
+ * sends of one size, matched by 64 non-blocking receives, then a short acknowledgement back; MB/s is 10^6 bytes
+ * a second. 1 B to 4 MiB by default. {@code ./mpjrun -np 2 bw [-m [MIN:]MAX] [-i ITERATIONS] [-x WARMUP]
+ * [--csv FILE|-]}
+ */
+public final class Bandwidth {
+    static final int WINDOW = 64;
+    private static final int TAG = 2;
+    private static final int ACK_TAG = 3;
+
+    private Bandwidth() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String[] rest = MPI.Init(args);
+        int rank = MPI.COMM_WORLD.Rank();
+        BenchOptions o;
+        try {
+            o = BenchOptions.parse(rest, "bw", 1, 4 << 20, 100, 10);
+        } catch (IllegalArgumentException e) {
+            if (rank == 0) {
+                System.err.println(e.getMessage());
+            }
+            MPI.Finalize();
+            System.exit(2);
+            return;
+        }
+        if (MPI.COMM_WORLD.Size() < 2) {
+            if (rank == 0) {
+                System.err.println("bw needs at least 2 ranks");
+            }
+            MPI.Finalize();
+            System.exit(2);
+            return;
+        }
+        OsuReport report = new OsuReport("mpj Bandwidth Test (OSU style), window " + WINDOW,
+                "Bandwidth (MB/s)", "bandwidth_mb_s", System.out);
+        if (rank == 0) {
+            report.header();
+        }
+        // one buffer for the whole window, as osu_bw's
+        byte[] buffer = new byte[o.maxSize];
+        byte[] ack = new byte[4];
+        Request[] window = new Request[WINDOW];
+        for (int size = Math.max(1, o.minSize); size <= o.maxSize; size *= 2) {
+            int iterations = o.iterationsFor(size);
+            int warmup = o.warmupFor(size);
+            MPI.COMM_WORLD.Barrier();
+            double start = 0;
+            for (int i = 0; i < warmup + iterations; i++) {
+                if (i == warmup) {
+                    start = MPI.Wtime();
+                }
+                if (rank == 0) {
+                    for (int w = 0; w < WINDOW; w++) {
+                        window[w] = MPI.COMM_WORLD.Isend(buffer, 0, size, MPI.BYTE, 1, TAG);
+                    }
+                    Request.Waitall(window);
+                    MPI.COMM_WORLD.Recv(ack, 0, 4, MPI.BYTE, 1, ACK_TAG);
+                } else if (rank == 1) {
+                    for (int w = 0; w < WINDOW; w++) {
+                        window[w] = MPI.COMM_WORLD.Irecv(buffer, 0, size, MPI.BYTE, 0, TAG);
+                    }
+                    Request.Waitall(window);
+                    MPI.COMM_WORLD.Send(ack, 0, 4, MPI.BYTE, 0, ACK_TAG);
+                }
+            }
+            if (rank == 0) {
+                double seconds = MPI.Wtime() - start;
+                report.row(size, (double) size * WINDOW * iterations / seconds / 1e6);
+            }
+        }
+        if (rank == 0) {
+            report.csv(o.csv);
+        }
+        MPI.Finalize();
+    }
+}
