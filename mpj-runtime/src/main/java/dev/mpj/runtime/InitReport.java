@@ -12,8 +12,9 @@ import java.util.Map;
  * What one rank's {@code MPI.Init} did: the wall-clock time of each phase, in the order the phases first ran,
  * and the PMI operations each phase made. A phase that runs in several pieces (the address exchange around the
  * segment mapping it overlaps) accumulates them. Phases used by the runtime: {@code pmi}, {@code nodemap},
- * {@code listen}, {@code card}, {@code cardlength} (only with irregular cards), {@code segment},
- * {@code exchange}, {@code connections}.
+ * {@code listen}, {@code card}, {@code segment}, {@code cardlength} (only with irregular cards),
+ * {@code exchange} (the strategy's own work: puts, gets, the roots' allgather, node barriers), {@code fence} (the
+ * wait at the exchange's PMI barrier for the slowest rank), {@code connections}.
  */
 public final class InitReport {
     /** One phase: its total time and the PMI operations made during it. */

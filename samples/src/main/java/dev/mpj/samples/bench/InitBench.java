@@ -23,7 +23,7 @@ import java.util.Locale;
 public final class InitBench {
     /** The phases reported, in order; a phase that did not run counts as 0. */
     static final String[] PHASES = {"pmi", "nodemap", "listen", "card", "segment", "cardlength", "exchange",
-            "connections"};
+            "fence", "connections"};
     private static final int TOTAL = 0;
     private static final int FIRST_PHASE = 1;
     private static final int PUTS = FIRST_PHASE + PHASES.length;
