@@ -5,15 +5,15 @@ package dev.mpj.runtime.bootstrap;
  * job's shape, a rule set from the startup benchmark (docs/PERFORMANCE.md):
  * <ul>
  *   <li>one node: {@code roots} (one put and one get in the whole job, no transport needed);</li>
- *   <li>fewer than {@value #ROOTS_FROM_RANKS} ranks on several nodes: {@code shm} (the roots' connections
- *       cost more than the few gets they save);</li>
+ *   <li>fewer than {@value #ROOTS_FROM_RANKS} ranks on several nodes: {@code shm} (fewer gets than
+ *       {@code simple}; the roots' first TCP messages in cold JVMs cost more than the gets they save);</li>
  *   <li>otherwise {@code roots}.</li>
  * </ul>
  * Every rank computes the same choice from the same node map, so the job agrees without a message.
  */
 public final class AddressExchanges {
     /** From this many ranks on several nodes, {@code auto} picks {@code roots}. */
-    public static final int ROOTS_FROM_RANKS = 16;
+    public static final int ROOTS_FROM_RANKS = 64;
 
     private AddressExchanges() {
     }

@@ -1,5 +1,6 @@
 package dev.mpj.samples.bench;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +18,9 @@ import java.util.concurrent.TimeUnit;
  * ({@code init-sweep-ppn.svg}) — the shape of figures 5 and 6 of the locality-aware PMI paper.
  * <pre>
  *   java -cp … dev.mpj.samples.bench.InitSweep [--np 2,4,8,16,32,64] [--nodes 1,2,4,8]
- *        [--exchange simple,shm,roots] [--repeat 1] [--out DIR]
+ *        [--exchange simple,shm,roots] [--repeat 1] [--out DIR] [--from CSV]
  * </pre>
+ * {@code --from} only draws the charts of an earlier sweep's CSV.
  * Each run is a separate job; with {@code --repeat k} the median of the k runs is kept. Rank JVMs get
  * {@code -Xmx64m -XX:TieredStopAtLevel=1} unless {@code MPJ_JVM_OPTS} says otherwise.
  */
@@ -41,6 +43,7 @@ public final class InitSweep {
         List<String> exchanges = List.of("simple", "shm", "roots");
         int repeat = 1;
         Path out = Path.of(".");
+        Path from = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--np" -> nps = ints(args[i + 1]);
@@ -48,10 +51,15 @@ public final class InitSweep {
                 case "--exchange" -> exchanges = List.of(args[i + 1].split(","));
                 case "--repeat" -> repeat = Integer.parseInt(args[i + 1]);
                 case "--out" -> out = Path.of(args[i + 1]);
+                case "--from" -> from = Path.of(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
         Files.createDirectories(out);
+        if (from != null) {
+            drawFrom(from, out, exchanges);
+            return;
+        }
         List<Row> rows = new ArrayList<>();
         StringBuilder csv = new StringBuilder("np,nodes,ppn,exchange,min_ms,max_ms,avg_ms,median_ms,"
                 + "exchange_median_ms,puts,gets\n");
@@ -69,8 +77,25 @@ public final class InitSweep {
                 }
             }
         }
-        int maxNp = nps.stream().mapToInt(Integer::intValue).max().orElse(1);
-        int maxNodes = nodeCounts.stream().mapToInt(Integer::intValue).filter(n -> n <= maxNp).max().orElse(1);
+        draw(rows, out, exchanges);
+    }
+
+    /** Draws the charts of an earlier sweep's CSV (e.g. one stopped before the end). */
+    private static void drawFrom(Path csv, Path out, List<String> exchanges) throws IOException {
+        List<Row> rows = new ArrayList<>();
+        for (String line : Files.readAllLines(csv)) {
+            if (!line.isBlank() && Character.isDigit(line.charAt(0))) {
+                String[] f = line.split(",");
+                rows.add(new Row(Integer.parseInt(f[0]), Integer.parseInt(f[1]), f[3], d(f[4]), d(f[5]), d(f[6]),
+                        d(f[7]), d(f[8]), Long.parseLong(f[9]), Long.parseLong(f[10].trim())));
+            }
+        }
+        draw(rows, out, exchanges);
+    }
+
+    private static void draw(List<Row> rows, Path out, List<String> exchanges) throws IOException {
+        int maxNp = rows.stream().mapToInt(Row::np).max().orElse(1);
+        int maxNodes = rows.stream().filter(r -> r.np() == maxNp).mapToInt(Row::nodes).max().orElse(1);
         Files.writeString(out.resolve("init-sweep-nodes.svg"), chart(rows, exchanges, "nodes",
                 "Exchange time by node count, np = " + maxNp, r -> r.np() == maxNp, r -> r.nodes()));
         Files.writeString(out.resolve("init-sweep-ppn.svg"), chart(rows, exchanges, "processes per node",
