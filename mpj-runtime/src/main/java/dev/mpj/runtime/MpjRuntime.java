@@ -8,11 +8,18 @@ import dev.mpj.api.SendMode;
 import dev.mpj.api.Reduction;
 import dev.mpj.runtime.coll.CollectiveTuning;
 import dev.mpj.runtime.coll.Collectives;
+import dev.mpj.runtime.bootstrap.AddressExchange;
+import dev.mpj.runtime.bootstrap.AddressExchanges;
+import dev.mpj.runtime.bootstrap.BusinessCard;
+import dev.mpj.runtime.bootstrap.CardLengthAgreement;
+import dev.mpj.runtime.bootstrap.EngineMessenger;
+import dev.mpj.runtime.bootstrap.ExchangeContext;
+import dev.mpj.runtime.bootstrap.PeerDirectory;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.NodeMap;
+import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.PmiClients;
-import dev.mpj.runtime.pmi.PmiKvs;
 import dev.mpj.runtime.spi.FrameSink;
 import dev.mpj.runtime.spi.Transport;
 import dev.mpj.runtime.spi.TransportContext;
@@ -27,12 +34,13 @@ import java.util.ServiceLoader;
 import java.util.function.BooleanSupplier;
 
 /**
- * The runtime behind package {@code mpi}: bootstraps through PMI, exchanges transport addresses, and
- * routes point-to-point traffic through the {@link ProgressEngine}; collectives run over that
- * point-to-point layer ({@link Collectives}).
+ * The runtime behind package {@code mpi}: bootstraps through PMI (node map, node segment, business cards, one of
+ * the {@link AddressExchange address exchanges}), routes point-to-point traffic through the
+ * {@link ProgressEngine}, and runs collectives over it ({@link Collectives}). {@link #current()} gives the
+ * runtime of this process, e.g. for its {@link #initReport() init report}.
  */
 public final class MpjRuntime implements MpiBackend {
-    private static final String CARD_KEY = "mpj-card-";
+    private static volatile MpjRuntime current;
 
     private Settings settings;
     private PmiClient pmi;
@@ -41,6 +49,7 @@ public final class MpjRuntime implements MpiBackend {
     private InitReport report;
     private NodeMap nodeMap;
     private Collectives collectives;
+    private NodeSegment segment;
     private int rank;
     private int size;
 
@@ -51,47 +60,79 @@ public final class MpjRuntime implements MpiBackend {
             settings = Settings.fromEnvironment();
             collectives = new Collectives(this, CollectiveTuning.from(settings));
             pmi = PmiClients.fromEnvironment(settings, System.getenv());
+            r.countFrom(pmi.counters());
             rank = pmi.rank();
             size = pmi.size();
+            armKillHook(r);
             r.phase("pmi");
             nodeMap = NodeMap.discover(pmi, settings);
             r.phase("nodemap");
             LauncherWatchdog.watch(System.getenv());
             engine = new ProgressEngine(rank, settings);
             if (size > 1) {
-                transport = loadTransport("tcp");
-                byte[] address = transport.start(new Context(rank, size, engine, settings));
-                r.phase("listen");
-                PmiKvs.putBytes(pmi, CARD_KEY + rank, address);
-                pmi.barrier();
-                r.phase("fence");
-                for (int peer = 0; peer < size; peer++) {
-                    if (peer != rank) {
-                        byte[] card = PmiKvs.getBytes(pmi, CARD_KEY + peer);
-                        if (card == null) {
-                            throw new MPIException(MPIException.ERR_INTERN,
-                                    "rank " + peer + " published no address card");
-                        }
-                        transport.addPeer(peer, card);
-                    }
-                }
-                r.phase("exchange");
-                Transport t = transport;
-                engine.setRouter(t::send);
+                connect(r);
             } else {
-                engine.setRouter((peer, h, p) -> {
-                    throw new MPIException(MPIException.ERR_RANK, "no rank " + peer + " in a job of size 1");
-                });
+                engine.setRouter(new NoPeers());
             }
             report = r;
-            if (settings.verbose()) {
+            current = this;
+            if (settings.initTimings()) {
                 System.err.println("mpj: rank " + rank + " of " + size + " on node " + nodeMap.nodeOf(rank) + " of "
-                        + nodeMap.nodeCount() + " init " + r + " pmi(" + pmi.dialect() + ") " + pmi.counters());
+                        + nodeMap.nodeCount() + " exchange " + r.exchange() + " init " + r + " pmi(" + pmi.dialect()
+                        + ") " + pmi.counters());
             }
         } catch (MPIException e) {
             throw e;
         } catch (RuntimeException | IOException e) {
             throw new MPIException(MPIException.ERR_OTHER, "MPI.Init failed: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The multi-rank part of init: listener, business card, node segment, address exchange, then every peer
+     * made reachable from the node table.
+     */
+    private void connect(InitReport r) throws IOException {
+        transport = loadTransport("tcp");
+        byte[] address = transport.start(new Context(rank, size, engine, settings));
+        engine.setRouter(new TransportRouter(transport));
+        r.phase("listen");
+        int node = nodeMap.nodeOf(rank);
+        byte[] card = new BusinessCard(node, nodeMap.isRoot(rank) ? BusinessCard.FLAG_NODE_ROOT : 0, address)
+                .encode();
+        r.phase("card");
+        AddressExchange exchange = AddressExchanges.choose(settings.addressExchange(), size, nodeMap.nodeCount());
+        ExchangeContext x = new ExchangeContext(pmi, nodeMap, card,
+                new SegmentAttacher(nodeMap, rank, pmi.jobId(), settings), new EngineMessenger(engine),
+                new TransportPeers(transport), r);
+        if (settings.irregularCards()) {
+            x.attachForIrregularCards();
+            r.phase("segment");
+            CardLengthAgreement.run(x);
+            r.phase("cardlength");
+        }
+        exchange.run(x);
+        r.phase("exchange");
+        segment = x.segment();
+        for (int peer = 0; peer < size; peer++) {
+            if (peer != rank) {
+                byte[] peerCard = segment.card(peer);
+                if (peerCard == null) {
+                    throw new MPIException(MPIException.ERR_INTERN, "the node table has no card of rank " + peer
+                            + " after the " + exchange.name() + " exchange");
+                }
+                transport.addPeer(peer, BusinessCard.decode(peerCard).address());
+            }
+        }
+        r.phase("connections");
+        r.describeJob(exchange.name(), nodeMap.nodeCount());
+    }
+
+    private void armKillHook(InitReport r) {
+        String kill = settings.get(Setting.TEST_KILL_AFTER_PHASE);
+        int at = kill.indexOf('@');
+        if (at > 0 && Integer.parseInt(kill.substring(at + 1)) == rank) {
+            r.killAfter(kill.substring(0, at));
         }
     }
 
@@ -133,6 +174,11 @@ public final class MpjRuntime implements MpiBackend {
         pmi.barrier();
         if (transport != null) {
             transport.close();
+        }
+        if (segment != null) {
+            // the last rank of the node to close removes the file
+            segment.barrier();
+            segment.close();
         }
         pmi.finish();
         pmi.close();
@@ -259,6 +305,47 @@ public final class MpjRuntime implements MpiBackend {
         return nodeMap;
     }
 
+    /** The runtime of this process once {@code MPI.Init} has succeeded, else null. */
+    public static MpjRuntime current() {
+        return current;
+    }
+
+    /** This rank's node segment (its card table holds every rank's card after init); null in a job of one. */
+    public NodeSegment nodeSegment() {
+        return segment;
+    }
+
     private record Context(int rank, int size, FrameSink sink, Settings settings) implements TransportContext {
+    }
+
+    // Small classes rather than lambdas: no lambda bootstrap on the init path.
+
+    private record TransportRouter(Transport transport) implements ProgressEngine.FrameRouter {
+        @Override
+        public void send(int peer, ByteBuffer header, ByteBuffer payload) {
+            transport.send(peer, header, payload);
+        }
+    }
+
+    private static final class NoPeers implements ProgressEngine.FrameRouter {
+        @Override
+        public void send(int peer, ByteBuffer header, ByteBuffer payload) {
+            throw new MPIException(MPIException.ERR_RANK, "no rank " + peer + " in a job of size 1");
+        }
+    }
+
+    private record TransportPeers(Transport transport) implements PeerDirectory {
+        @Override
+        public void addPeer(int peer, byte[] card) {
+            transport.addPeer(peer, BusinessCard.decode(card).address());
+        }
+    }
+
+    private record SegmentAttacher(NodeMap map, int rank, String jobId, Settings settings)
+            implements ExchangeContext.SegmentSource {
+        @Override
+        public NodeSegment attach(int cardCapacity) {
+            return NodeSegment.attach(map, rank, jobId, settings, cardCapacity);
+        }
     }
 }

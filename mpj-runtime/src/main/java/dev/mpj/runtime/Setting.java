@@ -41,7 +41,16 @@ public enum Setting {
             "allreduce algorithm: auto, recursive-doubling, rabenseifner, ring (the last two for commutative "
                     + "operations only; non-commutative ones always use recursive doubling)"),
     COLL_ALLTOALL("mpj.coll.alltoall", "auto",
-            "alltoall algorithm: auto, bruck, scattered, pairwise");
+            "alltoall algorithm: auto, bruck, scattered, pairwise"),
+    ADDRESS_EXCHANGE("mpj.addressExchange", "auto",
+            "how MPI.Init exchanges business cards: simple, shm, roots, or auto (chosen from the job's shape)"),
+    IRREGULAR_CARDS("mpj.irregularCards", "false",
+            "business cards may differ in length between ranks: agree on the longest first (one PMI put per node,"
+                    + " N gets per rank); needed when ranks advertise addresses of different forms, e.g. IPv4 and IPv6"),
+    INIT_TIMINGS("mpj.initTimings", "false",
+            "each rank prints the phases of its MPI.Init with their timings and PMI operations on stderr"),
+    TEST_KILL_AFTER_PHASE("mpj.test.killAfterPhase", "",
+            "for tests of crash clean-up: PHASE@RANK makes that rank SIGKILL itself when that MPI.Init phase ends");
 
     private final String property;
     private final String defaultValue;

@@ -93,6 +93,21 @@ public final class Settings {
         return getBoolean(Setting.VERBOSE);
     }
 
+    /** The address-exchange strategy asked for: simple, shm, roots or auto. */
+    public String addressExchange() {
+        return get(Setting.ADDRESS_EXCHANGE).toLowerCase(Locale.ROOT);
+    }
+
+    /** Whether ranks agree on the longest business card before exchanging them. */
+    public boolean irregularCards() {
+        return getBoolean(Setting.IRREGULAR_CARDS);
+    }
+
+    /** Whether every rank prints its MPI.Init phases (also implied by {@link #verbose()}). */
+    public boolean initTimings() {
+        return getBoolean(Setting.INIT_TIMINGS) || verbose();
+    }
+
     private void validate() {
         int eager = eagerThreshold();
         int chunk = rendezvousChunk();
@@ -125,6 +140,16 @@ public final class Settings {
         if (!transports.equals("auto") && !transports.equals("tcp") && !transports.equals("shm")) {
             throw new IllegalArgumentException(Setting.TRANSPORTS.property() + " must be auto, tcp or shm, not '"
                     + transports + "'");
+        }
+        switch (addressExchange()) {
+            case "simple", "shm", "roots", "auto" -> { }
+            default -> throw new IllegalArgumentException(Setting.ADDRESS_EXCHANGE.property()
+                    + " must be simple, shm, roots or auto, not '" + get(Setting.ADDRESS_EXCHANGE) + "'");
+        }
+        String kill = get(Setting.TEST_KILL_AFTER_PHASE);
+        if (!kill.isEmpty() && !kill.matches("[a-z]+@[0-9]+")) {
+            throw new IllegalArgumentException(Setting.TEST_KILL_AFTER_PHASE.property() + " must be PHASE@RANK,"
+                    + " e.g. segment@0, not '" + kill + "'");
         }
         if (get(Setting.SEGMENT_DIR).isEmpty()) {
             throw new IllegalArgumentException(Setting.SEGMENT_DIR.property() + " must name a directory");

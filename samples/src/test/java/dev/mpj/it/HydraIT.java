@@ -2,9 +2,11 @@ package dev.mpj.it;
 
 import dev.mpj.samples.Hello;
 import dev.mpj.samples.Ring;
+import dev.mpj.samples.bench.InitBench;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
@@ -24,16 +26,24 @@ class HydraIT {
         Commands.requireHydra();
     }
 
+    /** The node segment (Agrona 2.x) needs this in every rank JVM of a multi-rank job. */
+    static final List<String> ADD_EXPORTS = List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+
     private static List<String> mpiexec(String mode, int np, Class<?> main, String... args) {
         List<String> cmd = new ArrayList<>(List.of("mpiexec.hydra"));
         switch (mode) {
             case "fd" -> { }
             case "port" -> cmd.add("-pmi-port");
             case "fake-nodes" -> cmd.addAll(List.of("-launcher", "fork", "-hosts", "a1:2,a2:2"));
+            case "four-nodes" -> {
+                int p = np / 4;
+                cmd.addAll(List.of("-launcher", "fork", "-hosts", "a1:" + p + ",a2:" + p + ",a3:" + p + ",a4:" + p));
+            }
             default -> throw new IllegalArgumentException(mode);
         }
         cmd.addAll(List.of("-n", Integer.toString(np), Commands.java()));
         cmd.addAll(List.of(Job.RANK_JVM_OPTS.split(" ")));
+        cmd.addAll(ADD_EXPORTS);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         cmd.addAll(List.of(args));
         return cmd;
@@ -55,6 +65,23 @@ class HydraIT {
         Commands.Output o = Commands.run(mpiexec(mode, 4, Ring.class, "5"), Commands.repoRoot(), 90);
         assertEquals(0, o.exitCode(), o::text);
         assertTrue(o.text().contains("token = 20 (expected 20)"), o::text);
+    }
+
+    /** The acceptance run ({@code -hosts a1:4,a2:4,a3:4,a4:4 -n 16}) for roots; np = 8 keeps the others short. */
+    @ParameterizedTest(name = "{0} np={1}")
+    @CsvSource({"roots,16", "simple,8", "shm,8"})
+    void initbenchOnFourEmulatedHostsSeesFourNodesAndTheFormulaCounts(String exchange, int np) throws Exception {
+        Commands.Output o = Commands.run(mpiexec("four-nodes", np, InitBench.class, "--exchange", exchange),
+                Commands.repoRoot(), 90);
+        assertEquals(0, o.exitCode(), o::text);
+        assertTrue(o.text().contains("nprocs: " + np + ", min: "), o::text);
+        assertTrue(o.text().contains("nodes: 4, exchange: " + exchange), o::text);
+        String counts = switch (exchange) {
+            case "simple" -> "puts=" + np + " gets=" + np * np;
+            case "shm" -> "puts=" + np + " gets=" + 4 * np;
+            default -> "puts=4 gets=16";
+        };
+        assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.stream.Stream;
 
@@ -32,6 +33,15 @@ class PointToPointIT {
         // 8 MiB crosses the eager threshold and spans several rendezvous chunks
         assertAllRanksOk(Job.np(np).run(PingPongProgram.class, Integer.toString(np <= 2 ? 8 << 20 : 1 << 20)),
                 np, "pingpong");
+    }
+
+    /** Two nodes, so the roots exchange really runs its allgather over TCP before the program's traffic. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"simple", "shm", "roots"})
+    void pingPongAndRequestsWorkAfterEveryAddressExchange(String exchange) {
+        Job job = Job.np(4).launcherOptions("--fake-nodes", "2").env("MPJ_ADDRESS_EXCHANGE", exchange);
+        assertAllRanksOk(job.run(PingPongProgram.class, Integer.toString(1 << 20)), 4, "pingpong");
+        assertAllRanksOk(job.run(RequestsProgram.class), 4, "requests");
     }
 
     @ParameterizedTest(name = "np={0}")

@@ -16,14 +16,14 @@ import java.util.concurrent.TimeoutException;
  * A job of {@code size} PMI clients in one JVM, one per thread, sharing a KVS with the semantics of a real
  * server: a put is visible only after the next barrier, which is collective over all clients.
  */
-final class InProcessPmiJob {
+public final class InProcessPmiJob {
     private final int size;
     private final String mapping;
     private final Map<String, String> published = new ConcurrentHashMap<>();
     private final Map<String, String> pending = new ConcurrentHashMap<>();
     private final CyclicBarrier barrier;
 
-    InProcessPmiJob(int size, String mapping) {
+    public InProcessPmiJob(int size, String mapping) {
         this.size = size;
         this.mapping = mapping;
         this.barrier = new CyclicBarrier(size, () -> {
@@ -32,7 +32,7 @@ final class InProcessPmiJob {
         });
     }
 
-    PmiClient client(int rank) {
+    public PmiClient client(int rank) {
         return new Client(rank);
     }
 

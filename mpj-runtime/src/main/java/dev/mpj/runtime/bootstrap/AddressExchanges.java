@@ -1,0 +1,35 @@
+package dev.mpj.runtime.bootstrap;
+
+/**
+ * Chooses the {@link AddressExchange} for a job from {@code mpj.addressExchange}. {@code auto} picks by the
+ * job's shape, a rule set from the startup benchmark (docs/PERFORMANCE.md):
+ * <ul>
+ *   <li>one node: {@code roots} (one put and one get in the whole job, no transport needed);</li>
+ *   <li>fewer than {@value #ROOTS_FROM_RANKS} ranks on several nodes: {@code shm} (fewer gets than
+ *       {@code simple}; the roots' first TCP messages in cold JVMs cost more than the gets they save);</li>
+ *   <li>otherwise {@code roots}.</li>
+ * </ul>
+ * Every rank computes the same choice from the same node map, so the job agrees without a message.
+ */
+public final class AddressExchanges {
+    /** From this many ranks on several nodes, {@code auto} picks {@code roots}. */
+    public static final int ROOTS_FROM_RANKS = 64;
+
+    private AddressExchanges() {
+    }
+
+    /**
+     * @param setting simple, shm, roots or auto
+     * @throws IllegalArgumentException for any other name
+     */
+    public static AddressExchange choose(String setting, int size, int nodes) {
+        return switch (setting) {
+            case SimpleExchange.NAME -> new SimpleExchange();
+            case ShmExchange.NAME -> new ShmExchange();
+            case RootsAllgatherExchange.NAME -> new RootsAllgatherExchange();
+            case "auto" -> nodes == 1 || size >= ROOTS_FROM_RANKS ? new RootsAllgatherExchange() : new ShmExchange();
+            default -> throw new IllegalArgumentException("no address exchange '" + setting
+                    + "' (simple, shm, roots, auto)");
+        };
+    }
+}

@@ -1,0 +1,183 @@
+package dev.mpj.runtime.bootstrap;
+
+import dev.mpj.runtime.InitReport;
+import dev.mpj.runtime.node.NodeMap;
+import dev.mpj.runtime.node.NodeSegment;
+import dev.mpj.runtime.node.NodeSegmentDescriptor;
+import dev.mpj.runtime.pmi.PmiClient;
+import dev.mpj.runtime.pmi.PmiKvs;
+
+/**
+ * What an {@link AddressExchange} works with on one rank: the PMI client, the node map, this rank's encoded
+ * card, the node segment (attached during the first PMI fence, so the mapping overlaps the wait), the messenger
+ * for the node roots' allgather, and where peers become reachable. Also the card-table operations every strategy
+ * shares: publishing a card, fetching one, and storing one in the table. One per rank; not thread-safe.
+ */
+public final class ExchangeContext {
+    /** The PMI key of a rank's card: this prefix, then the rank. */
+    public static final String CARD_KEY = "mpj-card-";
+
+    /** Maps this rank's node segment (the node root creates it) with slots of the given capacity. */
+    public interface SegmentSource {
+        NodeSegment attach(int cardCapacity);
+    }
+
+    private final PmiClient pmi;
+    private final NodeMap map;
+    private final int rank;
+    private final byte[] card;
+    private final SegmentSource segments;
+    private final InitMessenger messenger;
+    private final PeerDirectory peers;
+    private final InitReport report;
+    private NodeSegment segment;
+    private boolean regularCards = true;
+    private int slotBytesUsed;
+
+    /**
+     * @param report where the exchange's time goes: phase "exchange", except the segment mapping the fence
+     *               overlaps ("segment") and the wait for the slowest rank at the fence ("fence")
+     */
+    public ExchangeContext(PmiClient pmi, NodeMap map, byte[] card, SegmentSource segments,
+                           InitMessenger messenger, PeerDirectory peers, InitReport report) {
+        this.pmi = pmi;
+        this.map = map;
+        this.rank = pmi.rank();
+        this.card = card.clone();
+        this.segments = segments;
+        this.messenger = messenger;
+        this.peers = peers;
+        this.report = report;
+    }
+
+    public PmiClient pmi() {
+        return pmi;
+    }
+
+    public NodeMap nodeMap() {
+        return map;
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    /** This rank's encoded card (a copy). */
+    public byte[] card() {
+        return card.clone();
+    }
+
+    public InitMessenger messenger() {
+        return messenger;
+    }
+
+    public PeerDirectory peers() {
+        return peers;
+    }
+
+    /** The node segment; attached by the first {@link #fence()} at the latest. */
+    public NodeSegment segment() {
+        if (segment == null) {
+            throw new IllegalStateException("the node segment is attached by the exchange's fence");
+        }
+        return segment;
+    }
+
+    /**
+     * Maps the node segment now, with slots that hold any card (for the card-length agreement, which needs the
+     * segment before the exchange), and stores this rank's card. Cards may then differ in length.
+     */
+    public NodeSegment attachForIrregularCards() {
+        regularCards = false;
+        attach(BusinessCard.MAX_ENCODED_LENGTH);
+        return segment;
+    }
+
+    /**
+     * After the card-length agreement: the longest card of the job, so the roots' allgather moves only the used
+     * part of each slot (its length field and that many bytes).
+     */
+    public void agreedCardLength(int longest) {
+        if (longest < card.length || longest > segment().cardCapacity()) {
+            throw new ExchangeException("agreed card length " + longest + " is not between this rank's card ("
+                    + card.length + ") and the slot capacity (" + segment().cardCapacity() + ")");
+        }
+        slotBytesUsed = NodeSegmentDescriptor.CARD_DATA_OFFSET + longest;
+    }
+
+    /** Whether every card of the job has the same length (no agreement ran), so slots of one size fit all. */
+    public boolean regularCards() {
+        return regularCards;
+    }
+
+    /** Bytes of each slot the roots' allgather must move: the whole slot, or its used part after agreement. */
+    public int slotBytesUsed() {
+        return slotBytesUsed > 0 ? slotBytesUsed : segment().cardSlotLength();
+    }
+
+    /**
+     * The PMI barrier of the exchange, overlapped with local work: enters the barrier, maps the node segment if
+     * it is not yet mapped (the root creates it; slot capacity = this rank's card length) and writes this rank's
+     * card into its slot, then waits for the barrier to end. The wait is reported apart ("fence"): it is the
+     * launch skew of the job more than the cost of the strategy.
+     */
+    public void fence() {
+        pmi.barrierBegin();
+        report.phase("exchange");
+        if (segment == null) {
+            attach(card.length);
+            report.phase("segment");
+        }
+        pmi.barrierEnd();
+        report.phase("fence");
+    }
+
+    private void attach(int capacity) {
+        segment = segments.attach(capacity);
+        store(rank, card);
+    }
+
+    /** Puts this rank's card under {@link #CARD_KEY}{@code rank}; visible after the next barrier. */
+    public void publishCard() {
+        PmiKvs.putBytes(pmi, CARD_KEY + rank, card);
+    }
+
+    /**
+     * The card {@code peer} published.
+     *
+     * @throws ExchangeException when it published none
+     */
+    public byte[] fetchCard(int peer) {
+        byte[] c = PmiKvs.getBytes(pmi, CARD_KEY + peer);
+        if (c == null) {
+            throw new ExchangeException("rank " + peer + " published no business card (key " + CARD_KEY + peer
+                    + ")");
+        }
+        return c;
+    }
+
+    /**
+     * Writes {@code peer}'s card into its slot of the node table.
+     *
+     * @throws ExchangeException when it does not fit the slot (cards of different lengths without agreement)
+     */
+    public void store(int peer, byte[] peerCard) {
+        NodeSegment s = segment();
+        if (peerCard.length > s.cardCapacity()) {
+            throw new ExchangeException("the business card of rank " + peer + " has " + peerCard.length
+                    + " bytes, more than the " + s.cardCapacity() + " of this node's card slots: cards differ in"
+                    + " length (addresses of different forms?); set mpj.irregularCards=true");
+        }
+        s.putCard(peer, peerCard);
+    }
+
+    /** First item of share {@code part} when {@code count} items are split into {@code parts} shares. */
+    static int shareStart(int part, int parts, int count) {
+        return part * (count / parts);
+    }
+
+    /** Exclusive end of share {@code part}: equal shares, the last one takes the remainder (as MPICH splits). */
+    static int shareEnd(int part, int parts, int count) {
+        return part == parts - 1 ? count : (part + 1) * (count / parts);
+    }
+}

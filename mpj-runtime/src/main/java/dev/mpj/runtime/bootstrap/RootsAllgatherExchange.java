@@ -1,0 +1,57 @@
+package dev.mpj.runtime.bootstrap;
+
+import dev.mpj.runtime.node.NodeMap;
+import dev.mpj.runtime.node.NodeSegment;
+
+/**
+ * Only the node roots put their cards (N puts); after the fence the C ranks of each node share the N root-card
+ * gets into the node table (N² gets in the job) while the other ranks' own cards are already in it (written
+ * during the fence, no PMI). After a node barrier each root knows the other roots' addresses, and the roots run
+ * an allgather over the transport <em>in place</em> on the table ({@link CardTableAllgather}); a last node
+ * barrier hands the full table to every local rank. PMI carries O(N) data; the rest moves over the fabric.
+ */
+public final class RootsAllgatherExchange implements AddressExchange {
+    public static final String NAME = "roots";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void run(ExchangeContext c) {
+        NodeMap map = c.nodeMap();
+        int rank = c.rank();
+        int node = map.nodeOf(rank);
+        boolean root = map.isRoot(rank);
+        if (root) {
+            c.publishCard();
+        }
+        c.fence();
+        NodeSegment segment = c.segment();
+        int nodes = map.nodeCount();
+        int end = ExchangeContext.shareEnd(map.localRank(rank), map.localSize(node), nodes);
+        for (int k = ExchangeContext.shareStart(map.localRank(rank), map.localSize(node), nodes); k < end; k++) {
+            int peerRoot = map.nodeRoot(k);
+            byte[] card = c.fetchCard(peerRoot);
+            // The allgather moves whole slots: every node's table must have slots of the same size.
+            if (c.regularCards() && card.length != segment.cardCapacity()) {
+                throw new ExchangeException("the business card of rank " + peerRoot + " has " + card.length
+                        + " bytes, this node's slots " + segment.cardCapacity() + ": cards differ in length"
+                        + " (addresses of different forms?); set mpj.irregularCards=true");
+            }
+            c.store(peerRoot, card);
+        }
+        segment.barrier();
+        if (root && nodes > 1) {
+            for (int k = 0; k < nodes; k++) {
+                if (k != node) {
+                    c.peers().addPeer(map.nodeRoot(k), segment.card(map.nodeRoot(k)));
+                }
+            }
+            new CardTableAllgather(segment.cardTable(), segment.cardSlotLength(), c.slotBytesUsed(), map)
+                    .ring(rank, c.messenger());
+        }
+        segment.barrier();
+    }
+}

@@ -1,0 +1,145 @@
+package dev.mpj.samples.bench;
+
+import dev.mpj.runtime.InitReport;
+import dev.mpj.runtime.MpjRuntime;
+import mpi.MPI;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * Startup benchmark, in the style of OSU's {@code osu_init}: every rank times {@code MPI.Init} from the entry of
+ * {@code main}, rank 0 gathers the figures with point-to-point messages and prints
+ * <pre>
+ *   nprocs: 16, min: X ms, max: Y ms, avg: Z ms
+ *   nodes: 4, exchange: roots
+ *   phases (median over ranks, ms): pmi … exchange … connections …
+ *   exchange PMI operations of the job: puts=4 gets=16 (formula N puts, N² gets: puts=4 gets=16)
+ * </pre>
+ * Options: {@code --exchange simple|shm|roots|auto} (sets {@code mpj.addressExchange} before init),
+ * {@code --irregular} (forces the card-length agreement), {@code --csv} (adds one machine-readable line starting
+ * with {@code csv,}).
+ */
+public final class InitBench {
+    /** The phases reported, in order; a phase that did not run counts as 0. */
+    static final String[] PHASES = {"pmi", "nodemap", "listen", "card", "segment", "cardlength", "exchange",
+            "fence", "connections"};
+    private static final int TOTAL = 0;
+    private static final int FIRST_PHASE = 1;
+    private static final int PUTS = FIRST_PHASE + PHASES.length;
+    private static final int GETS = PUTS + 1;
+    private static final int AGREEMENT_PUTS = GETS + 1;
+    private static final int AGREEMENT_GETS = AGREEMENT_PUTS + 1;
+    private static final int FIELDS = AGREEMENT_GETS + 1;
+    private static final int TAG = 7;
+
+    private InitBench() {
+    }
+
+    public static void main(String[] args) {
+        long start = System.nanoTime();
+        boolean csv = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--exchange" -> {
+                    if (i + 1 == args.length) {
+                        throw new IllegalArgumentException("--exchange needs simple, shm, roots or auto");
+                    }
+                    System.setProperty("mpj.addressExchange", args[++i]);
+                }
+                case "--irregular" -> System.setProperty("mpj.irregularCards", "true");
+                case "--csv" -> csv = true;
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (--exchange simple|shm|roots|auto, --irregular, --csv)");
+            }
+        }
+        MPI.Init(args);
+        double initMs = (System.nanoTime() - start) / 1e6;
+        InitReport report = MpjRuntime.current().initReport();
+        double[] mine = new double[FIELDS];
+        mine[TOTAL] = initMs;
+        for (int p = 0; p < PHASES.length; p++) {
+            mine[FIRST_PHASE + p] = report.get(PHASES[p]).millis();
+        }
+        mine[PUTS] = report.get("exchange").puts();
+        mine[GETS] = report.get("exchange").gets();
+        mine[AGREEMENT_PUTS] = report.get("cardlength").puts();
+        mine[AGREEMENT_GETS] = report.get("cardlength").gets();
+
+        int rank = MPI.COMM_WORLD.Rank();
+        int size = MPI.COMM_WORLD.Size();
+        if (rank != 0) {
+            MPI.COMM_WORLD.Send(mine, 0, FIELDS, MPI.DOUBLE, 0, TAG);
+        } else {
+            double[][] all = new double[size][];
+            all[0] = mine;
+            for (int r = 1; r < size; r++) {
+                all[r] = new double[FIELDS];
+                MPI.COMM_WORLD.Recv(all[r], 0, FIELDS, MPI.DOUBLE, r, TAG);
+            }
+            print(all, report, csv);
+        }
+        MPI.Finalize();
+    }
+
+    private static void print(double[][] all, InitReport report, boolean csv) {
+        int np = all.length;
+        int nodes = report.nodeCount();
+        double[] total = column(all, TOTAL);
+        double min = Arrays.stream(total).min().orElse(0);
+        double max = Arrays.stream(total).max().orElse(0);
+        double avg = Arrays.stream(total).average().orElse(0);
+        long puts = (long) Arrays.stream(column(all, PUTS)).sum();
+        long gets = (long) Arrays.stream(column(all, GETS)).sum();
+        String exchange = report.exchange();
+        System.out.printf(Locale.ROOT, "nprocs: %d, min: %.2f ms, max: %.2f ms, avg: %.2f ms%n", np, min, max, avg);
+        System.out.printf(Locale.ROOT, "nodes: %d, exchange: %s%n", nodes, exchange);
+        StringBuilder phases = new StringBuilder("phases (median over ranks, ms):");
+        for (int p = 0; p < PHASES.length; p++) {
+            phases.append(String.format(Locale.ROOT, " %s %.2f", PHASES[p], median(column(all, FIRST_PHASE + p))));
+        }
+        System.out.println(phases);
+        System.out.printf(Locale.ROOT, "exchange PMI operations of the job: puts=%d gets=%d (formula %s)%n", puts,
+                gets, formula(exchange, np, nodes));
+        long agreementPuts = (long) Arrays.stream(column(all, AGREEMENT_PUTS)).sum();
+        long agreementGets = (long) Arrays.stream(column(all, AGREEMENT_GETS)).sum();
+        if (agreementPuts + agreementGets > 0) {
+            System.out.printf(Locale.ROOT, "card-length agreement, PMI operations of the job: puts=%d gets=%d"
+                    + " (formula N puts, N·P gets: puts=%d gets=%d)%n", agreementPuts, agreementGets, nodes,
+                    (long) nodes * np);
+        }
+        if (csv) {
+            System.out.printf(Locale.ROOT, "csv,%d,%d,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d%n", np, nodes, exchange, min,
+                    max, avg, median(total), median(column(all, FIRST_PHASE + indexOf("exchange"))), puts, gets);
+        }
+    }
+
+    /** The PMI operations the strategy should make, next to the measured ones. */
+    static String formula(String exchange, long p, long n) {
+        return switch (exchange) {
+            case "simple" -> "P puts, P² gets: puts=" + p + " gets=" + p * p;
+            case "shm" -> "P puts, N·P gets: puts=" + p + " gets=" + n * p;
+            case "roots" -> "N puts, N² gets: puts=" + n + " gets=" + n * n;
+            default -> "no exchange in a job of one rank: puts=0 gets=0";
+        };
+    }
+
+    private static int indexOf(String phase) {
+        return Arrays.asList(PHASES).indexOf(phase);
+    }
+
+    private static double[] column(double[][] all, int field) {
+        double[] c = new double[all.length];
+        for (int r = 0; r < all.length; r++) {
+            c[r] = all[r][field];
+        }
+        return c;
+    }
+
+    static double median(double[] values) {
+        double[] v = values.clone();
+        Arrays.sort(v);
+        int n = v.length;
+        return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    }
+}
