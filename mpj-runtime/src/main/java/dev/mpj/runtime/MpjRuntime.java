@@ -45,7 +45,8 @@ public final class MpjRuntime implements MpiBackend {
     private Settings settings;
     private PmiClient pmi;
     private ProgressEngine engine;
-    private Transport transport;
+    private TransportRouter router;
+    private Transport tcp;
     private InitReport report;
     private NodeMap nodeMap;
     private Collectives collectives;
@@ -90,12 +91,27 @@ public final class MpjRuntime implements MpiBackend {
 
     /**
      * The multi-rank part of init: listener, business card, node segment, address exchange, then every peer
-     * made reachable from the node table.
+     * made reachable: ranks of this node through shared memory (unless {@code mpj.transports=tcp}), the others
+     * through TCP with the addresses from the node table.
      */
     private void connect(InitReport r) throws IOException {
-        transport = loadTransport("tcp");
-        byte[] address = transport.start(new Context(rank, size, engine, settings));
-        engine.setRouter(new TransportRouter(transport));
+        TransportRouter.Mode mode = TransportRouter.Mode.of(settings);
+        boolean useShm = TransportRouter.wantsShm(mode, nodeMap, rank);
+        boolean useTcp = TransportRouter.wantsTcp(mode, nodeMap, rank);
+        // Shared memory needs no room when it will not be used (the file stays small and sparse anyway).
+        Settings segmentSettings = useShm ? settings : settings.with(Setting.SHM_TRANSPORT_BYTES, "0");
+        router = new TransportRouter(rank, size);
+        byte[] address = new byte[0];
+        if (useTcp) {
+            tcp = loadTransport("tcp");
+            address = tcp.start(new Context(rank, size, engine, settings, nodeMap, null));
+            for (int peer = 0; peer < size; peer++) {
+                if (peer != rank) {
+                    router.route(peer, tcp); // node roots talk over TCP during the exchange
+                }
+            }
+        }
+        engine.setRouter(router);
         r.phase("listen");
         int node = nodeMap.nodeOf(rank);
         byte[] card = new BusinessCard(node, nodeMap.isRoot(rank) ? BusinessCard.FLAG_NODE_ROOT : 0, address)
@@ -103,8 +119,8 @@ public final class MpjRuntime implements MpiBackend {
         r.phase("card");
         AddressExchange exchange = AddressExchanges.choose(settings.addressExchange(), size, nodeMap.nodeCount());
         ExchangeContext x = new ExchangeContext(pmi, nodeMap, card,
-                new SegmentAttacher(nodeMap, rank, pmi.jobId(), settings), new EngineMessenger(engine),
-                new TransportPeers(transport), r);
+                new SegmentAttacher(nodeMap, rank, pmi.jobId(), segmentSettings), new EngineMessenger(engine),
+                new TcpPeers(tcp), r);
         if (settings.irregularCards()) {
             x.attachForIrregularCards();
             r.phase("segment");
@@ -114,18 +130,44 @@ public final class MpjRuntime implements MpiBackend {
         exchange.run(x);
         r.phase("exchange");
         segment = x.segment();
+        Transport shm = useShm ? startShm(mode) : null;
         for (int peer = 0; peer < size; peer++) {
-            if (peer != rank) {
+            if (peer == rank) {
+                continue;
+            }
+            if (shm != null && TransportRouter.viaShm(mode, nodeMap, rank, peer)) {
+                router.route(peer, shm);
+            } else if (tcp != null) {
                 byte[] peerCard = segment.card(peer);
                 if (peerCard == null) {
                     throw new MPIException(MPIException.ERR_INTERN, "the node table has no card of rank " + peer
                             + " after the " + exchange.name() + " exchange");
                 }
-                transport.addPeer(peer, BusinessCard.decode(peerCard).address());
+                tcp.addPeer(peer, BusinessCard.decode(peerCard).address());
+            } else {
+                throw new MPIException(MPIException.ERR_INTERN, "no transport can reach rank " + peer
+                        + " (mpj.transports=" + settings.transports() + ")");
             }
         }
+        engine.setRouter(router); // again: a polled transport changes how the engine idles
         r.phase("connections");
         r.describeJob(exchange.name(), nodeMap.nodeCount());
+    }
+
+    /** Starts shared memory on the node segment; in {@code auto} mode a failure falls back to TCP. */
+    private Transport startShm(TransportRouter.Mode mode) throws IOException {
+        Transport shm = loadTransport("shm");
+        try {
+            shm.start(new Context(rank, size, engine, settings, nodeMap, segment));
+            return shm;
+        } catch (IOException | RuntimeException e) {
+            if (mode == TransportRouter.Mode.SHM || tcp == null) {
+                throw e;
+            }
+            System.err.println("mpj: rank " + rank + ": shared memory unavailable (" + e.getMessage()
+                    + "); using TCP within the node");
+            return null;
+        }
     }
 
     private void armKillHook(InitReport r) {
@@ -172,8 +214,8 @@ public final class MpjRuntime implements MpiBackend {
     public void finish() {
         // Everyone must be done with communication before connections close under them.
         pmi.barrier();
-        if (transport != null) {
-            transport.close();
+        if (router != null) {
+            router.close(); // shared memory marks this rank's liveness slot closed: peers see an orderly exit
         }
         if (segment != null) {
             // the last rank of the node to close removes the file
@@ -315,17 +357,11 @@ public final class MpjRuntime implements MpiBackend {
         return segment;
     }
 
-    private record Context(int rank, int size, FrameSink sink, Settings settings) implements TransportContext {
+    private record Context(int rank, int size, FrameSink sink, Settings settings, NodeMap nodeMap,
+                           NodeSegment nodeSegment) implements TransportContext {
     }
 
     // Small classes rather than lambdas: no lambda bootstrap on the init path.
-
-    private record TransportRouter(Transport transport) implements ProgressEngine.FrameRouter {
-        @Override
-        public void send(int peer, ByteBuffer header, ByteBuffer payload) {
-            transport.send(peer, header, payload);
-        }
-    }
 
     private static final class NoPeers implements ProgressEngine.FrameRouter {
         @Override
@@ -334,10 +370,14 @@ public final class MpjRuntime implements MpiBackend {
         }
     }
 
-    private record TransportPeers(Transport transport) implements PeerDirectory {
+    private record TcpPeers(Transport tcp) implements PeerDirectory {
         @Override
         public void addPeer(int peer, byte[] card) {
-            transport.addPeer(peer, BusinessCard.decode(card).address());
+            if (tcp == null) {
+                throw new MPIException(MPIException.ERR_INTERN, "the exchange needs TCP to rank " + peer
+                        + " but no TCP transport runs (mpj.transports=shm on a single node?)");
+            }
+            tcp.addPeer(peer, BusinessCard.decode(card).address());
         }
     }
 
