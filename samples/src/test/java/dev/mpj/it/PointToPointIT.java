@@ -13,12 +13,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Point-to-point semantics across real processes started by mpjrun, for every process count of the
- * suite. Each program checks its own data and prints one OK line per rank that got to the end.
+ * suite and over both transports: shared memory (all ranks on one node, the default) and TCP
+ * ({@code mpj.transports=tcp}). Each program checks its own data and prints one OK line per rank that got
+ * to the end.
  */
 @Timeout(180)
 class PointToPointIT {
     static Stream<Arguments> jobs() {
-        return Stream.of(1, 2, 4, 8).map(Arguments::of);
+        return Stream.concat(Stream.of(Arguments.of(1, "self")),
+                Stream.of(2, 4, 8).flatMap(np -> Stream.of(Arguments.of(np, "shm"), Arguments.of(np, "tcp"))));
+    }
+
+    private static Job job(int np, String transport) {
+        Job job = Job.np(np);
+        return transport.equals("tcp") ? job.env("MPJ_TRANSPORTS", "tcp") : job;
     }
 
     private static void assertAllRanksOk(Job.Result r, int np, String program) {
@@ -27,11 +35,11 @@ class PointToPointIT {
         assertTrue(r.leftovers().isEmpty(), "rank JVMs left behind");
     }
 
-    @ParameterizedTest(name = "np={0}")
+    @ParameterizedTest(name = "np={0} {1}")
     @MethodSource("jobs")
-    void pingPongOfEveryDatatypeFromZeroBytesToEightMebibytes(int np) {
+    void pingPongOfEveryDatatypeFromZeroBytesToEightMebibytes(int np, String transport) {
         // 8 MiB crosses the eager threshold and spans several rendezvous chunks
-        assertAllRanksOk(Job.np(np).run(PingPongProgram.class, Integer.toString(np <= 2 ? 8 << 20 : 1 << 20)),
+        assertAllRanksOk(job(np, transport).run(PingPongProgram.class, Integer.toString(np <= 2 ? 8 << 20 : 1 << 20)),
                 np, "pingpong");
     }
 
@@ -44,27 +52,33 @@ class PointToPointIT {
         assertAllRanksOk(job.run(RequestsProgram.class), 4, "requests");
     }
 
-    @ParameterizedTest(name = "np={0}")
+    @ParameterizedTest(name = "np={0} {1}")
     @MethodSource("jobs")
-    void anySourceAnyTagStormKeepsPerSenderOrder(int np) {
-        assertAllRanksOk(Job.np(np).run(AnySourceStormProgram.class), np, "storm");
+    void bothRanksOfAPairSendingFirstComplete(int np, String transport) {
+        assertAllRanksOk(job(np, transport).run(BothSendFirstProgram.class), np, "bothsend");
     }
 
-    @ParameterizedTest(name = "np={0}")
+    @ParameterizedTest(name = "np={0} {1}")
     @MethodSource("jobs")
-    void synchronousSendCompletesOnlyAfterTheMatch(int np) {
-        assertAllRanksOk(Job.np(np).run(SsendProgram.class), np, "ssend");
+    void anySourceAnyTagStormKeepsPerSenderOrder(int np, String transport) {
+        assertAllRanksOk(job(np, transport).run(AnySourceStormProgram.class), np, "storm");
     }
 
-    @ParameterizedTest(name = "np={0}")
+    @ParameterizedTest(name = "np={0} {1}")
     @MethodSource("jobs")
-    void invalidArgumentsRaiseMpiExceptionWithTheirErrorClass(int np) {
-        assertAllRanksOk(Job.np(np).run(ErrorsProgram.class), np, "errors");
+    void synchronousSendCompletesOnlyAfterTheMatch(int np, String transport) {
+        assertAllRanksOk(job(np, transport).run(SsendProgram.class), np, "ssend");
     }
 
-    @ParameterizedTest(name = "np={0}")
+    @ParameterizedTest(name = "np={0} {1}")
     @MethodSource("jobs")
-    void persistentRequestsWaitanyTestsomeAndSendrecv(int np) {
-        assertAllRanksOk(Job.np(np).run(RequestsProgram.class), np, "requests");
+    void invalidArgumentsRaiseMpiExceptionWithTheirErrorClass(int np, String transport) {
+        assertAllRanksOk(job(np, transport).run(ErrorsProgram.class), np, "errors");
+    }
+
+    @ParameterizedTest(name = "np={0} {1}")
+    @MethodSource("jobs")
+    void persistentRequestsWaitanyTestsomeAndSendrecv(int np, String transport) {
+        assertAllRanksOk(job(np, transport).run(RequestsProgram.class), np, "requests");
     }
 }
