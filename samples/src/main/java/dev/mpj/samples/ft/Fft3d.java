@@ -1,0 +1,118 @@
+package dev.mpj.samples.ft;
+
+import mpi.Intracomm;
+import mpi.MPI;
+
+/**
+ * FT's distributed 3D FFT ({@code fft(dir, x1, x2)}): 1D FFTs along the dimension each layout holds
+ * whole, with global transposes between layouts. The input array {@code x1} is used as scratch and
+ * the result lands in {@code x2}, as in NPB. Forward: layout 1 to layout 3; inverse: 3 to 1.
+ */
+final class Fft3d {
+    private final FtLayout layout;
+    private final Stockham fft;
+    /** Ranks with the same {@code me1}, ranked by {@code me2} (NPB's {@code commslice1}). */
+    private final Intracomm slice1;
+    /** Ranks with the same {@code me2}, ranked by {@code me1} (NPB's {@code commslice2}). */
+    private final Intracomm slice2;
+
+    Fft3d(FtLayout layout, Intracomm slice1, Intracomm slice2) {
+        this.layout = layout;
+        this.fft = new Stockham(layout.maxdim(), layout.fftblock, layout.fftblockpad);
+        this.slice1 = slice1;
+        this.slice2 = slice2;
+    }
+
+    void forward(double[] x1, double[] x2) {
+        int[] d1 = layout.dims[1], d2 = layout.dims[2], d3 = layout.dims[3];
+        switch (layout.kind) {
+            case ZERO_D -> {
+                fft.cffts1(1, d1[0], d1[1], d1[2], x1, x1);
+                fft.cffts2(1, d2[0], d2[1], d2[2], x1, x1);
+                fft.cffts3(1, d3[0], d3[1], d3[2], x1, x2);
+            }
+            case ONE_D -> {
+                fft.cffts1(1, d1[0], d1[1], d1[2], x1, x1);
+                fft.cffts2(1, d2[0], d2[1], d2[2], x1, x1);
+                transposeXyZ(2, x1, x2);
+                fft.cffts1(1, d3[0], d3[1], d3[2], x2, x2);
+            }
+            case TWO_D -> {
+                fft.cffts1(1, d1[0], d1[1], d1[2], x1, x1);
+                transposeXY(1, 2, x1, x2);
+                fft.cffts1(1, d2[0], d2[1], d2[2], x2, x2);
+                transposeXZ(2, 3, x2, x1);
+                fft.cffts1(1, d3[0], d3[1], d3[2], x1, x2);
+            }
+        }
+    }
+
+    void inverse(double[] x1, double[] x2) {
+        int[] d1 = layout.dims[1], d2 = layout.dims[2], d3 = layout.dims[3];
+        switch (layout.kind) {
+            case ZERO_D -> {
+                fft.cffts3(-1, d3[0], d3[1], d3[2], x1, x1);
+                fft.cffts2(-1, d2[0], d2[1], d2[2], x1, x1);
+                fft.cffts1(-1, d1[0], d1[1], d1[2], x1, x2);
+            }
+            case ONE_D -> {
+                fft.cffts1(-1, d3[0], d3[1], d3[2], x1, x1);
+                transposeXYz(3, x1, x2);
+                fft.cffts2(-1, d2[0], d2[1], d2[2], x2, x2);
+                fft.cffts1(-1, d1[0], d1[1], d1[2], x2, x2);
+            }
+            case TWO_D -> {
+                fft.cffts1(-1, d3[0], d3[1], d3[2], x1, x1);
+                transposeXZ(3, 2, x1, x2);
+                fft.cffts1(-1, d2[0], d2[1], d2[2], x2, x2);
+                transposeXY(2, 1, x2, x1);
+                fft.cffts1(-1, d1[0], d1[1], d1[2], x1, x2);
+            }
+        }
+    }
+
+    /** 1D layout, (x·y, z/np) to (z, x·y/np): local transpose, Alltoall, reorder (NPB's transpose_xy_z). */
+    private void transposeXyZ(int l1, double[] xin, double[] xout) {
+        int[] d = layout.dims[l1];
+        int n1 = d[0] * d[1], n2 = d[2];
+        Transposes.transpose2Local(n1, n2, xin, xout);
+        alltoall(slice1, xout, xin, layout.ntdivnp);
+        Transposes.transpose2Finish(n1, n2, layout.np2, xin, xout);
+    }
+
+    /** 1D layout, (z, x·y/np) to (x·y, z/np) (NPB's transpose_x_yz). */
+    private void transposeXYz(int l1, double[] xin, double[] xout) {
+        int[] d = layout.dims[l1];
+        int n1 = d[0], n2 = d[1] * d[2];
+        Transposes.transpose2Local(n1, n2, xin, xout);
+        alltoall(slice1, xout, xin, layout.ntdivnp);
+        Transposes.transpose2Finish(n1, n2, layout.np2, xin, xout);
+    }
+
+    /** 2D layout, x and y exchanged among the ranks of {@code slice2} (NPB's transpose_x_y). */
+    private void transposeXY(int l1, int l2, double[] xin, double[] xout) {
+        int[] a = layout.dims[l1], b = layout.dims[l2];
+        Transposes.xyLocal(a[0], a[1], a[2], xin, xout);
+        alltoall(slice2, xout, xin, layout.ntdivnp);
+        Transposes.xyFinish(b[0], b[1], b[2], layout.np1, xin, xout);
+    }
+
+    /** 2D layout, x and z exchanged among the ranks of {@code slice1} (NPB's transpose_x_z). */
+    private void transposeXZ(int l1, int l2, double[] xin, double[] xout) {
+        int[] a = layout.dims[l1], b = layout.dims[l2];
+        Transposes.xzLocal(a[0], a[1], a[2], xin, xout);
+        alltoall(slice1, xout, xin, layout.ntdivnp);
+        Transposes.xzFinish(b[0], b[1], b[2], layout.np2, xin, xout);
+    }
+
+    /** Alltoall of {@code complexCount / size} complex elements per peer; a copy on a one-rank slice. */
+    private static void alltoall(Intracomm comm, double[] send, double[] recv, int complexCount) {
+        int size = comm.Size();
+        if (size == 1) {
+            System.arraycopy(send, 0, recv, 0, 2 * complexCount);
+            return;
+        }
+        int perPeer = 2 * (complexCount / size);
+        comm.Alltoall(send, 0, perPeer, MPI.DOUBLE, recv, 0, perPeer, MPI.DOUBLE);
+    }
+}
