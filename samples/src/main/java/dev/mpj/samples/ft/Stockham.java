@@ -40,9 +40,18 @@ final class Stockham {
         this.y1 = new double[2 * fftblockpad * n];
     }
 
+    /** log2 of a transform length, which must be a power of two within the roots table. */
+    private int logOf(int n) {
+        int m = ilog2(n);
+        if (n < 2 || n != 1 << m || m > maxLog) {
+            throw new IllegalArgumentException("transform length " + n + " is not a power of two in 2..2^" + maxLog);
+        }
+        return m;
+    }
+
     /** Transforms along the first dimension of the (d1, d2, d3) array {@code x} into {@code xout} (may be x). */
     void cffts1(int is, int d1, int d2, int d3, double[] x, double[] xout) {
-        int logd1 = ilog2(d1);
+        int logd1 = logOf(d1);
         int pad2 = 2 * fftblockpad;
         for (int k = 0; k < d3; k++) {
             for (int jj = 0; jj <= d2 - fftblock; jj += fftblock) {
@@ -67,7 +76,7 @@ final class Stockham {
 
     /** Transforms along the second dimension. */
     void cffts2(int is, int d1, int d2, int d3, double[] x, double[] xout) {
-        int logd2 = ilog2(d2);
+        int logd2 = logOf(d2);
         for (int k = 0; k < d3; k++) {
             for (int ii = 0; ii <= d1 - fftblock; ii += fftblock) {
                 for (int j = 0; j < d2; j++) {
@@ -83,7 +92,7 @@ final class Stockham {
 
     /** Transforms along the third dimension. */
     void cffts3(int is, int d1, int d2, int d3, double[] x, double[] xout) {
-        int logd3 = ilog2(d3);
+        int logd3 = logOf(d3);
         for (int j = 0; j < d2; j++) {
             for (int ii = 0; ii <= d1 - fftblock; ii += fftblock) {
                 for (int k = 0; k < d3; k++) {
@@ -101,10 +110,9 @@ final class Stockham {
      * {@code fftblock} transforms of {@code n = 2^m} points held in the scratch block {@code x}, with
      * {@code y} as the other half of the ping-pong; the result is left in {@code x}.
      */
-    void cfftz(int is, int m, int n, double[] x, double[] y) {
-        if ((is != 1 && is != -1) || m < 1 || m > maxLog || n != 1 << m) {
-            throw new IllegalArgumentException("cfftz: sign " + is + ", m " + m + ", n " + n
-                    + " invalid for roots of up to 2^" + maxLog);
+    private void cfftz(int is, int m, int n, double[] x, double[] y) {
+        if (is != 1 && is != -1) {
+            throw new IllegalArgumentException("cfftz: sign " + is + " is neither 1 nor -1");
         }
         for (int l = 1; l <= m; l += 2) {
             fftz2(is, l, m, n, x, y);
