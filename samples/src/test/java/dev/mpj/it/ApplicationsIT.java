@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.mpj.samples.MatMul;
 import dev.mpj.samples.ft.Ft;
 import dev.mpj.samples.stencil.Stencil3d;
 
@@ -102,5 +103,12 @@ class ApplicationsIT {
     void stencilWithClosedEdgesOnFourRanksMatchesTheSerialGrid() {
         Map<String, Double> four = stencilResults(Job.np(4).run(Stencil3d.class, "8", "5", "periodic=0", "--datatypes"));
         assertSameResults(StencilReference.run(16, 16, 8, 5, false), four);
+    }
+
+    @Test
+    void matMulRowBlocksGiveTheExactProductOnUnevenRanks() {
+        Job.Result r = Job.np(3).run(MatMul.class, "40");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("matmul n=40 np=3") && r.out().contains(" correct"), r::toString);
     }
 }

@@ -13,7 +13,8 @@ import mpi.MPI;
  * <pre>
  * ./mpjrun -np 4 ft [--class S|W|A|B|C] [--grid NP1xNP2]
  * </pre>
- * The process count must be a power of two. {@code --grid} forces the process grid as NPB's
+ * The process count must be a power of two. With {@code NPB_TIMER_FLAG=1} in the environment rank 0 also
+ * prints the time per phase (minimum, maximum and average over ranks). {@code --grid} forces the process grid as NPB's
  * {@code inputft.data} does (for example {@code 2x1} for 2D pencils on two ranks); by default NPB's
  * choice applies: 0D on one rank, 1D slabs up to nz ranks, 2D beyond.
  */
@@ -36,7 +37,8 @@ public final class Ft {
         FtClass cls = layout.cls;
         int niter = params[3];
         Intracomm[] slices = slices(layout);
-        FtSolver solver = new FtSolver(layout, slices[0], slices[1]);
+        FtTimers timers = new FtTimers(timersEnabled());
+        FtSolver solver = new FtSolver(layout, slices[0], slices[1], timers);
         if (me == 0) {
             printHeader(layout, np);
         }
@@ -44,14 +46,17 @@ public final class Ft {
         // untimed warm-up: touches every array and compiles the kernels
         solver.setupAndForward();
 
+        timers.clear();
         world.Barrier();
         double t0 = MPI.Wtime();
         solver.setupAndForward();
         double[][] sums = new double[niter][2];
         for (int iter = 1; iter <= niter; iter++) {
             solver.step();
+            timers.start(FtTimers.CHECKSUM);
             double[] local = solver.localChecksum(solver.u2);
             world.Reduce(local, 0, sums[iter - 1], 0, 2, MPI.DOUBLE, MPI.SUM, 0);
+            timers.stop(FtTimers.CHECKSUM);
             if (me == 0) {
                 System.out.printf(Locale.ROOT, " T =%5d     Checksum =%22.12E%22.12E%n", iter, sums[iter - 1][0],
                         sums[iter - 1][1]);
@@ -64,7 +69,14 @@ public final class Ft {
             System.out.printf(Locale.ROOT, " class = %s%n", cls.name());
             printResults(cls, np, seconds, verified);
         }
+        timers.print(world);
         MPI.Finalize();
+    }
+
+    /** NPB_TIMER_FLAG set to 1 or on (as NPB 3.4) asks for the per-phase timers. */
+    private static boolean timersEnabled() {
+        String flag = System.getenv("NPB_TIMER_FLAG");
+        return flag != null && (flag.equals("1") || flag.equalsIgnoreCase("on") || flag.equalsIgnoreCase("true"));
     }
 
     /** Parses the arguments and checks the process count, memory and grid, refusing the job on any problem. */

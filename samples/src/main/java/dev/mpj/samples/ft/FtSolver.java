@@ -17,10 +17,12 @@ final class FtSolver {
     final double[] u1;
     final double[] u2;
     private final double[] twiddle;
+    private final FtTimers timers;
 
-    FtSolver(FtLayout layout, Intracomm slice1, Intracomm slice2) {
+    FtSolver(FtLayout layout, Intracomm slice1, Intracomm slice2, FtTimers timers) {
         this.layout = layout;
-        this.fft = new Fft3d(layout, slice1, slice2);
+        this.timers = timers;
+        this.fft = new Fft3d(layout, slice1, slice2, timers);
         int n = layout.ntdivnp;
         u0 = new double[2 * n];
         u1 = new double[2 * n];
@@ -37,14 +39,18 @@ final class FtSolver {
 
     /** The timed setup and first transform: index map, initial conditions, forward FFT of u1 into u0. */
     void setupAndForward() {
+        timers.start(FtTimers.SETUP);
         computeIndexMap();
         computeInitialConditions(u1);
+        timers.stop(FtTimers.SETUP);
         fft.forward(u1, u0);
     }
 
     /** One iteration before its checksum: evolve u0 by one time step, inverse FFT into u2. */
     void step() {
+        timers.start(FtTimers.EVOLVE);
         evolve();
+        timers.stop(FtTimers.EVOLVE);
         fft.inverse(u1, u2);
     }
 

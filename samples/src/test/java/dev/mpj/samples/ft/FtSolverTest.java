@@ -12,7 +12,7 @@ class FtSolverTest {
     @Test
     void classSOnOneRankReproducesNpbsChecksums() {
         FtClass cls = FtClass.S;
-        FtSolver solver = new FtSolver(new FtLayout(cls, 1, 1, 0), null, null);
+        FtSolver solver = new FtSolver(new FtLayout(cls, 1, 1, 0), null, null, new FtTimers(false));
         solver.setupAndForward();
         double[][] sums = new double[cls.niter][];
         for (int t = 1; t <= cls.niter; t++) {
