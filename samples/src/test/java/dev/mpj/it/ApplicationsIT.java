@@ -31,15 +31,15 @@ class ApplicationsIT {
         assertTrue(r.leftovers().isEmpty(), "rank JVMs left behind");
     }
 
-    @ParameterizedTest(name = "class {0} np={1} {2}")
+    @ParameterizedTest(name = "class {0} np={1} {2} over {3} node(s)")
     @CsvSource({
-        "S, 1, 0D",
-        "S, 2, 1D",
-        "S, 4, 1D",
-        "W, 2, 1D",
+        "S, 1, 0D, 1",
+        "S, 2, 1D, 1",
+        "S, 4, 1D, 2",
+        "W, 2, 1D, 1",
     })
-    void ftVerifiesWithNpbsDefaultLayout(String cls, int np, String layout) {
-        Job.Result r = Job.np(np).run(Ft.class, "--class", cls);
+    void ftVerifiesWithNpbsDefaultLayout(String cls, int np, String layout, int nodes) {
+        Job.Result r = Job.np(np).launcherOptions("--fake-nodes", Integer.toString(nodes)).run(Ft.class, "--class", cls);
         assertFtVerifies(r);
         assertTrue(r.out().contains("Layout type         :             " + layout), r::toString);
     }
