@@ -4,12 +4,10 @@ import mpi.MPI;
 
 /**
  * π by the midpoint rule on 4/(1+x²) over [0,1] with {@code n} intervals (default 10^7), each rank
- * summing every size-th interval; rank 0 collects the partial sums with point-to-point messages.
+ * summing every size-th interval; {@code Reduce} adds the partial sums at rank 0.
  * {@code ./mpjrun -np 4 pi [n]}
  */
 public final class Pi {
-    private static final int TAG = 301;
-
     private Pi() {
     }
 
@@ -17,7 +15,15 @@ public final class Pi {
         String[] rest = MPI.Init(args);
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
-        long n = rest.length > 0 ? Long.parseLong(rest[0]) : 10_000_000L;
+        long n = 10_000_000L;
+        try {
+            n = rest.length > 0 ? Long.parseLong(rest[0]) : n;
+            if (n < 1) {
+                throw new NumberFormatException("at least one interval");
+            }
+        } catch (NumberFormatException e) {
+            JobExit.refuse("pi", "the number of intervals must be a positive integer (" + e.getMessage() + ")");
+        }
         double t0 = MPI.Wtime();
         double h = 1.0 / n;
         double sum = 0.0;
@@ -26,17 +32,11 @@ public final class Pi {
             sum += 4.0 / (1.0 + x * x);
         }
         double[] partial = {sum * h};
+        double[] pi = new double[1];
+        MPI.COMM_WORLD.Reduce(partial, 0, pi, 0, 1, MPI.DOUBLE, MPI.SUM, 0);
         if (rank == 0) {
-            double pi = partial[0];
-            double[] in = new double[1];
-            for (int r = 1; r < size; r++) {
-                MPI.COMM_WORLD.Recv(in, 0, 1, MPI.DOUBLE, r, TAG);
-                pi += in[0];
-            }
             System.out.printf("pi is approximately %.16f, error %.3e, %d intervals on %d ranks, %.3f s%n",
-                    pi, Math.abs(pi - Math.PI), n, size, MPI.Wtime() - t0);
-        } else {
-            MPI.COMM_WORLD.Send(partial, 0, 1, MPI.DOUBLE, 0, TAG);
+                    pi[0], Math.abs(pi[0] - Math.PI), n, size, MPI.Wtime() - t0);
         }
         MPI.Finalize();
     }

@@ -1,0 +1,156 @@
+package dev.mpj.samples.ft;
+
+import mpi.Intracomm;
+
+/**
+ * One rank's share of the FT problem: the arrays {@code u0} (the transformed initial condition,
+ * evolved in place), {@code u1}, {@code u2} (work) and {@code twiddle}, and NPB's steps on them. MPI
+ * is used only by the transposes of {@link Fft3d}; the checksum reduction is the caller's.
+ */
+final class FtSolver {
+    /** Diffusion constant of the evolution operator. */
+    private static final double ALPHA = 1.0e-6;
+
+    private final FtLayout layout;
+    private final Fft3d fft;
+    final double[] u0;
+    final double[] u1;
+    final double[] u2;
+    private final double[] twiddle;
+    private final FtTimers timers;
+
+    FtSolver(FtLayout layout, Intracomm slice1, Intracomm slice2, FtTimers timers) {
+        this.layout = layout;
+        this.timers = timers;
+        this.fft = new Fft3d(layout, slice1, slice2, timers);
+        int n = layout.ntdivnp;
+        u0 = new double[2 * n];
+        u1 = new double[2 * n];
+        u2 = new double[2 * n];
+        twiddle = new double[n];
+    }
+
+    /** Bytes of the arrays one rank holds for {@code layout}, with the Alltoall send and receive copies. */
+    static long bytesPerRank(FtClass cls, int np) {
+        long points = (long) cls.nx * cls.ny * cls.nz / np;
+        long arrays = points * (3 * 16 + 8);
+        return np == 1 ? arrays : arrays + points * 2 * 16;
+    }
+
+    /** The timed setup and first transform: index map, initial conditions, forward FFT of u1 into u0. */
+    void setupAndForward() {
+        timers.start(FtTimers.SETUP);
+        computeIndexMap();
+        computeInitialConditions(u1);
+        timers.stop(FtTimers.SETUP);
+        fft.forward(u1, u0);
+    }
+
+    /** One iteration before its checksum: evolve u0 by one time step, inverse FFT into u2. */
+    void step() {
+        timers.start(FtTimers.EVOLVE);
+        evolve();
+        timers.stop(FtTimers.EVOLVE);
+        fft.inverse(u1, u2);
+    }
+
+    /**
+     * {@code twiddle = exp(-4 α π² (ī² + j̄² + k̄²))} over layout 3, with ī = mod(i-1+n/2, n) - n/2 mapping
+     * 1-based indices to 0..n/2-1, -n/2..-1.
+     */
+    void computeIndexMap() {
+        FtClass c = layout.cls;
+        int[] d = layout.dims[3];
+        double ap = -4.0 * ALPHA * Math.PI * Math.PI;
+        int xs = layout.xstart[3], ys = layout.ystart[3], zs = layout.zstart[3];
+        if (layout.kind == FtLayout.Kind.ZERO_D) {
+            for (int i = 1; i <= d[0]; i++) {
+                int ii = Math.floorMod(i + xs - 2 + c.nx / 2, c.nx) - c.nx / 2;
+                int ii2 = ii * ii;
+                for (int j = 1; j <= d[1]; j++) {
+                    int jj = Math.floorMod(j + ys - 2 + c.ny / 2, c.ny) - c.ny / 2;
+                    int ij2 = jj * jj + ii2;
+                    for (int k = 1; k <= d[2]; k++) {
+                        int kk = Math.floorMod(k + zs - 2 + c.nz / 2, c.nz) - c.nz / 2;
+                        twiddle[(i - 1) + d[0] * ((j - 1) + d[1] * (k - 1))] = Math.exp(ap * (double) (kk * kk + ij2));
+                    }
+                }
+            }
+            return;
+        }
+        // layout 3 is (z, x, y)
+        for (int i = 1; i <= d[1]; i++) {
+            int ii = Math.floorMod(i + xs - 2 + c.nx / 2, c.nx) - c.nx / 2;
+            int ii2 = ii * ii;
+            for (int j = 1; j <= d[2]; j++) {
+                int jj = Math.floorMod(j + ys - 2 + c.ny / 2, c.ny) - c.ny / 2;
+                int ij2 = jj * jj + ii2;
+                for (int k = 1; k <= d[0]; k++) {
+                    int kk = Math.floorMod(k + zs - 2 + c.nz / 2, c.nz) - c.nz / 2;
+                    twiddle[(k - 1) + d[0] * ((i - 1) + d[1] * (j - 1))] = Math.exp(ap * (double) (kk * kk + ij2));
+                }
+            }
+        }
+    }
+
+    /**
+     * Fills {@code u} (layout 1) from the NPB generator: the global sequence runs over (re, im) pairs in
+     * x-fastest order, so the rank jumps to its first element and then from z-plane to z-plane.
+     */
+    void computeInitialConditions(double[] u) {
+        FtClass c = layout.cls;
+        int[] d = layout.dims[1];
+        double[] start = {NpbRandom.SEED};
+        long skip = 2L * c.nx * ((long) (layout.zstart[1] - 1) * c.ny + (layout.ystart[1] - 1));
+        NpbRandom.randlc(start, NpbRandom.ipow46(NpbRandom.A, skip));
+        double planeStride = NpbRandom.ipow46(NpbRandom.A, 2L * c.nx * c.ny);
+        int plane = 2 * c.nx * d[1];
+        double[] x0 = new double[1];
+        for (int k = 0; k < d[2]; k++) {
+            x0[0] = start[0];
+            NpbRandom.vranlc(plane, x0, NpbRandom.A, u, plane * k);
+            if (k != d[2] - 1) {
+                NpbRandom.randlc(start, planeStride);
+            }
+        }
+    }
+
+    /** {@code u0 = u0 * twiddle; u1 = u0}: one more time step in Fourier space (the factor compounds). */
+    void evolve() {
+        for (int n = 0, e = 0; n < twiddle.length; n++, e += 2) {
+            double t = twiddle[n];
+            double re = u0[e] * t;
+            double im = u0[e + 1] * t;
+            u0[e] = re;
+            u0[e + 1] = im;
+            u1[e] = re;
+            u1[e + 1] = im;
+        }
+    }
+
+    /**
+     * This rank's part of the checksum of {@code u} (layout 1): the sum of the elements it owns among
+     * the 1024 points (mod(j, nx), mod(3j, ny), mod(5j, nz)), divided by the number of grid points.
+     */
+    double[] localChecksum(double[] u) {
+        FtClass c = layout.cls;
+        int[] d = layout.dims[1];
+        double re = 0, im = 0;
+        for (int j = 1; j <= 1024; j++) {
+            int q = j % c.nx + 1;
+            if (q >= layout.xstart[1] && q <= layout.xend[1]) {
+                int r = 3 * j % c.ny + 1;
+                if (r >= layout.ystart[1] && r <= layout.yend[1]) {
+                    int s = 5 * j % c.nz + 1;
+                    if (s >= layout.zstart[1] && s <= layout.zend[1]) {
+                        int at = 2 * ((q - layout.xstart[1]) + d[0] * ((r - layout.ystart[1]) + d[1] * (s - layout.zstart[1])));
+                        re += u[at];
+                        im += u[at + 1];
+                    }
+                }
+            }
+        }
+        double n = c.ntotal();
+        return new double[] {re / n, im / n};
+    }
+}

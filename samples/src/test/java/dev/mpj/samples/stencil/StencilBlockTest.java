@@ -1,0 +1,99 @@
+package dev.mpj.samples.stencil;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+import mpi.MPI;
+
+class StencilBlockTest {
+    @Test
+    void initialValuesFollowTheGlobalCoordinates() {
+        StencilBlock b = new StencilBlock(3, 4, 5);
+        b.initialise(10, 20, 30);
+        // (i, j, k) = (2, 3, 4) is global (11, 22, 33)
+        assertEquals(((7 * 11 + 13 * 22 + 17 * 33) % 101) / 100.0, b.values()[b.index(2, 3, 4)], 0.0);
+        assertEquals(0.0, b.values()[b.index(0, 3, 4)], 0.0, "ghosts start at zero");
+    }
+
+    @Test
+    void updateAppliesTheKernelInItsSummationOrderAndReturnsTheSquaredChange() {
+        int n = 4;
+        StencilBlock b = new StencilBlock(n, n, n);
+        b.initialise(5, 6, 7);
+        double[] u = b.values().clone();
+        int si = (n + 2) * (n + 2), sj = n + 2;
+        double[] expected = new double[u.length];
+        double local = 0, max = 0;
+        for (int i = 1; i <= n; i++) {
+            for (int j = 1; j <= n; j++) {
+                for (int k = 1; k <= n; k++) {
+                    int at = i * si + j * sj + k;
+                    double s = u[at - si] + u[at + si];
+                    s += u[at - sj];
+                    s += u[at + sj];
+                    s += u[at - 1];
+                    s += u[at + 1];
+                    expected[at] = 0.4 * u[at] + 0.1 * s;
+                    double d = expected[at] - u[at];
+                    local += d * d;
+                    max = Math.max(max, Math.abs(d));
+                }
+            }
+        }
+        assertEquals(local, b.update(), 0.0);
+        assertEquals(max, b.maxdiff(), 0.0);
+        for (int i = 1; i <= n; i++) {
+            for (int j = 1; j <= n; j++) {
+                for (int k = 1; k <= n; k++) {
+                    assertEquals(expected[b.index(i, j, k)], b.values()[b.index(i, j, k)], 0.0);
+                }
+            }
+        }
+    }
+
+    @Test
+    void packedFaceLandsInTheOppositeGhostLayer() {
+        StencilBlock from = new StencilBlock(3, 4, 5);
+        from.initialise(0, 0, 0);
+        StencilBlock to = new StencilBlock(3, 4, 5);
+        for (int dir = 0; dir < 6; dir++) {
+            double[] face = new double[from.faceSize(dir >> 1)];
+            from.pack(dir, face);
+            to.unpack(dir ^ 1, face);
+        }
+        // +x interior layer of `from` is the -x ghost layer of `to`, and so on
+        assertEquals(from.values()[from.index(3, 2, 3)], to.values()[to.index(0, 2, 3)], 0.0);
+        assertEquals(from.values()[from.index(1, 2, 3)], to.values()[to.index(4, 2, 3)], 0.0);
+        assertEquals(from.values()[from.index(2, 4, 3)], to.values()[to.index(2, 0, 3)], 0.0);
+        assertEquals(from.values()[from.index(2, 1, 5)], to.values()[to.index(2, 1, 0)], 0.0);
+        assertEquals(from.values()[from.index(2, 1, 1)], to.values()[to.index(2, 1, 6)], 0.0);
+    }
+
+    @Test
+    void dimsCreateBalancesTheFactorsInNonIncreasingOrder() {
+        assertArrayEquals(new int[] {1, 1, 1}, StencilGrid.dimsCreate(1, 3));
+        assertArrayEquals(new int[] {2, 1, 1}, StencilGrid.dimsCreate(2, 3));
+        assertArrayEquals(new int[] {2, 2, 1}, StencilGrid.dimsCreate(4, 3));
+        assertArrayEquals(new int[] {3, 2, 1}, StencilGrid.dimsCreate(6, 3));
+        assertArrayEquals(new int[] {7, 1, 1}, StencilGrid.dimsCreate(7, 3));
+        assertArrayEquals(new int[] {2, 2, 2}, StencilGrid.dimsCreate(8, 3));
+        assertArrayEquals(new int[] {3, 2, 2}, StencilGrid.dimsCreate(12, 3));
+        assertArrayEquals(new int[] {4, 4, 4}, StencilGrid.dimsCreate(64, 3));
+    }
+
+    @Test
+    void neighboursWrapWhenPeriodicAndAreProcNullAtClosedEdges() {
+        // 2x2x2, rank 0 at (0,0,0): ranks are row-major, z fastest
+        StencilGrid periodic = new StencilGrid(8, 0, true);
+        assertEquals(4, periodic.neighbour(0));
+        assertEquals(4, periodic.neighbour(1));
+        assertEquals(2, periodic.neighbour(3));
+        assertEquals(1, periodic.neighbour(5));
+        StencilGrid closed = new StencilGrid(8, 0, false);
+        assertEquals(MPI.PROC_NULL, closed.neighbour(0));
+        assertEquals(4, closed.neighbour(1));
+        assertEquals(MPI.PROC_NULL, closed.neighbour(4));
+    }
+}
