@@ -46,9 +46,11 @@ class ApplicationsIT {
 
     @Test
     void ftVerifiesOnTwoDimensionalPencils() {
-        Job.Result r = Job.np(4).run(Ft.class, "--class", "S", "--grid", "4x1");
-        assertFtVerifies(r);
-        assertTrue(r.out().contains("Layout type         :             2D"), r::toString);
+        for (String grid : new String[]{"4x1", "2x2"}) { // 2x2 splits the world into row and column communicators
+            Job.Result r = Job.np(4).run(Ft.class, "--class", "S", "--grid", grid);
+            assertFtVerifies(r);
+            assertTrue(r.out().contains("Layout type         :             2D"), r::toString);
+        }
     }
 
     @Test

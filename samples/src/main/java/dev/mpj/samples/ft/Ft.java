@@ -106,10 +106,6 @@ public final class Ft {
             JobExit.refuse(NAME, "process grid " + grid[0] + "x" + grid[1] + " has " + grid[0] * grid[1]
                     + " ranks, the job " + np);
         }
-        if (grid[0] > 1 && grid[1] > 1 && !Slices.SPLIT_AVAILABLE) {
-            JobExit.refuse(NAME, "the 2D process grid " + grid[0] + "x" + grid[1]
-                    + " needs Intracomm.Split, which this build lacks; use a grid NP1x1 or 1xNP2");
-        }
         long need = FtSolver.bytesPerRank(cls, np);
         long max = Runtime.getRuntime().maxMemory();
         if (need + (32L << 20) > max) {
@@ -126,7 +122,10 @@ public final class Ft {
         }
     }
 
-    /** NPB's two communicators over the process grid; one side of a 1-wide grid is just this rank. */
+    /**
+     * NPB's two communicators over the process grid ({@code MPI_Comm_split} by row and by column, as NPB's
+     * setup); one side of a 1-wide grid is just this rank, the other the world, with no split needed.
+     */
     private static Intracomm[] slices(FtLayout layout) {
         Intracomm world = MPI.COMM_WORLD;
         Intracomm self = (Intracomm) MPI.COMM_SELF;
@@ -136,7 +135,7 @@ public final class Ft {
         if (layout.np2 == 1) {
             return new Intracomm[] {self, world};
         }
-        return new Intracomm[] {Slices.split(world, layout.me1, layout.me2), Slices.split(world, layout.me2, layout.me1)};
+        return new Intracomm[] {world.Split(layout.me1, layout.me2), world.Split(layout.me2, layout.me1)};
     }
 
     private static String value(String[] args, int i, String option) {

@@ -29,13 +29,13 @@ public final class Stencil3d {
 
     public static void main(String[] args) {
         String[] rest = MPI.Init(args);
-        Intracomm world = MPI.COMM_WORLD;
-        int rank = world.Rank();
-        int np = world.Size();
         Options o = parse(rest);
         int n = o.n;
 
-        StencilGrid grid = new StencilGrid(np, rank, o.periodic);
+        StencilGrid grid = new StencilGrid(MPI.COMM_WORLD, o.periodic);
+        Intracomm world = grid.comm();
+        int rank = world.Rank();
+        int np = world.Size();
         int[] c = grid.coords();
         StencilBlock block = new StencilBlock(n, n, n);
         block.initialise((long) c[0] * n, (long) c[1] * n, (long) c[2] * n);

@@ -1,11 +1,9 @@
 package dev.mpj.samples.stencil;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-import mpi.MPI;
 
 class StencilBlockTest {
     @Test
@@ -69,31 +67,5 @@ class StencilBlockTest {
         assertEquals(from.values()[from.index(2, 4, 3)], to.values()[to.index(2, 0, 3)], 0.0);
         assertEquals(from.values()[from.index(2, 1, 5)], to.values()[to.index(2, 1, 0)], 0.0);
         assertEquals(from.values()[from.index(2, 1, 1)], to.values()[to.index(2, 1, 6)], 0.0);
-    }
-
-    @Test
-    void dimsCreateBalancesTheFactorsInNonIncreasingOrder() {
-        assertArrayEquals(new int[] {1, 1, 1}, StencilGrid.dimsCreate(1, 3));
-        assertArrayEquals(new int[] {2, 1, 1}, StencilGrid.dimsCreate(2, 3));
-        assertArrayEquals(new int[] {2, 2, 1}, StencilGrid.dimsCreate(4, 3));
-        assertArrayEquals(new int[] {3, 2, 1}, StencilGrid.dimsCreate(6, 3));
-        assertArrayEquals(new int[] {7, 1, 1}, StencilGrid.dimsCreate(7, 3));
-        assertArrayEquals(new int[] {2, 2, 2}, StencilGrid.dimsCreate(8, 3));
-        assertArrayEquals(new int[] {3, 2, 2}, StencilGrid.dimsCreate(12, 3));
-        assertArrayEquals(new int[] {4, 4, 4}, StencilGrid.dimsCreate(64, 3));
-    }
-
-    @Test
-    void neighboursWrapWhenPeriodicAndAreProcNullAtClosedEdges() {
-        // 2x2x2, rank 0 at (0,0,0): ranks are row-major, z fastest
-        StencilGrid periodic = new StencilGrid(8, 0, true);
-        assertEquals(4, periodic.neighbour(0));
-        assertEquals(4, periodic.neighbour(1));
-        assertEquals(2, periodic.neighbour(3));
-        assertEquals(1, periodic.neighbour(5));
-        StencilGrid closed = new StencilGrid(8, 0, false);
-        assertEquals(MPI.PROC_NULL, closed.neighbour(0));
-        assertEquals(4, closed.neighbour(1));
-        assertEquals(MPI.PROC_NULL, closed.neighbour(4));
     }
 }
