@@ -32,11 +32,10 @@ class ApplicationsIT {
     }
 
     @ParameterizedTest(name = "class {0} np={1} {2} over {3} node(s)")
-    @CsvSource({
-        "S, 1, 0D, 1",
-        "S, 2, 1D, 1",
-        "S, 4, 1D, 2",
-        "W, 2, 1D, 1",
+    @CsvSource({ // one node: shared memory; one fake node per rank: TCP
+        "S, 1, 0D, 1", "W, 1, 0D, 1",
+        "S, 2, 1D, 1", "S, 2, 1D, 2", "W, 2, 1D, 1", "W, 2, 1D, 2",
+        "S, 4, 1D, 1", "S, 4, 1D, 4", "W, 4, 1D, 1", "W, 4, 1D, 4",
     })
     void ftVerifiesWithNpbsDefaultLayout(String cls, int np, String layout, int nodes) {
         Job.Result r = Job.np(np).launcherOptions("--fake-nodes", Integer.toString(nodes)).run(Ft.class, "--class", cls);
@@ -46,8 +45,10 @@ class ApplicationsIT {
 
     @Test
     void ftVerifiesOnTwoDimensionalPencils() {
-        for (String grid : new String[]{"4x1", "2x2"}) { // 2x2 splits the world into row and column communicators
-            Job.Result r = Job.np(4).run(Ft.class, "--class", "S", "--grid", grid);
+        // 2x2 splits the world into row and column communicators; 4 fake nodes put them over TCP
+        for (String[] run : new String[][]{{"4x1", "1"}, {"2x2", "1"}, {"2x2", "4"}}) {
+            Job.Result r = Job.np(4).launcherOptions("--fake-nodes", run[1])
+                    .run(Ft.class, "--class", "S", "--grid", run[0]);
             assertFtVerifies(r);
             assertTrue(r.out().contains("Layout type         :             2D"), r::toString);
         }
