@@ -20,25 +20,7 @@ public final class Bandwidth {
     public static void main(String[] args) throws Exception {
         String[] rest = MPI.Init(args);
         int rank = MPI.COMM_WORLD.Rank();
-        BenchOptions o;
-        try {
-            o = BenchOptions.parse(rest, "bw", 1, 4 << 20, 100, 10);
-        } catch (IllegalArgumentException e) {
-            if (rank == 0) {
-                System.err.println(e.getMessage());
-            }
-            MPI.Finalize();
-            System.exit(2);
-            return;
-        }
-        if (MPI.COMM_WORLD.Size() < 2) {
-            if (rank == 0) {
-                System.err.println("bw needs at least 2 ranks");
-            }
-            MPI.Finalize();
-            System.exit(2);
-            return;
-        }
+        BenchOptions o = BenchOptions.forPairOfRanks(rest, "bw", 1, 4 << 20, 100, 10);
         OsuReport report = new OsuReport("mpj Bandwidth Test (OSU style), window " + WINDOW,
                 "Bandwidth (MB/s)", "bandwidth_mb_s", System.out);
         if (rank == 0) {

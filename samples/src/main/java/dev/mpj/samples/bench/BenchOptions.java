@@ -1,5 +1,8 @@
 package dev.mpj.samples.bench;
 
+import dev.mpj.samples.JobExit;
+import mpi.MPI;
+
 /**
  * Options shared by the benchmarks, OSU style: {@code [-m MIN:MAX] [-i ITERATIONS] [-x WARMUP] [--csv FILE|-]}.
  * Sizes go by powers of two from MIN (0 allowed) to MAX bytes. Iterations and warm-up apply up to 8 KiB;
@@ -21,6 +24,24 @@ final class BenchOptions {
         this.iterations = iterations;
         this.warmup = warmup;
         this.csv = csv;
+    }
+
+    /**
+     * The options of a benchmark between ranks 0 and 1 (called after {@code MPI.Init}): a bad option or a job of
+     * fewer than two ranks ends the job with a message and status {@link JobExit#REFUSED}.
+     */
+    static BenchOptions forPairOfRanks(String[] args, String name, int defaultMin, int defaultMax,
+                                       int defaultIterations, int defaultWarmup) {
+        BenchOptions o = null;
+        try {
+            o = parse(args, name, defaultMin, defaultMax, defaultIterations, defaultWarmup);
+        } catch (IllegalArgumentException e) {
+            JobExit.refuse(name, e.getMessage());
+        }
+        if (MPI.COMM_WORLD.Size() < 2) {
+            JobExit.refuse(name, "needs at least 2 ranks");
+        }
+        return o;
     }
 
     /**

@@ -16,25 +16,7 @@ public final class Latency {
     public static void main(String[] args) throws Exception {
         String[] rest = MPI.Init(args);
         int rank = MPI.COMM_WORLD.Rank();
-        BenchOptions o;
-        try {
-            o = BenchOptions.parse(rest, "latency", 0, 4 << 20, 10_000, 1_000);
-        } catch (IllegalArgumentException e) {
-            if (rank == 0) {
-                System.err.println(e.getMessage());
-            }
-            MPI.Finalize();
-            System.exit(2);
-            return;
-        }
-        if (MPI.COMM_WORLD.Size() < 2) {
-            if (rank == 0) {
-                System.err.println("latency needs at least 2 ranks");
-            }
-            MPI.Finalize();
-            System.exit(2);
-            return;
-        }
+        BenchOptions o = BenchOptions.forPairOfRanks(rest, "latency", 0, 4 << 20, 10_000, 1_000);
         OsuReport report = new OsuReport("mpj Latency Test (OSU style)", "Latency (us)", "latency_us", System.out);
         if (rank == 0) {
             report.header();
