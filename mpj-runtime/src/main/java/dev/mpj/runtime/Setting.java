@@ -17,7 +17,7 @@ public enum Setting {
     TCP_IO_THREADS("mpj.tcp.ioThreads", "1",
             "Netty event-loop threads per process"),
     PMI("mpj.pmi", "auto",
-            "PMI client: auto (from the environment), pmi1, singleton"),
+            "PMI client: auto (from the environment), pmi1, pmi2, singleton"),
     INIT_TIMEOUT("mpj.initTimeout", "60",
             "seconds a rank waits for its process manager or its peers during MPI.Init"),
     FAKE_NODES("mpj.fakeNodes", "0",

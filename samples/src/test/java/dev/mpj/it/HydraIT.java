@@ -3,6 +3,7 @@ package dev.mpj.it;
 import dev.mpj.samples.Hello;
 import dev.mpj.samples.Ring;
 import dev.mpj.samples.bench.InitBench;
+import dev.mpj.samples.ft.Ft;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,7 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The same Java programs under MPICH's Hydra: PMI-1 over the inherited socket (PMI_FD, the default),
- * over TCP ({@code -pmi-port}), and with two emulated nodes ({@code -launcher fork -hosts a1:2,a2:2}).
+ * over TCP ({@code -pmi-port}), and with two emulated nodes ({@code -launcher fork -hosts a1:2,a2:2}); the
+ * acceptance run of FT on two emulated nodes also in PMI-2 ({@code -genv MPJ_PMI pmi2}), whose Hydra fence is
+ * no barrier.
  */
 @Timeout(120)
 class HydraIT {
@@ -30,11 +33,16 @@ class HydraIT {
     static final List<String> ADD_EXPORTS = List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
 
     private static List<String> mpiexec(String mode, int np, Class<?> main, String... args) {
-        List<String> cmd = new ArrayList<>(List.of("mpiexec.hydra"));
+        return mpiexec("pmi1", mode, np, main, args);
+    }
+
+    private static List<String> mpiexec(String dialect, String mode, int np, Class<?> main, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("mpiexec.hydra", "-genv", "MPJ_PMI", dialect));
         switch (mode) {
             case "fd" -> { }
             case "port" -> cmd.add("-pmi-port");
             case "fake-nodes" -> cmd.addAll(List.of("-launcher", "fork", "-hosts", "a1:2,a2:2"));
+            case "two-nodes" -> cmd.addAll(List.of("-launcher", "fork", "-hosts", "a1:" + np / 2 + ",a2:" + np / 2));
             case "four-nodes" -> {
                 int p = np / 4;
                 cmd.addAll(List.of("-launcher", "fork", "-hosts", "a1:" + p + ",a2:" + p + ",a3:" + p + ",a4:" + p));
@@ -82,6 +90,28 @@ class HydraIT {
             default -> "puts=4 gets=16";
         };
         assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
+    }
+
+    /** The acceptance run: {@code -launcher fork -hosts a1:4,a2:4 -n 8}, FT class S, in both PMI dialects. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"pmi1", "pmi2"})
+    void ftClassSVerifiesOnTwoEmulatedNodes(String dialect) throws Exception {
+        Commands.Output o = Commands.run(mpiexec(dialect, "two-nodes", 8, Ft.class, "--class", "S"),
+                Commands.repoRoot(), 110);
+        assertEquals(0, o.exitCode(), o::text);
+        assertTrue(o.text().contains(" Verification    =               SUCCESSFUL"), o::text);
+    }
+
+    /** Hydra 4.0.2 answers PMI-2 only with a fence that does not wait: the barrier must still hold. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"fd", "fake-nodes"})
+    void ringRunsInPmi2(String mode) throws Exception {
+        List<String> cmd = mpiexec("pmi2", mode, 4, Ring.class, "5");
+        cmd.addAll(1, List.of("-genv", "MPJ_INIT_TIMINGS", "true"));
+        Commands.Output o = Commands.run(cmd, Commands.repoRoot(), 90);
+        assertEquals(0, o.exitCode(), o::text);
+        assertTrue(o.text().contains("token = 20 (expected 20)"), o::text);
+        assertEquals(4, o.text().lines().filter(l -> l.contains(" pmi(pmi2) ")).count(), o::text);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -22,7 +22,7 @@ import java.util.Map;
 public final class Pmi1Client implements PmiClient {
     private static final String PROCESS_MAPPING = "PMI_process_mapping";
 
-    private final Pmi1Connection connection;
+    private final PmiConnection connection;
     private final int rank;
     private final int size;
     private final String kvsName;
@@ -36,10 +36,10 @@ public final class Pmi1Client implements PmiClient {
      * init sequence. {@code resource} is closed by {@link #close()}, and on failure here.
      */
     public Pmi1Client(InputStream in, OutputStream out, Closeable resource, int rank, int size) {
-        this(new Pmi1Connection(in, out, resource), rank, size);
+        this(new PmiConnection(in, out, resource), rank, size);
     }
 
-    private Pmi1Client(Pmi1Connection connection, int rank, int size) {
+    private Pmi1Client(PmiConnection connection, int rank, int size) {
         this.connection = connection;
         try {
             if (size < 1 || rank < 0 || rank >= size) {
@@ -79,17 +79,7 @@ public final class Pmi1Client implements PmiClient {
     public static Pmi1Client overFd(int fd, Map<String, String> env) {
         int rank = requireIntVariable(env, "PMI_RANK");
         int size = requireIntVariable(env, "PMI_SIZE");
-        FileDescriptor descriptor = InheritedFileDescriptor.of(fd);
-        FileInputStream in = new FileInputStream(descriptor);
-        FileOutputStream out = new FileOutputStream(descriptor);
-        Closeable both = () -> {
-            try {
-                out.close();
-            } finally {
-                in.close();
-            }
-        };
-        return new Pmi1Client(new Pmi1Connection(in, out, both), rank, size);
+        return new Pmi1Client(PmiConnection.overFd(fd), rank, size);
     }
 
     /**
@@ -97,18 +87,7 @@ public final class Pmi1Client implements PmiClient {
      * handshake ({@code cmd=initack pmiid=<pmiId>}) yields rank and size.
      */
     public static Pmi1Client overPort(String hostPort, int pmiId) {
-        InetSocketAddress address = parseHostPort(hostPort);
-        Socket socket = new Socket();
-        Pmi1Connection connection;
-        try {
-            socket.setTcpNoDelay(true);
-            socket.connect(address);
-            connection = new Pmi1Connection(socket.getInputStream(), socket.getOutputStream(), socket);
-        } catch (IOException e) {
-            closeQuietly(socket);
-            throw new PmiException("cannot connect to the process manager at PMI_PORT=" + hostPort + ": "
-                    + e.getMessage(), e);
-        }
+        PmiConnection connection = PmiConnection.overPort(hostPort);
         int[] rankAndSize;
         try {
             rankAndSize = initAck(connection, pmiId);
@@ -120,7 +99,7 @@ public final class Pmi1Client implements PmiClient {
     }
 
     /** Port mode: the server answers the initack with four lines, {@code initack} and three {@code set}s. */
-    private static int[] initAck(Pmi1Connection connection, int pmiId) {
+    static int[] initAck(PmiConnection connection, int pmiId) {
         connection.send(Pmi1Message.of("initack", "pmiid", Integer.toString(pmiId)));
         boolean acknowledged = false;
         int rank = -1;
@@ -281,7 +260,7 @@ public final class Pmi1Client implements PmiClient {
         return "Pmi1Client[rank=" + rank + " size=" + size + " kvs=" + kvsName + " " + connection.counters() + "]";
     }
 
-    private static int requireIntVariable(Map<String, String> env, String name) {
+    static int requireIntVariable(Map<String, String> env, String name) {
         String value = env.get(name);
         if (value == null || value.isBlank()) {
             throw new PmiException(name + " is not set although PMI_FD is; the process manager must set "
@@ -313,13 +292,5 @@ public final class Pmi1Client implements PmiClient {
             throw new PmiException("PMI_PORT has no valid port number: '" + hostPort + "'");
         }
         return new InetSocketAddress(host, port);
-    }
-
-    private static void closeQuietly(Closeable c) {
-        try {
-            c.close();
-        } catch (IOException e) {
-            // already failing; the first error is the one to report
-        }
     }
 }

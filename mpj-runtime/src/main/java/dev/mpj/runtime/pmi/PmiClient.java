@@ -48,6 +48,14 @@ public interface PmiClient extends AutoCloseable {
     /** Asks the process manager to end the whole job with this exit code. Does not wait for a reply. */
     void abort(int exitCode, String message);
 
+    /**
+     * The node-scoped attribute store, where the dialect offers one (PMI-2), else null. Node-local steps use
+     * it to skip the global barrier.
+     */
+    default PmiNodeAttributes nodeAttributes() {
+        return null;
+    }
+
     /** The name of the dialect in use ("pmi1", "pmi2", "singleton"). */
     String dialect();
 

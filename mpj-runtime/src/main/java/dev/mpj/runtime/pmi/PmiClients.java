@@ -7,7 +7,7 @@ import java.util.Map;
 
 /** Chooses and starts the PMI client for this process, from the {@code mpj.pmi} setting and the environment. */
 public final class PmiClients {
-    static final String VALID_VALUES = "auto, pmi1, singleton";
+    static final String VALID_VALUES = "auto, pmi1, pmi2, singleton";
 
     private PmiClients() {
     }
@@ -15,27 +15,33 @@ public final class PmiClients {
     /**
      * Starts the client named by {@link Setting#PMI}:
      * <ul>
-     *   <li>{@code auto} (default): PMI-1 over {@code PMI_FD} if set (Hydra, Slurm {@code --mpi=pmi2}), else over
-     *       {@code PMI_PORT} if set (Hydra {@code -pmi-port}), else a {@link SingletonPmiClient};</li>
-     *   <li>{@code pmi1}: the same without the singleton fallback;</li>
+     *   <li>{@code auto} (default): over {@code PMI_FD} if set (Hydra, Slurm {@code --mpi=pmi2}), else over
+     *       {@code PMI_PORT} if set (Hydra {@code -pmi-port}, mpjrun), else a {@link SingletonPmiClient}. The
+     *       wire dialect is PMI-1, which every server speaks, except under Slurm's pmi2 plugin
+     *       ({@code SLURM_MPI_TYPE=pmi2} with {@code PMI_FD}), where it is PMI-2, Slurm's native dialect;</li>
+     *   <li>{@code pmi1}, {@code pmi2}: that dialect over {@code PMI_FD} or {@code PMI_PORT}, no singleton
+     *       fallback;</li>
      *   <li>{@code singleton}: a job of one, whatever the environment says.</li>
      * </ul>
      *
-     * @throws PmiException when the process manager cannot be reached or {@code pmi1} finds none
+     * @throws PmiException when the process manager cannot be reached or {@code pmi1}/{@code pmi2} finds none
      * @throws IllegalArgumentException for any other setting value
      */
     public static PmiClient fromEnvironment(Settings settings, Map<String, String> env) {
         String choice = settings.get(Setting.PMI).trim().toLowerCase(Locale.ROOT);
         switch (choice) {
             case "auto": {
-                PmiClient wire = pmi1IfOffered(env);
+                boolean slurmPmi2 = "pmi2".equalsIgnoreCase(String.valueOf(variable(env, "SLURM_MPI_TYPE")))
+                        && variable(env, "PMI_FD") != null;
+                PmiClient wire = wireIfOffered(env, slurmPmi2);
                 return wire != null ? wire : new SingletonPmiClient();
             }
-            case "pmi1": {
-                PmiClient wire = pmi1IfOffered(env);
+            case "pmi1":
+            case "pmi2": {
+                PmiClient wire = wireIfOffered(env, choice.equals("pmi2"));
                 if (wire == null) {
-                    throw new PmiException(Setting.PMI.property() + "=pmi1 but neither PMI_FD nor PMI_PORT is set:"
-                            + " start the program with a process manager (mpjrun, mpiexec, srun --mpi=pmi2)"
+                    throw new PmiException(Setting.PMI.property() + "=" + choice + " but neither PMI_FD nor PMI_PORT"
+                            + " is set: start the program with a process manager (mpjrun, mpiexec, srun --mpi=pmi2)"
                             + " or use " + Setting.PMI.property() + "=auto");
                 }
                 return wire;
@@ -49,11 +55,12 @@ public final class PmiClients {
         }
     }
 
-    /** A PMI-1 client over whatever the environment offers, PMI_FD first (as MPICH), or null. */
-    private static PmiClient pmi1IfOffered(Map<String, String> env) {
+    /** A PMI-1 or PMI-2 client over whatever the environment offers, PMI_FD first (as MPICH), or null. */
+    private static PmiClient wireIfOffered(Map<String, String> env, boolean pmi2) {
         String fd = variable(env, "PMI_FD");
         if (fd != null) {
-            return Pmi1Client.overFd(parseInt("PMI_FD", fd), env);
+            int number = parseInt("PMI_FD", fd);
+            return pmi2 ? Pmi2Client.overFd(number, env) : Pmi1Client.overFd(number, env);
         }
         String port = variable(env, "PMI_PORT");
         if (port != null) {
@@ -61,7 +68,7 @@ public final class PmiClients {
             String idName = variable(env, "PMI_ID") != null ? "PMI_ID"
                     : variable(env, "PMI_RANK") != null ? "PMI_RANK" : null;
             int id = idName == null ? 0 : parseInt(idName, variable(env, idName));
-            return Pmi1Client.overPort(port, id);
+            return pmi2 ? Pmi2Client.overPort(port, id, env) : Pmi1Client.overPort(port, id);
         }
         return null;
     }

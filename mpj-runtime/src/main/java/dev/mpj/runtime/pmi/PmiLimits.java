@@ -4,7 +4,7 @@ package dev.mpj.runtime.pmi;
  * The key and value rules every client enforces before anything is sent, so that a program that runs under
  * the singleton client also runs under a real process manager (PMI.md §0.4): keys of at most
  * {@value #MAX_KEY_LENGTH} characters (Hydra silently truncates longer ones), values within the client's
- * {@link PmiClient#maxValueLength()}, both printable ASCII without spaces, and no put of a key that starts
+ * {@link PmiClient#maxValueLength()}, both printable ASCII without spaces or ';', and no put of a key that starts
  * with {@value #RESERVED_PREFIX} (newer Hydra rejects those; the process manager serves them).
  */
 final class PmiLimits {
@@ -52,11 +52,14 @@ final class PmiLimits {
         checkCharacters(value, false, key);
     }
 
-    /** Space ends a PMI-1 token, '=' ends a key; control and non-ASCII characters are never allowed. */
+    /**
+     * Space ends a PMI-1 token, ';' a PMI-2 pair (no server un-escapes ';;'), '=' ends a key; control and
+     * non-ASCII characters are never allowed.
+     */
     private static void checkCharacters(String s, boolean isKey, String key) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            if (c <= 0x20 || c > 0x7e || (isKey && c == '=')) {
+            if (c <= 0x20 || c > 0x7e || c == ';' || (isKey && c == '=')) {
                 throw new PmiException("PMI " + (isKey ? "key" : "value for key") + " '" + key
                         + "' has a character a PMI line cannot carry (code " + (int) c + ") at index " + i);
             }

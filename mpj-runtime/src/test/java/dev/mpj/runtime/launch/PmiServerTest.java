@@ -1,9 +1,12 @@
 package dev.mpj.runtime.launch;
 
 import dev.mpj.runtime.pmi.Pmi1Message;
+import dev.mpj.runtime.pmi.Pmi2Message;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -53,11 +56,132 @@ class PmiServerTest {
     }
 
     @Test
-    void initRefusesPmiVersion2WithAnErrorReply() throws IOException {
+    void initRefusesAnUnknownPmiVersionWithAnErrorReply() throws IOException {
         start(ProcessMapping.singleNode(1));
-        Pmi1Message reply = rank(0).call("init", "pmi_version", "2", "pmi_subversion", "0");
+        Pmi1Message reply = rank(0).call("init", "pmi_version", "3", "pmi_subversion", "0");
         assertEquals("response_to_init", reply.command());
         assertEquals(-1, reply.rc());
+    }
+
+    // ---- PMI-2 ----
+
+    @Test
+    void initWithPmiVersion2AnswersInPmi1ThenSpeaksFramedPmi2() throws IOException {
+        start(ProcessMapping.singleNode(3));
+        RawPmiClient c = rank(2);
+        Pmi1Message init = c.call("init", "pmi_version", "2", "pmi_subversion", "0");
+        assertEquals("cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0", init.toString());
+        Pmi2Message full = c.call2("fullinit", "pmirank", "2", "threaded", "FALSE");
+        assertEquals("fullinit-response", full.command());
+        assertEquals(0, full.rc());
+        assertEquals("2", full.get("rank"));
+        assertEquals("3", full.get("size"));
+        assertEquals("cmd=job-getid-response;rc=0;jobid=" + KVS + ";", c.call2("job-getid").toString());
+    }
+
+    @Test
+    void jobAttributesAreTheMappingAndTheUniverseSize() throws IOException {
+        start(ProcessMapping.blocks(4, 2));
+        RawPmiClient c = pmi2Rank(0);
+        assertEquals("(vector,(0,2,2))", c.call2("info-getjobattr", "key", "PMI_process_mapping").foundValue());
+        assertEquals("4", c.call2("info-getjobattr", "key", "universeSize").foundValue());
+        assertEquals("FALSE", c.call2("info-getjobattr", "key", "PMI_hwloc_xmlfile").get("found"));
+    }
+
+    @Test
+    void kvsFenceIsATrueBarrierThatPublishesThePuts() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient r0 = pmi2Rank(0);
+        RawPmiClient r1 = pmi2Rank(1);
+        assertEquals(0, r0.call2("kvs-put", "key", "card-0", "value", "0a0b").rc());
+        assertNull(r1.call2("kvs-get", "jobid", KVS, "srcid", "-1", "key", "card-0").foundValue(),
+                "invisible before the fence");
+        r0.send2("kvs-fence");
+        assertTrue(r0.silentFor(300), "the fence waits for rank 1");
+        r1.send2("kvs-fence");
+        assertEquals("cmd=kvs-fence-response;rc=0;", r0.frame().toString());
+        assertEquals("cmd=kvs-fence-response;rc=0;", r1.frame().toString());
+        assertEquals("0a0b", r1.call2("kvs-get", "jobid", KVS, "srcid", "-1", "key", "card-0").foundValue());
+    }
+
+    @Test
+    void pmi1AndPmi2RanksShareOneBarrierAndOneKvs() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient old = rank(0);
+        RawPmiClient framed = pmi2Rank(1);
+        old.call("put", "kvsname", KVS, "key", "from-1", "value", "one");
+        framed.call2("kvs-put", "key", "from-2", "value", "two");
+        old.send(Pmi1Message.of("barrier_in"));
+        framed.send2("kvs-fence");
+        assertEquals("barrier_out", old.reply().command());
+        assertEquals("kvs-fence-response", framed.frame().command());
+        assertEquals("two", old.call("get", "kvsname", KVS, "key", "from-2").get("value"));
+        assertEquals("one", framed.call2("kvs-get", "jobid", KVS, "srcid", "-1", "key", "from-1").foundValue());
+    }
+
+    @Test
+    void nodeAttributeWaitIsAnsweredOnlyByAPutOnTheSameNode() throws IOException {
+        start(ProcessMapping.blocks(4, 2)); // ranks 0,1 on node 0; 2,3 on node 1
+        RawPmiClient r0 = pmi2Rank(0);
+        RawPmiClient r1 = pmi2Rank(1);
+        RawPmiClient r2 = pmi2Rank(2);
+        RawPmiClient r3 = pmi2Rank(3);
+        r1.send2("info-getnodeattr", "key", "segment", "wait", "TRUE");
+        assertEquals(0, r2.call2("info-putnodeattr", "key", "segment", "value", "node-1").rc());
+        assertTrue(r1.silentFor(300), "a put on another node does not answer the wait");
+        assertEquals(0, r0.call2("info-putnodeattr", "key", "segment", "value", "node-0").rc());
+        assertEquals("node-0", r1.frame().foundValue());
+        assertEquals("node-1", r3.call2("info-getnodeattr", "key", "segment", "wait", "FALSE").foundValue());
+        assertNull(r3.call2("info-getnodeattr", "key", "other", "wait", "FALSE").foundValue());
+    }
+
+    @Test
+    void thridIsEchoedInTheReply() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        RawPmiClient c = pmi2Rank(0);
+        assertEquals("0x7f", c.call2("kvs-put", "key", "k", "value", "v", "thrid", "0x7f").get("thrid"));
+    }
+
+    @Test
+    void unknownPmi2CommandGetsAnErrorReply() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        RawPmiClient c = pmi2Rank(0);
+        assertEquals(-1, c.call2("job-connect", "jobid", "x").rc());
+        assertNull(events.poll(), "an unknown command is not a protocol error");
+    }
+
+    @Test
+    void pmi2FinalizeIsAcknowledged() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        RawPmiClient c = pmi2Rank(0);
+        assertEquals("cmd=finalize-response;rc=0;", c.call2("finalize").toString());
+        assertEquals("finalized 0", nextEvent());
+    }
+
+    @Test
+    void pmi2AbortEndsTheJobWithItsExitCode() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient c = pmi2Rank(1);
+        c.send2("abort", "isworld", "TRUE", "msg", "bad input", "exitcode", "7");
+        assertEquals("aborted 1 7", nextEvent());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "bad length field | 12x456cmd=kvs-fence;",
+            "oversized body   | 9999  cmd=kvs-fence;",
+            "missing cmd      | 7     key=a;;",
+            "empty length     | '      cmd=kvs-fence;'"})
+    void malformedFrameIsReportedNamingTheRankAndTheOthersAreStillServed(String what, String frame)
+            throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient r0 = pmi2Rank(0);
+        RawPmiClient r1 = pmi2Rank(1);
+        r1.sendRaw(frame.getBytes(StandardCharsets.US_ASCII));
+        String event = nextEvent();
+        assertTrue(event.startsWith("protocolError 1 sent a malformed PMI-2 frame: "), event);
+        assertNull(r1.readLine(), "the offending connection is closed");
+        assertEquals("kvs-put-response", r0.call2("kvs-put", "key", "k", "value", "v").command());
     }
 
     @Test
@@ -223,6 +347,14 @@ class PmiServerTest {
         RawPmiClient c = client();
         c.initack(rank);
         assertEquals("connected " + rank, nextEvent());
+        return c;
+    }
+
+    /** A connection of {@code rank} past {@code init pmi_version=2} and {@code fullinit}. */
+    private RawPmiClient pmi2Rank(int rank) throws IOException {
+        RawPmiClient c = rank(rank);
+        assertEquals(0, c.call("init", "pmi_version", "2", "pmi_subversion", "0").rc());
+        assertEquals(0, c.call2("fullinit", "pmirank", Integer.toString(rank), "threaded", "FALSE").rc());
         return c;
     }
 

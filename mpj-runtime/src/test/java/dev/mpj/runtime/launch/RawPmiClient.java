@@ -1,6 +1,7 @@
 package dev.mpj.runtime.launch;
 
 import dev.mpj.runtime.pmi.Pmi1Message;
+import dev.mpj.runtime.pmi.Pmi2Message;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,7 +15,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A rank's side of PMI-1 port mode in raw lines, for tests: no client logic beyond writing and reading lines. */
+/**
+ * A rank's side of PMI port mode in raw PMI-1 lines and PMI-2 frames, for tests: no client logic beyond writing
+ * and reading messages.
+ */
 final class RawPmiClient implements AutoCloseable {
     private final Socket socket;
     private final BufferedReader in;
@@ -81,6 +85,38 @@ final class RawPmiClient implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** Sends one PMI-2 frame and reads the reply frame. */
+    Pmi2Message call2(String command, String... keyValues) {
+        send2(command, keyValues);
+        return frame();
+    }
+
+    void send2(String command, String... keyValues) {
+        sendRaw(Pmi2Message.of(command, keyValues).encode());
+    }
+
+    /** The next PMI-2 frame. */
+    Pmi2Message frame() {
+        int length = Pmi2Message.parseLength(new String(readChars(Pmi2Message.LENGTH_FIELD)));
+        return Pmi2Message.parse(new String(readChars(length)));
+    }
+
+    private char[] readChars(int n) {
+        char[] chars = new char[n];
+        try {
+            for (int done = 0; done < n; ) {
+                int r = in.read(chars, done, n - done);
+                if (r < 0) {
+                    throw new IllegalStateException("the PMI server closed the connection");
+                }
+                done += r;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return chars;
     }
 
     Pmi1Message reply() {

@@ -61,6 +61,43 @@ class PmiClientsTest {
     }
 
     @Test
+    void pmi2OverPmiPortIdentifiesThenSpeaksPmi2() throws Throwable {
+        try (ScriptedPmiServer server = new ScriptedPmiServer()
+                .expect("cmd=initack pmiid=1", "cmd=initack", "cmd=set size=2", "cmd=set rank=1", "cmd=set debug=0")
+                .expect("cmd=init pmi_version=2 pmi_subversion=0", Pmi2Frames.HYDRA.responseToInit())
+                .expectFrame("cmd=fullinit;pmirank=1;threaded=FALSE;", Pmi2Frames.HYDRA.fullinitResponse(1, 2))
+                .expectFrame("cmd=job-getid;", Pmi2Frames.HYDRA.jobId("j"))
+                .start()) {
+            try (PmiClient client = PmiClients.fromEnvironment(pmi("pmi2"),
+                    Map.of("PMI_PORT", server.hostPort(), "PMI_ID", "1"))) {
+                assertEquals("pmi2", client.dialect());
+                assertEquals(1, client.rank());
+            }
+            server.verify();
+        }
+    }
+
+    @Test
+    void autoSpeaksPmi1OverPmiPortEvenWhenSlurmSaysPmi2() throws Throwable {
+        try (ScriptedPmiServer server = new ScriptedPmiServer()
+                .expect("cmd=initack pmiid=0", "cmd=initack", "cmd=set size=1", "cmd=set rank=0", "cmd=set debug=0")
+                .expectInit(PmiServerStyle.SLURM)
+                .start()) {
+            try (PmiClient client = PmiClients.fromEnvironment(Settings.defaults(),
+                    Map.of("PMI_PORT", server.hostPort(), "PMI_ID", "0", "SLURM_MPI_TYPE", "pmi2"))) {
+                assertEquals("pmi1", client.dialect());
+            }
+            server.verify();
+        }
+    }
+
+    @Test
+    void pmi2WithoutProcessManagerExplains() {
+        PmiException e = assertThrows(PmiException.class, () -> PmiClients.fromEnvironment(pmi("pmi2"), Map.of()));
+        assertTrue(e.getMessage().contains("pmi2") && e.getMessage().contains("PMI_PORT"), e.getMessage());
+    }
+
+    @Test
     void pmi1WithoutProcessManagerExplains() {
         PmiException e = assertThrows(PmiException.class, () -> PmiClients.fromEnvironment(pmi("pmi1"), Map.of()));
         assertTrue(e.getMessage().contains("PMI_FD") && e.getMessage().contains("PMI_PORT"), e.getMessage());
@@ -69,8 +106,8 @@ class PmiClientsTest {
     @Test
     void unknownChoiceListsTheValidOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> PmiClients.fromEnvironment(pmi("pmi2"), Map.of()));
-        assertTrue(e.getMessage().contains("pmi2") && e.getMessage().contains("auto, pmi1, singleton"),
+                () -> PmiClients.fromEnvironment(pmi("pmi3"), Map.of()));
+        assertTrue(e.getMessage().contains("pmi3") && e.getMessage().contains("auto, pmi1, pmi2, singleton"),
                 e.getMessage());
     }
 

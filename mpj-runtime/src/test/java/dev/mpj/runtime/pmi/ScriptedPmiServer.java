@@ -11,21 +11,24 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A PMI-1 server on 127.0.0.1 that plays a script: for each expected request line, it checks the line and
- * writes the scripted reply lines with one write. It records every chunk it reads, so tests can check
- * that each command arrived whole. Serves one connection.
+ * A PMI server on 127.0.0.1 that plays a script: for each expected request (a PMI-1 line, or a PMI-2 frame
+ * body), it checks the request and writes the scripted reply with one write, optionally after a gate opens
+ * (to play a server that holds its answer back). It records every chunk it reads, so tests can check that
+ * each command arrived whole. Serves one connection.
  */
 final class ScriptedPmiServer implements AutoCloseable {
     static final String KVS = "kvs_1109_0_1085937641_vm";
 
-    private record Step(String request, String reply, boolean closeAfter) {
+    private record Step(String request, String reply, boolean closeAfter, boolean framed, CountDownLatch gate) {
     }
 
     private final ServerSocket listener;
     private final List<Step> script = new ArrayList<>();
-    private final List<String> requests = new ArrayList<>();
+    private final List<String> requests = new CopyOnWriteArrayList<>();
     private final List<String> chunks = new ArrayList<>();
     private Thread thread;
     private volatile Throwable failure;
@@ -47,7 +50,22 @@ final class ScriptedPmiServer implements AutoCloseable {
     }
 
     private ScriptedPmiServer add(String request, String[] replies, boolean closeAfter) {
-        script.add(new Step(request, replies.length == 0 ? "" : String.join("\n", replies) + "\n", closeAfter));
+        script.add(new Step(request, replies.length == 0 ? "" : String.join("\n", replies) + "\n", closeAfter,
+                false, null));
+        return this;
+    }
+
+    /**
+     * Expects a PMI-2 frame whose body is {@code body}; answers with {@code reply} as given (the test frames
+     * it, e.g. with {@link Pmi2Frames#hydra}), or with nothing when {@code reply} is empty.
+     */
+    ScriptedPmiServer expectFrame(String body, String reply) {
+        return expectFrame(body, reply, null);
+    }
+
+    /** As {@link #expectFrame(String, String)}, replying only once {@code gate} is open. */
+    ScriptedPmiServer expectFrame(String body, String reply, CountDownLatch gate) {
+        script.add(new Step(body, reply, false, true, gate));
         return this;
     }
 
@@ -80,21 +98,26 @@ final class ScriptedPmiServer implements AutoCloseable {
             StringBuilder pending = new StringBuilder();
             byte[] buffer = new byte[8192];
             for (Step step : script) {
-                int nl;
-                while ((nl = pending.indexOf("\n")) < 0) {
-                    int n = in.read(buffer);
-                    if (n < 0) {
-                        throw new AssertionError("client closed the connection; expected " + step.request());
+                String line;
+                if (step.framed()) {
+                    readAtLeast(in, buffer, pending, 6, step);
+                    int length = Integer.parseInt(pending.substring(0, 6).strip());
+                    readAtLeast(in, buffer, pending, 6 + length, step);
+                    line = pending.substring(6, 6 + length);
+                    pending.delete(0, 6 + length);
+                } else {
+                    int nl;
+                    while ((nl = pending.indexOf("\n")) < 0) {
+                        readChunk(in, buffer, pending, step);
                     }
-                    String chunk = new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
-                    chunks.add(chunk);
-                    bytesReceived += n;
-                    pending.append(chunk);
+                    line = pending.substring(0, nl);
+                    pending.delete(0, nl + 1);
                 }
-                String line = pending.substring(0, nl);
-                pending.delete(0, nl + 1);
                 requests.add(line);
                 assertEquals(step.request(), line, "request #" + requests.size());
+                if (step.gate() != null) {
+                    step.gate().await();
+                }
                 byte[] reply = step.reply().getBytes(StandardCharsets.ISO_8859_1);
                 out.write(reply);
                 out.flush();
@@ -113,6 +136,29 @@ final class ScriptedPmiServer implements AutoCloseable {
         } catch (Throwable t) {
             failure = t;
         }
+    }
+
+    private void readAtLeast(InputStream in, byte[] buffer, StringBuilder pending, int n, Step step)
+            throws IOException {
+        while (pending.length() < n) {
+            readChunk(in, buffer, pending, step);
+        }
+    }
+
+    private void readChunk(InputStream in, byte[] buffer, StringBuilder pending, Step step) throws IOException {
+        int n = in.read(buffer);
+        if (n < 0) {
+            throw new AssertionError("client closed the connection; expected " + step.request());
+        }
+        String chunk = new String(buffer, 0, n, StandardCharsets.ISO_8859_1);
+        chunks.add(chunk);
+        bytesReceived += n;
+        pending.append(chunk);
+    }
+
+    /** The requests received so far, in order (PMI-1 lines without '\n', PMI-2 bodies). */
+    List<String> requests() {
+        return List.copyOf(requests);
     }
 
     /** Waits for the script to finish (the client closed or the server hung up) and rethrows its failure. */

@@ -1,0 +1,336 @@
+package dev.mpj.runtime.pmi;
+
+import java.io.Closeable;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Map;
+
+/**
+ * The PMI-2 wire client, as Hydra, Slurm's pmi2 plugin and mpjrun serve it (PMI.md §3). The conversation
+ * opens with the PMI-1 line {@code cmd=init pmi_version=2 pmi_subversion=0} and its PMI-1 reply, then
+ * continues in length-framed PMI-2, strictly lock-step like {@link Pmi1Client}. Construction runs
+ * {@code init}, {@code fullinit} and {@code job-getid}; the job attributes are fetched on first use.
+ *
+ * <p><b>Barrier.</b> Under Slurm and mpjrun {@code kvs-fence} is a true barrier, but under Hydra it returns at
+ * once and instead a {@code kvs-get} of a key that is missing blocks until every rank has reached the
+ * caller's fence (PMI.md §3.5, checked live with 4.0.2 on two emulated nodes). So {@link #barrier()} is
+ * {@code kvs-fence} followed by a {@code kvs-get} of {@value #BARRIER_PROBE_KEY}, a key nobody may put: on
+ * Hydra that get is the wait; on the others it answers "not found" at once, after the fence already waited.
+ * A key that every rank puts would not do: Hydra answers a present key at once, so the first rank's fenced
+ * put would release the get before the last rank arrives. The probe costs one round trip per barrier where
+ * the fence already synchronised; under Slurm it takes the ~10 ms first-request-after-fence delay that the
+ * next get would otherwise pay.
+ *
+ * <p><b>Abort.</b> Sends {@code abort;isworld=TRUE;msg=…;exitcode=N;}. Slurm cancels the step and mpjrun ends
+ * the job with exit code N (the {@code exitcode} field is ours; others ignore it). Hydra 4.0.2 has no PMI-2
+ * abort: it reports an unrecognized command and kills the job with exit code 255, so the code is lost there;
+ * a PMI-1 abort cannot be sent instead once the connection speaks PMI-2.
+ *
+ * <p>Not thread-safe; {@code threaded=FALSE} is announced, so no {@code thrid} is sent.
+ */
+public final class Pmi2Client implements PmiClient {
+    /** A key no rank may put; getting it is the wait of {@link #barrier()} under Hydra. */
+    static final String BARRIER_PROBE_KEY = "mpj-barrier-probe";
+
+    private static final String PROCESS_MAPPING = "PMI_process_mapping";
+    private static final String UNIVERSE_SIZE = "universeSize";
+    /** Hydra and Slurm report keylen_max=64 and vallen_max=1024 with PMI-2 too; kept as MPICH's PMI-1 value. */
+    private static final int MAX_VALUE_LENGTH = PmiLimits.DEFAULT_MAX_VALUE_LENGTH;
+
+    private final PmiConnection connection;
+    private final int rank;
+    private final int size;
+    private final String jobId;
+    private final NodeAttributes nodeAttributes = new NodeAttributes();
+    private String processMapping;
+    private boolean barrierPending;
+
+    /**
+     * A client over an established connection (a test server, or a channel opened by other means); runs the
+     * init sequence as {@code rank}. {@code pmiJobId} is sent as {@code pmijobid} when not null (Slurm needs
+     * it: {@code PMI_JOBID}). {@code resource} is closed by {@link #close()}, and on failure here.
+     */
+    public Pmi2Client(InputStream in, OutputStream out, Closeable resource, int rank, String pmiJobId) {
+        this(new PmiConnection(in, out, resource), rank, pmiJobId);
+    }
+
+    private Pmi2Client(PmiConnection connection, int rank, String pmiJobId) {
+        this.connection = connection;
+        try {
+            if (rank < 0) {
+                throw new PmiException("invalid PMI rank " + rank);
+            }
+            Pmi1Message init = connection.call(
+                    Pmi1Message.of("init", "pmi_version", "2", "pmi_subversion", "0"), "response_to_init");
+            if (init.rc() != 0 || !"2".equals(init.get("pmi_version"))) {
+                throw new PmiException("the process manager refused PMI 2.0: " + init
+                        + " (use mpj.pmi=pmi1 with this process manager)");
+            }
+            Pmi2Message full = connection.call(pmiJobId == null
+                    ? Pmi2Message.of("fullinit", "pmirank", Integer.toString(rank), "threaded", "FALSE")
+                    : Pmi2Message.of("fullinit", "pmijobid", pmiJobId, "pmirank", Integer.toString(rank),
+                            "threaded", "FALSE"), "fullinit-response");
+            requireSuccess(full, "fullinit");
+            this.rank = full.requireInt("rank");
+            this.size = full.requireInt("size");
+            if (size < 1 || this.rank != rank || rank >= size) {
+                throw new PmiException("the process manager answered fullinit of rank " + rank + " with rank "
+                        + this.rank + " of size " + size + ": " + full);
+            }
+            Pmi2Message id = connection.call(Pmi2Message.of("job-getid"), "job-getid-response");
+            requireSuccess(id, "job-getid");
+            this.jobId = id.require("jobid");
+        } catch (RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+    }
+
+    /**
+     * A client over the socket the process manager left open as {@code fd} ({@code PMI_FD}); the rank comes
+     * from {@code PMI_RANK}, the job id for {@code fullinit} from {@code PMI_JOBID} (Slurm) when set.
+     */
+    public static Pmi2Client overFd(int fd, Map<String, String> env) {
+        int rank = Pmi1Client.requireIntVariable(env, "PMI_RANK");
+        return new Pmi2Client(PmiConnection.overFd(fd), rank, jobIdVariable(env));
+    }
+
+    /** A client over TCP to {@code hostPort} ({@code PMI_PORT}); the port-mode handshake yields the rank. */
+    public static Pmi2Client overPort(String hostPort, int pmiId, Map<String, String> env) {
+        PmiConnection connection = PmiConnection.overPort(hostPort);
+        int rank;
+        try {
+            rank = Pmi1Client.initAck(connection, pmiId)[0];
+        } catch (RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+        return new Pmi2Client(connection, rank, jobIdVariable(env));
+    }
+
+    private static String jobIdVariable(Map<String, String> env) {
+        String v = env.get("PMI_JOBID");
+        return v == null || v.isBlank() ? null : v.trim();
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    /** The job id of {@code job-getid}. */
+    @Override
+    public String jobId() {
+        return jobId;
+    }
+
+    @Override
+    public String processMapping() {
+        if (processMapping == null) {
+            String value = jobAttribute(PROCESS_MAPPING);
+            processMapping = value != null ? value : "";
+        }
+        return processMapping;
+    }
+
+    /** {@code universeSize} of the job, or -1 when the process manager does not tell (Hydra 4.0.2). */
+    public int universeSize() {
+        String value = jobAttribute(UNIVERSE_SIZE);
+        try {
+            return value == null ? -1 : Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new PmiException("the process manager's universeSize is not an integer: '" + value + "'");
+        }
+    }
+
+    /** A job attribute ({@code info-getjobattr}), or null when the process manager has none. */
+    public String jobAttribute(String key) {
+        PmiLimits.checkKey(key, PmiLimits.MAX_KEY_LENGTH);
+        return call(Pmi2Message.of("info-getjobattr", "key", key), "info-getjobattr-response").foundValue();
+    }
+
+    @Override
+    public int maxValueLength() {
+        return MAX_VALUE_LENGTH;
+    }
+
+    @Override
+    public void put(String key, String value) {
+        checkPut(key, value);
+        Pmi2Message reply = call(Pmi2Message.of("kvs-put", "key", key, "value", value), "kvs-put-response");
+        connection.counters().countPut();
+        requireSuccess(reply, "kvs-put of key '" + key + "'");
+    }
+
+    /** Any rc other than 0, or a {@code found} other than TRUE, means "not found" (PMI.md §3.2). */
+    @Override
+    public String get(String key) {
+        PmiLimits.checkKey(key, PmiLimits.MAX_KEY_LENGTH);
+        String value = kvsGet(key);
+        connection.counters().countGet();
+        return value;
+    }
+
+    /** As MPICH: the job id of {@code job-getid} and srcid -1 (PMI2_ID_NULL: any source). */
+    private String kvsGet(String key) {
+        return call(Pmi2Message.of("kvs-get", "jobid", jobId, "srcid", "-1", "key", key), "kvs-get-response")
+                .foundValue();
+    }
+
+    @Override
+    public void barrier() {
+        barrierBegin();
+        barrierEnd();
+    }
+
+    /** Sends {@code kvs-fence}; under Slurm and mpjrun its reply comes when every rank has fenced. */
+    @Override
+    public void barrierBegin() {
+        requireNoBarrierPending();
+        connection.send(Pmi2Message.of("kvs-fence"));
+        barrierPending = true;
+    }
+
+    /** Reads the fence reply, then gets the probe key, which under Hydra waits for every rank's fence. */
+    @Override
+    public void barrierEnd() {
+        if (!barrierPending) {
+            throw new PmiException("barrierEnd() without barrierBegin()");
+        }
+        barrierPending = false;
+        Pmi2Message reply = connection.receiveFrame("kvs-fence-response");
+        if (!"kvs-fence-response".equals(reply.command())) {
+            throw new PmiException("expected cmd=kvs-fence-response in reply to cmd=kvs-fence but the process"
+                    + " manager sent: " + reply);
+        }
+        requireSuccess(reply, "kvs-fence");
+        if (kvsGet(BARRIER_PROBE_KEY) != null) {
+            throw new PmiException("the key " + BARRIER_PROBE_KEY + " was put although it is reserved for the"
+                    + " PMI-2 barrier");
+        }
+        connection.counters().countBarrier();
+    }
+
+    @Override
+    public PmiNodeAttributes nodeAttributes() {
+        return nodeAttributes;
+    }
+
+    /** Sends {@code finalize}, waits for its reply (Hydra kills a job whose rank skips it), closes. */
+    @Override
+    public void finish() {
+        try {
+            requireSuccess(call(Pmi2Message.of("finalize"), "finalize-response"), "finalize");
+        } finally {
+            connection.close();
+        }
+    }
+
+    /** Sends {@code abort} (no reply comes) and closes; see the class comment for what each server does. */
+    @Override
+    public void abort(int exitCode, String message) {
+        try {
+            connection.send(Pmi2Message.of("abort", "isworld", "TRUE", "msg", sanitize(message),
+                    "exitcode", Integer.toString(exitCode)));
+        } finally {
+            connection.close();
+        }
+    }
+
+    /** A message PMI-2 can carry: printable ASCII without ';', at most 200 characters. */
+    static String sanitize(String message) {
+        if (message == null) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < message.length() && sb.length() < 200; i++) {
+            char c = message.charAt(i);
+            sb.append(c < 0x20 || c > 0x7e || c == ';' ? ' ' : c);
+        }
+        return sb.toString();
+    }
+
+    @Override
+    public String dialect() {
+        return "pmi2";
+    }
+
+    @Override
+    public PmiCounters counters() {
+        return connection.counters();
+    }
+
+    @Override
+    public void close() {
+        connection.close();
+    }
+
+    @Override
+    public String toString() {
+        return "Pmi2Client[rank=" + rank + " size=" + size + " jobid=" + jobId + " " + connection.counters() + "]";
+    }
+
+    private void checkPut(String key, String value) {
+        PmiLimits.checkPut(key, value, PmiLimits.MAX_KEY_LENGTH, MAX_VALUE_LENGTH);
+        if (key.equals(BARRIER_PROBE_KEY)) {
+            throw new PmiException("PMI key '" + key + "' is reserved for the PMI-2 barrier");
+        }
+    }
+
+    private Pmi2Message call(Pmi2Message request, String expectedReply) {
+        requireNoBarrierPending();
+        return connection.call(request, expectedReply);
+    }
+
+    private void requireNoBarrierPending() {
+        if (barrierPending) {
+            throw new PmiException("a PMI request was made while a split barrier is pending (call barrierEnd() first)");
+        }
+    }
+
+    private static void requireSuccess(Pmi2Message reply, String what) {
+        if (reply.rc() != 0) {
+            throw new PmiException("the process manager refused " + what + ": " + reply);
+        }
+    }
+
+    /** {@code info-putnodeattr} and {@code info-getnodeattr}, counted as puts and gets. */
+    private final class NodeAttributes implements PmiNodeAttributes {
+        @Override
+        public void put(String key, String value) {
+            checkPut(key, value);
+            Pmi2Message reply = call(Pmi2Message.of("info-putnodeattr", "key", key, "value", value),
+                    "info-putnodeattr-response");
+            connection.counters().countPut();
+            requireSuccess(reply, "info-putnodeattr of key '" + key + "'");
+        }
+
+        @Override
+        public String await(String key) {
+            String value = getNodeAttribute(key, true);
+            if (value == null) {
+                throw new PmiException("the process manager answered info-getnodeattr of '" + key
+                        + "' with wait=TRUE but without a value");
+            }
+            return value;
+        }
+
+        @Override
+        public String get(String key) {
+            return getNodeAttribute(key, false);
+        }
+
+        private String getNodeAttribute(String key, boolean wait) {
+            PmiLimits.checkKey(key, PmiLimits.MAX_KEY_LENGTH);
+            String value = call(Pmi2Message.of("info-getnodeattr", "key", key, "wait", wait ? "TRUE" : "FALSE"),
+                    "info-getnodeattr-response").foundValue();
+            connection.counters().countGet();
+            return value;
+        }
+    }
+}

@@ -1,0 +1,196 @@
+package dev.mpj.runtime.pmi;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One PMI-2 message (PMI.md §3.1): a body {@code cmd=<name>;key=value;…;} with ';' ending every pair, framed by
+ * a 6-character decimal length. Senders pad the length differently (MPICH's client and Slurm left-align,
+ * Hydra right-aligns), so {@link #parseLength} trims both sides. Fields are matched by key and unknown ones
+ * are kept but ignored by readers. Neither Hydra 4.0.2 nor Slurm un-escapes {@code ;;}, so keys and values
+ * containing ';' are rejected rather than escaped; bodies are printable ASCII (spaces allowed, for messages)
+ * and at most {@link #MAX_BODY} bytes.
+ */
+public final class Pmi2Message {
+    /** Width of the length field. */
+    public static final int LENGTH_FIELD = 6;
+
+    /** Longest body either side may send: a 1024-character value plus its key and the command around it. */
+    public static final int MAX_BODY = 1024 + 64 + 64;
+
+    private final Map<String, String> fields;
+
+    private Pmi2Message(Map<String, String> fields) {
+        this.fields = fields;
+    }
+
+    /** A message {@code cmd=command;k1=v1;k2=v2;…}; keyValues alternate key and value. */
+    public static Pmi2Message of(String command, String... keyValues) {
+        if (keyValues.length % 2 != 0) {
+            throw new IllegalArgumentException("keys and values must pair up");
+        }
+        Map<String, String> fields = new LinkedHashMap<>();
+        fields.put("cmd", command);
+        for (int i = 0; i < keyValues.length; i += 2) {
+            fields.put(keyValues[i], keyValues[i + 1]);
+        }
+        return new Pmi2Message(fields);
+    }
+
+    /**
+     * The body length a 6-character length field announces: digits, space-padded on either side.
+     *
+     * @throws PmiException when the field is not a number in 0..{@link #MAX_BODY}
+     */
+    public static int parseLength(String field) {
+        String digits = field.strip();
+        int length = -1;
+        if (!digits.isEmpty() && digits.length() <= LENGTH_FIELD && digits.chars().allMatch(Character::isDigit)) {
+            length = Integer.parseInt(digits);
+        }
+        if (length < 0) {
+            throw new PmiException("PMI-2 length field is not a number: \"" + printable(field) + "\"");
+        }
+        if (length > MAX_BODY) {
+            throw new PmiException("PMI-2 length field announces " + length + " bytes; the limit is " + MAX_BODY);
+        }
+        return length;
+    }
+
+    /** Parses a body (without its length field). Empty segments between ';' are skipped. */
+    public static Pmi2Message parse(String body) {
+        if (body.length() > MAX_BODY) {
+            throw new PmiException("PMI-2 body longer than " + MAX_BODY + " bytes");
+        }
+        for (int i = 0; i < body.length(); i++) {
+            char c = body.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                throw new PmiException("PMI-2 message has a non-printable or non-ASCII character at " + i + ": \""
+                        + printable(body) + "\"");
+            }
+        }
+        Map<String, String> fields = new LinkedHashMap<>();
+        for (String pair : body.split(";")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new PmiException("PMI-2 field is not key=value: '" + pair + "' in \"" + body + "\"");
+            }
+            String key = pair.substring(0, eq);
+            if (fields.isEmpty() && !key.equals("cmd")) {
+                throw new PmiException("PMI-2 message does not start with cmd=: \"" + body + "\"");
+            }
+            if (fields.put(key, pair.substring(eq + 1)) != null) {
+                throw new PmiException("PMI-2 message repeats key '" + key + "': \"" + body + "\"");
+            }
+        }
+        if (fields.isEmpty()) {
+            throw new PmiException("empty PMI-2 message");
+        }
+        return new Pmi2Message(fields);
+    }
+
+    public String command() {
+        return fields.get("cmd");
+    }
+
+    /** A field's value, or null when absent. */
+    public String get(String key) {
+        return fields.get(key);
+    }
+
+    /** A field that must be present. */
+    public String require(String key) {
+        String v = fields.get(key);
+        if (v == null) {
+            throw new PmiException("PMI-2 message '" + command() + "' lacks field '" + key + "': " + this);
+        }
+        return v;
+    }
+
+    /** An integer field that must be present. */
+    public int requireInt(String key) {
+        String v = require(key);
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new PmiException("PMI-2 field '" + key + "' is not an integer: " + this);
+        }
+    }
+
+    /** The return code; a missing {@code rc} means success. */
+    public int rc() {
+        String v = fields.get("rc");
+        if (v == null) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new PmiException("PMI-2 rc is not an integer: " + this);
+        }
+    }
+
+    /**
+     * The value of a lookup reply ({@code kvs-get}, {@code info-get*attr}), or null when not found: Hydra 4.0.2
+     * and Slurm say {@code found=FALSE} with rc=0, newer Hydra says rc=1 without {@code found} (PMI.md §3.2).
+     */
+    public String foundValue() {
+        if (rc() != 0 || !"TRUE".equalsIgnoreCase(fields.get("found"))) {
+            return null;
+        }
+        return require("value");
+    }
+
+    public Map<String, String> fields() {
+        return Collections.unmodifiableMap(fields);
+    }
+
+    /** The frame as sent: the length left-aligned in 6 characters (as MPICH's client), then the body. */
+    public byte[] encode() {
+        String body = toString();
+        if (body.length() > MAX_BODY) {
+            throw new PmiException("PMI-2 message of " + body.length() + " bytes exceeds " + MAX_BODY + ": \""
+                    + body.substring(0, 80) + "…\"");
+        }
+        String frame = String.format("%-" + LENGTH_FIELD + "d", body.length()) + body;
+        return frame.getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The body: {@code cmd=…;k=v;…;}. Rejects keys or values that would break the framing. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<String, String> e : fields.entrySet()) {
+            check(e.getKey(), true);
+            check(e.getValue(), false);
+            sb.append(e.getKey()).append('=').append(e.getValue()).append(';');
+        }
+        return sb.toString();
+    }
+
+    private static void check(String s, boolean key) {
+        if (key && (s.isEmpty() || s.indexOf('=') >= 0 || s.indexOf(' ') >= 0)) {
+            throw new PmiException("invalid PMI-2 key '" + s + "'");
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c > 0x7e || c == ';') {
+                throw new PmiException("PMI-2 " + (key ? "key" : "value") + " has a ';', control or non-ASCII"
+                        + " character (code " + (int) c + ") at index " + i + ": \"" + printable(s) + "\"");
+            }
+        }
+    }
+
+    private static String printable(String s) {
+        StringBuilder sb = new StringBuilder();
+        for (char c : s.toCharArray()) {
+            sb.append(c >= 0x20 && c <= 0x7e ? String.valueOf(c) : String.format("\\x%02x", (int) c));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,227 @@
+package dev.mpj.runtime.pmi;
+
+import java.io.Closeable;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The wire layer under {@link Pmi1Client} and {@link Pmi2Client}: writes each message with one {@code write}
+ * call (Slurm reads a request with a single {@code read}, Hydra's proxy shares one buffer between local ranks)
+ * and reads replies through a small buffer of its own, either as PMI-1 lines (rejecting lines longer than
+ * {@link Pmi1Message#MAX_LINE}) or as PMI-2 frames (a PMI-2 conversation starts with PMI-1 lines). Counts the
+ * bytes both ways.
+ */
+final class PmiConnection implements Closeable {
+    /** Room for a few lines or one PMI-2 frame: the port-mode handshake answers with four lines at once. */
+    private static final int BUFFER = 4 * Pmi1Message.MAX_LINE;
+
+    private final InputStream in;
+    private final OutputStream out;
+    private final Closeable resource;
+    private final PmiCounters counters = new PmiCounters();
+    private final byte[] buffer = new byte[BUFFER];
+    private int start;
+    private int end;
+    private boolean closed;
+
+    PmiConnection(InputStream in, OutputStream out, Closeable resource) {
+        this.in = in;
+        this.out = out;
+        this.resource = resource;
+    }
+
+    /**
+     * A connection over the AF_UNIX socket the process manager left open as file descriptor {@code fd}
+     * ({@code PMI_FD}).
+     */
+    static PmiConnection overFd(int fd) {
+        FileDescriptor descriptor = InheritedFileDescriptor.of(fd);
+        FileInputStream in = new FileInputStream(descriptor);
+        FileOutputStream out = new FileOutputStream(descriptor);
+        Closeable both = () -> {
+            try {
+                out.close();
+            } finally {
+                in.close();
+            }
+        };
+        return new PmiConnection(in, out, both);
+    }
+
+    /** A TCP connection to {@code hostPort} ({@code PMI_PORT}, Hydra's {@code -pmi-port} mode, mpjrun). */
+    static PmiConnection overPort(String hostPort) {
+        InetSocketAddress address = Pmi1Client.parseHostPort(hostPort);
+        Socket socket = new Socket();
+        try {
+            socket.setTcpNoDelay(true);
+            socket.connect(address);
+            return new PmiConnection(socket.getInputStream(), socket.getOutputStream(), socket);
+        } catch (IOException e) {
+            try {
+                socket.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw new PmiException("cannot connect to the process manager at PMI_PORT=" + hostPort + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    PmiCounters counters() {
+        return counters;
+    }
+
+    /** Sends one request and returns its reply, which must be the command {@code expectedReply}. */
+    Pmi1Message call(Pmi1Message request, String expectedReply) {
+        send(request);
+        Pmi1Message reply = receive(expectedReply);
+        if (!expectedReply.equals(reply.command())) {
+            throw new PmiException("expected cmd=" + expectedReply + " in reply to cmd=" + request.command()
+                    + " but the process manager sent: " + reply);
+        }
+        return reply;
+    }
+
+    /** Sends one message as a single write. Encoding errors surface before any byte leaves. */
+    void send(Pmi1Message message) {
+        write(message.encode(), message.command());
+    }
+
+    /** Sends one PMI-2 frame as a single write. */
+    void send(Pmi2Message message) {
+        write(message.encode(), message.command());
+    }
+
+    /** Sends one PMI-2 request and returns its reply, which must be the command {@code expectedReply}. */
+    Pmi2Message call(Pmi2Message request, String expectedReply) {
+        send(request);
+        Pmi2Message reply = receiveFrame(expectedReply);
+        if (!expectedReply.equals(reply.command())) {
+            throw new PmiException("expected cmd=" + expectedReply + " in reply to cmd=" + request.command()
+                    + " but the process manager sent: " + reply);
+        }
+        return reply;
+    }
+
+    /** Reads and parses the next PMI-2 frame; {@code awaited} names what the caller waits for. */
+    Pmi2Message receiveFrame(String awaited) {
+        int length;
+        try {
+            length = Pmi2Message.parseLength(new String(readExactly(Pmi2Message.LENGTH_FIELD, awaited),
+                    StandardCharsets.ISO_8859_1));
+        } catch (PmiException e) {
+            throw new PmiException("malformed PMI-2 frame while waiting for cmd=" + awaited + ": " + e.getMessage(), e);
+        }
+        return Pmi2Message.parse(new String(readExactly(length, awaited), StandardCharsets.ISO_8859_1));
+    }
+
+    private void write(byte[] bytes, String command) {
+        ensureOpen();
+        try {
+            out.write(bytes);
+            out.flush();
+        } catch (IOException e) {
+            throw new PmiException("cannot send cmd=" + command + " to the process manager: "
+                    + e.getMessage(), e);
+        }
+        counters.countBytes(bytes.length, 0);
+    }
+
+    /** The next {@code n} bytes (n ≤ the buffer size). */
+    private byte[] readExactly(int n, String awaited) {
+        ensureOpen();
+        while (end - start < n) {
+            if (start > 0) {
+                System.arraycopy(buffer, start, buffer, 0, end - start);
+                end -= start;
+                start = 0;
+            }
+            fill(awaited);
+        }
+        byte[] bytes = Arrays.copyOfRange(buffer, start, start + n);
+        start += n;
+        counters.countBytes(0, n);
+        return bytes;
+    }
+
+    /** Reads more bytes into the buffer after {@code end}; fails on end of stream. */
+    private void fill(String awaited) {
+        int n;
+        try {
+            n = in.read(buffer, end, buffer.length - end);
+        } catch (IOException e) {
+            throw new PmiException("cannot read from the process manager while waiting for cmd=" + awaited
+                    + ": " + e.getMessage(), e);
+        }
+        if (n < 0) {
+            throw new PmiException("process manager closed the PMI connection while this process waited for cmd="
+                    + awaited + (end > start ? " (in the middle of a message)" : ""));
+        }
+        end += n;
+    }
+
+    /** Reads and parses the next line; {@code awaited} names what the caller waits for, for error messages. */
+    Pmi1Message receive(String awaited) {
+        return Pmi1Message.parse(readLine(awaited));
+    }
+
+    private String readLine(String awaited) {
+        ensureOpen();
+        int scanned = start;
+        while (true) {
+            for (int i = scanned; i < end; i++) {
+                if (buffer[i] == '\n') {
+                    // ISO-8859-1 maps every byte to one char, so Pmi1Message.parse sees and rejects non-ASCII bytes.
+                    String line = new String(buffer, start, i - start, StandardCharsets.ISO_8859_1);
+                    counters.countBytes(0, i + 1 - start);
+                    start = i + 1;
+                    return line;
+                }
+            }
+            if (end - start >= Pmi1Message.MAX_LINE) {
+                throw new PmiException("the process manager sent a line longer than " + (Pmi1Message.MAX_LINE - 1)
+                        + " characters while this process waited for cmd=" + awaited);
+            }
+            scanned = end;
+            if (end == buffer.length) {
+                System.arraycopy(buffer, start, buffer, 0, end - start);
+                scanned -= start;
+                end -= start;
+                start = 0;
+            }
+            fill(awaited);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new PmiException("the PMI connection is closed");
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Closes the underlying channel; idempotent, never throws. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            resource.close();
+        } catch (IOException e) {
+            // Nothing useful to do: the conversation is over either way.
+        }
+    }
+}
