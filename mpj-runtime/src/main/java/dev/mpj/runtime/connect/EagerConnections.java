@@ -1,11 +1,16 @@
 package dev.mpj.runtime.connect;
 
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 
 /**
  * The eager phase of {@code MPI.Init}: issues this rank's connects in {@link EagerSchedule} order with at most
@@ -14,6 +19,17 @@ import java.util.concurrent.TimeoutException;
  */
 public final class EagerConnections {
     private EagerConnections() {
+    }
+
+    /**
+     * Runs the phase for {@code rank} of a job of {@code size}, connecting to the peers {@code viaConnector}
+     * accepts, with {@code mpj.connectWindow} connects in flight and {@code mpj.initTimeout} for the whole.
+     */
+    public static EagerReport forJob(PeerConnector connector, int rank, int size, IntPredicate viaConnector,
+                                     Settings settings) throws InterruptedException {
+        int[] peers = IntStream.range(0, size).filter(p -> p != rank && viaConnector.test(p)).toArray();
+        return run(connector, EagerSchedule.steps(rank, size, viaConnector), peers, EagerSchedule.roundCount(size),
+                settings.getInt(Setting.CONNECT_WINDOW), TimeUnit.SECONDS.toNanos(settings.initTimeoutSeconds()));
     }
 
     /**
@@ -33,6 +49,8 @@ public final class EagerConnections {
         }
         long start = System.nanoTime();
         long deadline = start + timeoutNanos;
+        await(connector.ready(), -1, deadline, timeoutNanos);
+        long readyNanos = System.nanoTime() - start;
         long[] slowest = new long[rounds];
         Semaphore inFlight = new Semaphore(window);
         CompletableFuture<?>[] issued = new CompletableFuture<?>[steps.size()];
@@ -58,7 +76,7 @@ public final class EagerConnections {
             await(issued[i], steps.get(i).peer(), deadline, timeoutNanos);
         }
         synchronized (slowest) {
-            return new EagerReport(issued.length, slowest.clone(), System.nanoTime() - start);
+            return new EagerReport(issued.length, slowest.clone(), readyNanos, System.nanoTime() - start);
         }
     }
 
@@ -67,11 +85,12 @@ public final class EagerConnections {
         try {
             f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("eager connections: cannot connect with rank " + peer + ": "
-                    + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException("eager connections: " + (peer < 0 ? "transport did not start"
+                    : "cannot connect with rank " + peer) + ": " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new IllegalStateException("eager connections: rank " + peer + " not connected after "
-                    + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms");
+            throw new IllegalStateException("eager connections: " + (peer < 0 ? "transport not started"
+                    : "rank " + peer + " not connected") + " after " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
+                    + " ms");
         }
     }
 }

@@ -9,9 +9,10 @@ import java.util.concurrent.TimeUnit;
  *
  * @param initiated          connects this rank issued
  * @param slowestPerRoundNanos slowest connect of each round (index 0 is round 1); 0 where this rank issued none
- * @param elapsedNanos       the whole phase
+ * @param startWaitNanos     time waiting for the transport to be able to connect, before the first connect
+ * @param elapsedNanos       the whole phase, that wait included
  */
-public record EagerReport(int initiated, long[] slowestPerRoundNanos, long elapsedNanos) {
+public record EagerReport(int initiated, long[] slowestPerRoundNanos, long startWaitNanos, long elapsedNanos) {
     /** The slowest connect of the phase, in nanoseconds. */
     public long slowestNanos() {
         long max = 0;
@@ -36,7 +37,8 @@ public record EagerReport(int initiated, long[] slowestPerRoundNanos, long elaps
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder("eager ").append(ms(elapsedNanos)).append(" ms, ").append(initiated)
+        StringBuilder sb = new StringBuilder("eager ").append(ms(elapsedNanos)).append(" ms (transport start ")
+                .append(ms(startWaitNanos)).append(" ms), ").append(initiated)
                 .append(" connects, slowest ").append(ms(slowestNanos())).append(" ms (round ").append(slowestRound())
                 .append("), per round [");
         for (int i = 0; i < slowestPerRoundNanos.length; i++) {

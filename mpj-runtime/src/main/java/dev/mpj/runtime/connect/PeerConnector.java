@@ -8,6 +8,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public interface PeerConnector {
     /**
+     * Completes when the transport can open and accept connections (the TCP transport starts its event loops in
+     * the background), so connect times measure the network, not the start.
+     */
+    CompletableFuture<Void> ready();
+
+    /**
      * Opens the connection to {@code peer} unless one is open or opening (in either direction), and returns
      * {@link #connected(int)}. Never blocks.
      */

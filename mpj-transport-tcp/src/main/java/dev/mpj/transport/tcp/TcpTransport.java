@@ -235,6 +235,14 @@ public final class TcpTransport implements Transport, PeerConnector {
     }
 
     @Override
+    public CompletableFuture<Void> ready() {
+        if (eventLoops == null) {
+            throw new IllegalStateException("TCP transport not started");
+        }
+        return eventLoops.thenApply(loops -> null);
+    }
+
+    @Override
     public CompletableFuture<Void> connected(int peer) {
         return peer(peer).connected;
     }
