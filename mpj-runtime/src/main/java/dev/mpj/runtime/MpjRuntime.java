@@ -8,6 +8,11 @@ import dev.mpj.api.SendMode;
 import dev.mpj.api.Reduction;
 import dev.mpj.runtime.coll.CollectiveTuning;
 import dev.mpj.runtime.coll.Collectives;
+import dev.mpj.runtime.connect.ConnectionMode;
+import dev.mpj.runtime.connect.ConnectionStats;
+import dev.mpj.runtime.connect.EagerConnections;
+import dev.mpj.runtime.connect.EagerReport;
+import dev.mpj.runtime.connect.PeerConnector;
 import dev.mpj.runtime.bootstrap.AddressExchange;
 import dev.mpj.runtime.bootstrap.AddressExchanges;
 import dev.mpj.runtime.bootstrap.BusinessCard;
@@ -32,6 +37,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ServiceLoader;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntPredicate;
 
 /**
  * The runtime behind package {@code mpi}: bootstraps through PMI (node map, node segment, business cards, one of
@@ -53,6 +59,8 @@ public final class MpjRuntime implements MpiBackend {
     private NodeSegment segment;
     private int rank;
     private int size;
+    private ConnectionMode connectionMode = ConnectionMode.ONDEMAND;
+    private EagerReport eagerReport;
 
     @Override
     public void init(String[] args) {
@@ -151,7 +159,23 @@ public final class MpjRuntime implements MpiBackend {
         }
         engine.setRouter(router); // again: a polled transport changes how the engine idles
         r.phase("connections");
+        openConnections(r);
         r.describeJob(exchange.name(), nodeMap.nodeCount());
+    }
+
+    /** mpj.connections: in eager mode every TCP pair connects now; on demand, at its first message. */
+    private void openConnections(InitReport r) throws IOException {
+        connectionMode = ConnectionMode.of(settings).resolve(size);
+        if (connectionMode != ConnectionMode.EAGER || !(tcp instanceof PeerConnector connector)) {
+            return;
+        }
+        try {
+            eagerReport = EagerConnections.forJob(connector, rank, size, new ViaTcp(router, tcp), settings);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while connecting eagerly", e);
+        }
+        r.phase("eager");
     }
 
     /** Starts shared memory on the node segment; in {@code auto} mode a failure falls back to TCP. */
@@ -212,6 +236,10 @@ public final class MpjRuntime implements MpiBackend {
 
     @Override
     public void finish() {
+        if (settings.connectionStats()) {
+            System.err.println("mpj: rank " + rank + " " + connectionMode.settingValue() + " " + connectionStats()
+                    + (eagerReport == null ? "" : "; " + eagerReport));
+        }
         // Everyone must be done with communication before connections close under them.
         pmi.barrier();
         if (router != null) {
@@ -333,6 +361,24 @@ public final class MpjRuntime implements MpiBackend {
         collectives.scan(comm, send, recv, op);
     }
 
+    /**
+     * This rank's TCP connections so far: opened (initiated, accepted), attempts superseded in simultaneous
+     * connects, and the distinct peers it exchanged frames with over TCP.
+     */
+    public ConnectionStats connectionStats() {
+        return tcp instanceof PeerConnector connector ? connector.connectionStats() : ConnectionStats.NONE;
+    }
+
+    /** The connection mode in effect ({@code mpj.connections} resolved for this job). */
+    public ConnectionMode connectionMode() {
+        return connectionMode;
+    }
+
+    /** How the eager phase of MPI.Init went (per-round connect times), or null when it did not run. */
+    public EagerReport eagerReport() {
+        return eagerReport;
+    }
+
     /** PMI operations and phase timings of this rank's MPI.Init. */
     public InitReport initReport() {
         return report;
@@ -367,6 +413,13 @@ public final class MpjRuntime implements MpiBackend {
         @Override
         public void send(int peer, ByteBuffer header, ByteBuffer payload) {
             throw new MPIException(MPIException.ERR_RANK, "no rank " + peer + " in a job of size 1");
+        }
+    }
+
+    private record ViaTcp(TransportRouter router, Transport tcp) implements IntPredicate {
+        @Override
+        public boolean test(int peer) {
+            return router.transportOf(peer) == tcp;
         }
     }
 

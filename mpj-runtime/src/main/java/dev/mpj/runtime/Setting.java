@@ -31,6 +31,14 @@ public enum Setting {
     TRANSPORTS("mpj.transports", "auto",
             "auto: shared memory to ranks on the same node, TCP to the others; tcp: TCP to every rank;"
                     + " shm: as auto, and an error when shared memory cannot be used"),
+    CONNECTIONS("mpj.connections", "auto",
+            "when TCP connections open: eager (every pair during MPI.Init), ondemand (a pair at its first message),"
+                    + " auto (eager up to 32 ranks, else ondemand)"),
+    CONNECT_WINDOW("mpj.connectWindow", "32",
+            "eager connections: connects one rank keeps in flight at once"),
+    CONNECTION_STATS("mpj.connectionStats", "false",
+            "each rank prints its connection counts and the peers it talked to at MPI.Finalize (also with"
+                    + " mpj.initTimings)"),
     VERBOSE("mpj.verbose", "false",
             "print init phases, timings and PMI counters on stderr"),
     COLL_BCAST("mpj.coll.bcast", "auto",

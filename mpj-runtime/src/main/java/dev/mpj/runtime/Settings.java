@@ -108,6 +108,11 @@ public final class Settings {
         return getBoolean(Setting.INIT_TIMINGS) || verbose();
     }
 
+    /** Whether every rank prints its connection counts at {@code MPI.Finalize} (also implied by {@link #initTimings()}). */
+    public boolean connectionStats() {
+        return getBoolean(Setting.CONNECTION_STATS) || initTimings();
+    }
+
     private void validate() {
         int eager = eagerThreshold();
         int chunk = rendezvousChunk();
@@ -145,6 +150,10 @@ public final class Settings {
             case "simple", "shm", "roots", "auto" -> { }
             default -> throw new IllegalArgumentException(Setting.ADDRESS_EXCHANGE.property()
                     + " must be simple, shm, roots or auto, not '" + get(Setting.ADDRESS_EXCHANGE) + "'");
+        }
+        dev.mpj.runtime.connect.ConnectionMode.of(this);
+        if (getInt(Setting.CONNECT_WINDOW) < 1) {
+            throw new IllegalArgumentException(Setting.CONNECT_WINDOW.property() + " must be >= 1");
         }
         String kill = get(Setting.TEST_KILL_AFTER_PHASE);
         if (!kill.isEmpty() && !kill.matches("[a-z]+@[0-9]+")) {

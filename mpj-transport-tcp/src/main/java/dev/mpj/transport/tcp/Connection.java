@@ -19,6 +19,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * queued frame and flushes once, so frames sent in a burst share a system call. Nothing is written before
  * the handshake completes; the frames queued until then go out first, in order. Closing writes a BYE after
  * the last queued frame and then shuts the output down, so the peer reads everything, then BYE, then EOF.
+ * <p>
+ * When both ranks of a pair connect at once, one attempt loses the tie-break ({@link #supersede}) before any
+ * frame was written on it; its frames {@linkplain #handOver move} to the winning connection ahead of any later
+ * frame, and frames enqueued on it afterwards are forwarded there, so nothing is lost, doubled or reordered.
  */
 final class Connection {
     private final int rank;
@@ -33,6 +37,10 @@ final class Connection {
     private volatile boolean closeRequested;
     private volatile boolean byeReceived;
     private volatile Throwable failure;
+    /** Lost a simultaneous connect: its channel closes, but its frames wait for {@link #successor}. */
+    private volatile boolean superseded;
+    /** Guarded by this: where frames go once this attempt lost to another connection. */
+    private Connection successor;
     /** Written by the event loop only. */
     private boolean byeSent;
 
@@ -43,7 +51,15 @@ final class Connection {
     Connection(int rank, int peer) {
         this.rank = rank;
         this.peer = peer;
+        this.initiatedHere = peer >= 0;
     }
+
+    boolean isOutbound() {
+        return initiatedHere;
+    }
+
+    /** Whether this rank opened the connection (only those know their peer from the start). */
+    private final boolean initiatedHere;
 
     /** The peer's rank, or -1 while an inbound connection is not authenticated. */
     int peer() {
@@ -61,8 +77,16 @@ final class Connection {
 
     /** Queues a frame (which this connection now owns) and has it written once the handshake is done. */
     void enqueue(ByteBuf frame) {
-        outbound.offer(frame);
-        if (finished.isDone()) {
+        Connection next;
+        synchronized (this) { // uncontended but for a hand-over in progress
+            next = successor;
+            if (next == null) {
+                outbound.offer(frame);
+            }
+        }
+        if (next != null) {
+            next.enqueue(frame);
+        } else if (finished.isDone()) {
             releaseQueued();
         } else if (ready) {
             scheduleDrain();
@@ -76,11 +100,41 @@ final class Connection {
         drain();
     }
 
+    /** This attempt lost the tie-break of a simultaneous connect: no frame will ever be written on it. */
+    void supersede() {
+        superseded = true;
+    }
+
+    boolean isSuperseded() {
+        return superseded;
+    }
+
+    /**
+     * Moves the queued frames, in order, to {@code winner} and forwards every later frame there. Call before
+     * {@code winner} may write, so that these frames go out before any frame enqueued on it directly.
+     */
+    void handOver(Connection winner) {
+        synchronized (this) {
+            for (ByteBuf frame; (frame = outbound.poll()) != null; ) {
+                winner.enqueue(frame);
+            }
+            successor = winner;
+            superseded = true;
+        }
+    }
+
+    /** Whether this superseded attempt still holds frames for a winner that has not arrived. */
+    synchronized boolean awaitsSuccessor() {
+        return initiatedHere && superseded && successor == null && !finished.isDone();
+    }
+
     /** Writes BYE after every frame queued so far, then shuts the output down. Any thread. */
     void requestClose() {
         closeRequested = true;
         Channel ch = channel;
-        if (ready) {
+        if (superseded) {
+            finish(); // nothing was written on it; its frames, if any, have nowhere to go now
+        } else if (ready) {
             scheduleDrain();
         } else if (ch != null && peer < 0) {
             ch.close(); // an unauthenticated inbound connection has nothing to flush

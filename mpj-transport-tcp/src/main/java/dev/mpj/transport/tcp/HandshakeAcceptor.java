@@ -3,26 +3,28 @@ package dev.mpj.transport.tcp;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 
-import java.util.function.Consumer;
+import io.netty.channel.ChannelFutureListener;
 
 /**
  * Accepting side of the handshake: the HELLO must carry this listener's credential and a rank of the job
- * other than this one; then HELLO_ACK is sent and the connection belongs to the claimed rank.
+ * other than this one; then the transport {@linkplain TcpTransport#admit admits} it (HELLO_ACK, and the connection
+ * carries the pair from now on) or keeps its own simultaneous connection instead (HELLO_ACK saying SUPERSEDED,
+ * then close).
  */
 final class HandshakeAcceptor extends HandshakeHandler {
     private final int rank;
     private final int size;
     private final TcpAddress self;
-    private final Consumer<Connection> onAuthenticated;
+    private final TcpTransport transport;
     private int claimedRank;
 
     HandshakeAcceptor(Connection connection, int rank, int size, TcpAddress self, long timeoutMillis,
-                      Consumer<Connection> onAuthenticated) {
+                      TcpTransport transport) {
         super(connection, WireFormat.HELLO_LENGTH, timeoutMillis);
         this.rank = rank;
         this.size = size;
         this.self = self;
-        this.onAuthenticated = onAuthenticated;
+        this.transport = transport;
     }
 
     @Override
@@ -48,10 +50,16 @@ final class HandshakeAcceptor extends HandshakeHandler {
 
     @Override
     protected void completed(ChannelHandlerContext ctx) {
+        if (!transport.admit(connection, claimedRank)) {
+            connection.supersede();
+            ctx.writeAndFlush(WireFormat.helloAck(ctx.alloc(), rank, WireFormat.SUPERSEDED))
+                    .addListener(ChannelFutureListener.CLOSE);
+            return;
+        }
         // the ACK is in the outbound buffer before any frame this connection may carry
-        ctx.writeAndFlush(WireFormat.helloAck(ctx.alloc(), rank));
+        ctx.writeAndFlush(WireFormat.helloAck(ctx.alloc(), rank, WireFormat.ACCEPTED));
         connection.handshakeDone(claimedRank);
-        onAuthenticated.accept(connection);
+        transport.connectionReady(connection, false);
     }
 
     @Override

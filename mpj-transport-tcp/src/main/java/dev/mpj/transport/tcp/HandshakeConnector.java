@@ -10,9 +10,13 @@ import io.netty.channel.ChannelHandlerContext;
 final class HandshakeConnector extends HandshakeHandler {
     private final int rank;
     private final byte[] acceptorCredential;
+    private final TcpTransport transport;
+    private short status;
 
-    HandshakeConnector(Connection connection, int rank, byte[] acceptorCredential, long timeoutMillis) {
+    HandshakeConnector(Connection connection, int rank, byte[] acceptorCredential, long timeoutMillis,
+                       TcpTransport transport) {
         super(connection, WireFormat.ACK_LENGTH, timeoutMillis);
+        this.transport = transport;
         this.rank = rank;
         this.acceptorCredential = acceptorCredential;
     }
@@ -25,6 +29,10 @@ final class HandshakeConnector extends HandshakeHandler {
 
     @Override
     protected String check(ChannelHandlerContext ctx, ByteBuf ack) {
+        status = ack.getShort(ack.readerIndex() + WireFormat.ACK_STATUS_OFFSET);
+        if (status != WireFormat.ACCEPTED && status != WireFormat.SUPERSEDED) {
+            return "unknown handshake status " + status;
+        }
         String problem = checkPreamble(ack);
         if (problem != null) {
             return problem;
@@ -38,7 +46,13 @@ final class HandshakeConnector extends HandshakeHandler {
 
     @Override
     protected void completed(ChannelHandlerContext ctx) {
+        if (status == WireFormat.SUPERSEDED) {
+            transport.outboundSuperseded(connection); // the peer's own connection to us carries the pair
+            ctx.close();
+            return;
+        }
         connection.handshakeDone(connection.peer());
+        transport.connectionReady(connection, true);
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.mpj.transport.tcp;
 
 import dev.mpj.runtime.Setting;
 import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.connect.ConnectionStats;
+import dev.mpj.runtime.connect.PeerConnector;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import dev.mpj.runtime.spi.Transport;
@@ -27,6 +29,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Frames between ranks over TCP, with Netty.
@@ -36,10 +39,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * meanwhile wait in the kernel's backlog, sized for the job). A connection opens with a handshake in which
  * the connecting rank proves it knows the listener's credential, published only in the address.
  * <p>
- * Connections carry frames both ways. The first {@link #send} to a peer picks the connection it will use for
- * every later frame to that peer, which keeps frames in order: an authenticated connection from that peer if
- * there is one, otherwise a new one to the peer's address. Two ranks that send to each other first at the
- * same moment may each open one; both work.
+ * A pair of ranks has one connection, which carries frames both ways: the first {@link #send} to a peer, or
+ * {@link #connect}, opens it unless the peer's connection has been admitted already. When both ranks connect
+ * at once, the connection opened by the lower rank wins: the higher rank admits it and moves the frames queued
+ * on its own attempt onto it, in order, while the lower rank answers the higher rank's attempt SUPERSEDED and
+ * both close that attempt, on which nothing was written (no frame flows before the handshake completes). The
+ * decision is taken on each side under the peer's lock, against what that side has already committed to, so
+ * both sides agree: if the lower rank had admitted the higher rank's attempt first, it would not have connected
+ * itself.
  * <p>
  * Threading: {@code send} (the MPI thread) copies the frame into a pooled direct buffer and queues it; the
  * connection's event loop writes whatever is queued and flushes once. Inbound frames are decoded on the event
@@ -48,7 +55,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * A connection that ends without the peer's BYE (the peer crashed, or broke the protocol) is reported once
  * per peer through {@link FrameSink#onPeerLost}; so is a peer that cannot be connected to.
  */
-public final class TcpTransport implements Transport {
+public final class TcpTransport implements Transport, PeerConnector {
     static final String NAME = "tcp";
 
     private static final int MIN_BACKLOG = 128;
@@ -58,6 +65,9 @@ public final class TcpTransport implements Transport {
 
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Set<Connection> connections = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger initiated = new AtomicInteger();
+    private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicInteger superseded = new AtomicInteger();
 
     private int rank;
     private int size;
@@ -72,11 +82,16 @@ public final class TcpTransport implements Transport {
     /** What this rank knows about one peer. */
     private static final class Peer {
         final AtomicBoolean lost = new AtomicBoolean();
+        /** Completes when the pair's connection is ready, whichever side opened it. */
+        final CompletableFuture<Void> connected = new CompletableFuture<>();
         volatile TcpAddress address;
-        /** The connection every frame to this peer goes through, once chosen. */
+        /**
+         * The connection every frame to this peer goes through, once chosen: our own attempt, or the peer's
+         * admitted connection. Guarded by this peer for changes.
+         */
         volatile Connection sender;
-        /** The first authenticated connection this peer opened to us. */
-        volatile Connection inbound;
+        /** Whether a frame went to or came from this peer. */
+        volatile boolean talked;
     }
 
     @Override
@@ -184,6 +199,9 @@ public final class TcpTransport implements Transport {
         if (closed.get()) {
             throw new IllegalStateException("TCP transport is closed");
         }
+        if (!p.talked) {
+            p.talked = true;
+        }
         // the event-loop start initialises the allocator, so it is usually ready by the first send
         senderTo(peer, p).enqueue(WireFormat.frame(ByteBufAllocator.DEFAULT, header, payload));
     }
@@ -195,14 +213,52 @@ public final class TcpTransport implements Transport {
         }
         synchronized (p) {
             if (p.sender == null) {
-                Connection inbound = p.inbound;
-                p.sender = inbound != null && !inbound.isFinished() ? inbound : connect(rank, p);
+                p.sender = open(rank, p);
             }
             return p.sender;
         }
     }
 
-    private Connection connect(int rank, Peer p) {
+    /**
+     * Opens the connection to {@code peer} unless one is open or opening; see {@link PeerConnector#connect}.
+     *
+     * @throws IllegalStateException if this rank has no address for the peer
+     */
+    @Override
+    public CompletableFuture<Void> connect(int peer) {
+        Peer p = peer(peer);
+        if (peer == rank) {
+            throw new IllegalArgumentException("rank " + rank + " cannot connect to itself");
+        }
+        senderTo(peer, p);
+        return p.connected;
+    }
+
+    @Override
+    public CompletableFuture<Void> ready() {
+        if (eventLoops == null) {
+            throw new IllegalStateException("TCP transport not started");
+        }
+        return eventLoops.thenApply(loops -> null);
+    }
+
+    @Override
+    public CompletableFuture<Void> connected(int peer) {
+        return peer(peer).connected;
+    }
+
+    @Override
+    public ConnectionStats connectionStats() {
+        int talked = 0;
+        if (peers != null) {
+            for (Peer p : peers) {
+                talked += p.talked ? 1 : 0;
+            }
+        }
+        return new ConnectionStats(initiated.get(), accepted.get(), superseded.get(), talked);
+    }
+
+    private Connection open(int rank, Peer p) {
         TcpAddress address = p.address;
         if (address == null) {
             throw new IllegalStateException("no TCP address for rank " + rank + " (addPeer was not called)");
@@ -215,7 +271,7 @@ public final class TcpTransport implements Transport {
                 connection.attach(ch);
                 ch.pipeline().addLast(
                         new HandshakeConnector(connection, TcpTransport.this.rank, address.credential(),
-                                handshakeTimeoutMillis),
+                                handshakeTimeoutMillis, TcpTransport.this),
                         new FrameDecoder(maxFrame),
                         new FrameHandler(TcpTransport.this, connection));
             }
@@ -233,6 +289,9 @@ public final class TcpTransport implements Transport {
 
     private void connectFailed(Connection connection, TcpAddress address, Throwable cause) {
         connections.remove(connection);
+        if (connection.isSuperseded()) {
+            return; // the peer's own connection carries the pair
+        }
         connection.finish();
         if (!closed.get()) {
             int peer = connection.peer();
@@ -250,7 +309,7 @@ public final class TcpTransport implements Transport {
                 connections.add(connection);
                 ch.pipeline().addLast(
                         new HandshakeAcceptor(connection, rank, size, self, handshakeTimeoutMillis,
-                                TcpTransport.this::authenticated),
+                                TcpTransport.this),
                         new FrameDecoder(maxFrame),
                         new FrameHandler(TcpTransport.this, connection));
                 if (closed.get()) {
@@ -260,13 +319,56 @@ public final class TcpTransport implements Transport {
         };
     }
 
-    /** On the event loop: an inbound connection proved it comes from {@code connection.peer()}. */
-    private void authenticated(Connection connection) {
-        Peer p = peers[connection.peer()];
+    /**
+     * On the event loop: an inbound connection proved it comes from {@code peer}; decides whether it carries
+     * the pair. Yes when we have no connection to the peer, or only our own attempt and the peer has the lower
+     * rank (our attempt's frames move onto it); no when our own attempt wins (we have the lower rank), or the
+     * peer already has a connection, which a correct peer never opens twice.
+     */
+    boolean admit(Connection inbound, int peer) {
+        Peer p = peers[peer];
         synchronized (p) {
-            if (p.inbound == null) {
-                p.inbound = connection;
+            Connection current = p.sender;
+            if (current == null) {
+                p.sender = inbound;
+                return true;
             }
+            boolean ownAttempt = current.isOutbound() && !current.isFinished();
+            if (ownAttempt && peer < rank) {
+                current.handOver(inbound);
+                connections.remove(current);
+                p.sender = inbound;
+                return true;
+            }
+            if (!ownAttempt) {
+                TcpLog.warn("rank " + peer + " opened a second connection; keeping the first");
+            }
+            return false;
+        }
+    }
+
+    /** On the event loop: {@code connection} completed its handshake and carries its pair from now on. */
+    void connectionReady(Connection connection, boolean outbound) {
+        (outbound ? initiated : accepted).incrementAndGet();
+        peers[connection.peer()].connected.complete(null);
+    }
+
+    /**
+     * On the event loop: the peer kept its own connection to us instead of this attempt. Its frames wait for
+     * that connection; if it does not arrive within the handshake timeout, the peer is lost.
+     */
+    void outboundSuperseded(Connection attempt) {
+        superseded.incrementAndGet();
+        attempt.supersede();
+        if (attempt.awaitsSuccessor()) {
+            attempt.channel().eventLoop().schedule(() -> {
+                if (attempt.awaitsSuccessor()) {
+                    connections.remove(attempt);
+                    attempt.finish();
+                    peerLost(attempt.peer(), new IOException("rank " + attempt.peer()
+                            + " kept its own connection but it never arrived"));
+                }
+            }, handshakeTimeoutMillis, TimeUnit.MILLISECONDS);
         }
     }
 
@@ -278,12 +380,22 @@ public final class TcpTransport implements Transport {
         } else if (closed.get()) {
             frame.release();
         } else {
+            Peer p = peers[connection.peer()];
+            if (!p.talked) {
+                p.talked = true;
+            }
             sink.onFrame(connection.peer(), frame.nioBuffer().order(ByteOrder.LITTLE_ENDIAN), new FrameRelease(frame));
         }
     }
 
     /** On the event loop: the connection's channel closed. */
     void connectionClosed(Connection connection) {
+        if (connection.isSuperseded()) {
+            if (!connection.awaitsSuccessor()) {
+                connections.remove(connection);
+            }
+            return; // closed on purpose after losing a tie-break; the winner carries the pair
+        }
         connections.remove(connection);
         if (!connection.finish()) {
             return;
@@ -302,6 +414,7 @@ public final class TcpTransport implements Transport {
 
     private void peerLost(int peer, Throwable cause) {
         if (!closed.get() && peers[peer].lost.compareAndSet(false, true)) {
+            peers[peer].connected.completeExceptionally(cause);
             sink.onPeerLost(peer, cause);
         }
     }

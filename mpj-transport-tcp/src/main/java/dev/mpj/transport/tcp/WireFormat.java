@@ -12,14 +12,22 @@ import java.nio.ByteBuffer;
  * length followed by that many bytes: a {@link FrameHeader} and its payload.
  * <pre>
  *  HELLO      magic "MPJT" (4) | version (2) | reserved (2) | claimed rank (4) | acceptor's credential (16)
- *  HELLO_ACK  magic "MPJT" (4) | version (2) | reserved (2) | acceptor's rank (4)
+ *  HELLO_ACK  magic "MPJT" (4) | version (2) | status (2) | acceptor's rank (4)
  * </pre>
+ * The status is {@link #ACCEPTED}, or {@link #SUPERSEDED} when the acceptor keeps its own connection to the
+ * connecting rank instead (both connected at once and the acceptor has the lower rank); both sides then close
+ * the superseded connection without a frame on it.
  */
 final class WireFormat {
     static final int MAGIC = 0x4D504A54;
     static final short VERSION = 1;
     static final int HELLO_LENGTH = 12 + TcpAddress.CREDENTIAL_LENGTH;
     static final int ACK_LENGTH = 12;
+
+    static final short ACCEPTED = 0;
+    static final short SUPERSEDED = 1;
+    /** Where the status sits in HELLO_ACK. */
+    static final int ACK_STATUS_OFFSET = 6;
 
     static final int LENGTH_FIELD = 4;
     /**
@@ -36,8 +44,8 @@ final class WireFormat {
                 .writeInt(MAGIC).writeShort(VERSION).writeShort(0).writeInt(rank).writeBytes(acceptorCredential);
     }
 
-    static ByteBuf helloAck(ByteBufAllocator alloc, int rank) {
-        return alloc.buffer(ACK_LENGTH).writeInt(MAGIC).writeShort(VERSION).writeShort(0).writeInt(rank);
+    static ByteBuf helloAck(ByteBufAllocator alloc, int rank, short status) {
+        return alloc.buffer(ACK_LENGTH).writeInt(MAGIC).writeShort(VERSION).writeShort(status).writeInt(rank);
     }
 
     /**

@@ -1,0 +1,58 @@
+package dev.mpj.runtime.connect;
+
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+
+import java.util.Locale;
+
+/**
+ * The {@code mpj.connections} setting: when the TCP connections of a job open.
+ * <p>
+ * {@link #EAGER} pays for every pair during {@code MPI.Init} and wins for dense patterns (alltoall) at small and
+ * medium scale; {@link #ONDEMAND} opens a pair at its first message and wins for sparse patterns (stencils) and
+ * large jobs, where most pairs never talk. {@link #AUTO} picks eager up to {@link #AUTO_EAGER_MAX_RANKS} ranks.
+ */
+public enum ConnectionMode {
+    /** Every TCP pair connects during {@code MPI.Init}, in ordered rounds ({@link EagerSchedule}). */
+    EAGER,
+    /** A pair connects when one of its ranks first sends to the other. */
+    ONDEMAND,
+    /** {@link #EAGER} for jobs of at most {@link #AUTO_EAGER_MAX_RANKS} ranks, {@link #ONDEMAND} above. */
+    AUTO;
+
+    /**
+     * Largest job that {@link #AUTO} connects eagerly. At 16 ranks on one loaded 2-core machine the eager phase
+     * costs about as much as the first alltoall saves (docs/PERFORMANCE.md); the connects of a rank grow
+     * as P/2 and a sparse code uses a handful of them, so above this size on-demand wins.
+     */
+    public static final int AUTO_EAGER_MAX_RANKS = 32;
+
+    /**
+     * The mode {@code mpj.connections} names.
+     *
+     * @throws IllegalArgumentException if the value is not eager, ondemand or auto
+     */
+    public static ConnectionMode of(Settings settings) {
+        String v = settings.get(Setting.CONNECTIONS).toLowerCase(Locale.ROOT).replace("-", "");
+        return switch (v) {
+            case "eager" -> EAGER;
+            case "ondemand" -> ONDEMAND;
+            case "auto" -> AUTO;
+            default -> throw new IllegalArgumentException(Setting.CONNECTIONS.property()
+                    + " must be eager, ondemand or auto, not '" + settings.get(Setting.CONNECTIONS) + "'");
+        };
+    }
+
+    /** {@link #EAGER} or {@link #ONDEMAND}: this mode for a job of {@code size} ranks. */
+    public ConnectionMode resolve(int size) {
+        if (this != AUTO) {
+            return this;
+        }
+        return size <= AUTO_EAGER_MAX_RANKS ? EAGER : ONDEMAND;
+    }
+
+    /** The name as {@code mpj.connections} spells it. */
+    public String settingValue() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

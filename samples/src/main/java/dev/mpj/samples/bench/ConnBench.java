@@ -1,0 +1,173 @@
+package dev.mpj.samples.bench;
+
+import dev.mpj.runtime.MpjRuntime;
+import dev.mpj.runtime.connect.ConnectionStats;
+import dev.mpj.runtime.connect.EagerReport;
+import mpi.Cartcomm;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.Request;
+import mpi.ShiftParms;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * First-iteration benchmark of the connection modes (after Figures 10-13 of Xu et al.): the time of
+ * {@code MPI.Init}, of the first call of each pattern and the average of the next ones, for {@code Alltoall},
+ * {@code Allreduce}, {@code Bcast} and a 3D-stencil 6-neighbour exchange. Under {@code ondemand}, a pattern's
+ * first call pays for the connections it is the first to use, so run one pattern per job ({@code --ops}) to see
+ * each pattern's own first-call cost. Each figure is the largest over the ranks.
+ * <pre>
+ *   connbench [--mode eager|ondemand|auto] [--ops alltoall,allreduce,bcast,stencil] [-i 100] [--bytes 64]
+ *             [--csv FILE|-]
+ * </pre>
+ * The stencil's grid ({@code Dims_create}, {@code Create_cart}, {@code Shift}) is built before its first timed call;
+ * building it is a collective, so it connects a few pairs of its own.
+ */
+public final class ConnBench {
+    private ConnBench() {
+    }
+
+    public static void main(String[] args) {
+        long start = System.nanoTime();
+        List<String> ops = List.of("alltoall", "allreduce", "bcast", "stencil");
+        int iterations = 100;
+        int bytes = 64;
+        String csv = null;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--mode" -> System.setProperty("mpj.connections", value(args, ++i, a));
+                case "--ops" -> ops = List.of(value(args, ++i, a).toLowerCase(Locale.ROOT).split(","));
+                case "-i" -> iterations = Integer.parseInt(value(args, ++i, a));
+                case "--bytes" -> bytes = Integer.parseInt(value(args, ++i, a));
+                case "--csv" -> csv = value(args, ++i, a);
+                default -> throw new IllegalArgumentException("unknown option " + a + " (--mode eager|ondemand|auto,"
+                        + " --ops alltoall,allreduce,bcast,stencil, -i N, --bytes B, --csv FILE|-)");
+            }
+        }
+        for (String op : ops) {
+            if (!List.of("alltoall", "allreduce", "bcast", "stencil").contains(op)) {
+                throw new IllegalArgumentException("unknown pattern '" + op + "' (alltoall, allreduce, bcast, stencil)");
+            }
+        }
+        if (iterations < 1 || bytes < 4) {
+            throw new IllegalArgumentException("-i must be >= 1 and --bytes >= 4");
+        }
+        MPI.Init(args);
+        double initMs = ms(System.nanoTime() - start);
+        Intracomm world = MPI.COMM_WORLD;
+        int size = world.Size();
+        MpjRuntime runtime = MpjRuntime.current();
+
+        // times[2k] = first call of pattern k, times[2k+1] = average of the next ones, all in ms
+        double[] times = new double[2 * ops.size() + 1];
+        for (int k = 0; k < ops.size(); k++) {
+            Pattern p = pattern(ops.get(k), world, size, bytes);
+            long t0 = System.nanoTime();
+            p.run();
+            times[2 * k] = ms(System.nanoTime() - t0);
+            t0 = System.nanoTime();
+            for (int i = 0; i < iterations; i++) {
+                p.run();
+            }
+            times[2 * k + 1] = ms(System.nanoTime() - t0) / iterations;
+        }
+        times[times.length - 1] = initMs;
+        ConnectionStats stats = runtime.connectionStats();
+        EagerReport eager = runtime.eagerReport();
+        double[] worst = new double[times.length + 1];
+        double[] mine = java.util.Arrays.copyOf(times, times.length + 1);
+        mine[times.length] = eager == null ? 0 : ms(eager.slowestNanos());
+        world.Reduce(mine, 0, worst, 0, mine.length, MPI.DOUBLE, MPI.MAX, 0);
+        int[] counts = {stats.initiated(), stats.peersTalkedTo()};
+        int[] sums = new int[2];
+        world.Reduce(counts, 0, sums, 0, 2, MPI.INT, MPI.SUM, 0);
+        if (world.Rank() == 0) {
+            String mode = runtime.connectionMode().settingValue();
+            BenchTable table = new BenchTable("mode", "np", "pattern", "init ms", "first ms", "next avg ms",
+                    "first/next");
+            for (int k = 0; k < ops.size(); k++) {
+                table.row(mode, size, ops.get(k), worst[times.length - 1], worst[2 * k], worst[2 * k + 1],
+                        worst[2 * k] / worst[2 * k + 1]);
+            }
+            System.out.printf(Locale.ROOT, "# connbench: mode %s, np %d, %d bytes per block, %d iterations after the"
+                            + " first; TCP connections in the job %d, peers talked to per rank %.1f, slowest eager"
+                            + " connect %.1f ms%n", mode, size, bytes, iterations, sums[0], sums[1] / (double) size,
+                    worst[times.length]);
+            table.print(System.out);
+            if ("-".equals(csv)) {
+                System.out.print(table.csv());
+            } else if (csv != null) {
+                table.writeCsv(Path.of(csv));
+            }
+        }
+        MPI.Finalize();
+    }
+
+    private interface Pattern {
+        void run();
+    }
+
+    private static Pattern pattern(String name, Intracomm world, int size, int bytes) {
+        int ints = bytes / 4;
+        return switch (name) {
+            case "alltoall" -> {
+                int[] send = new int[ints * size];
+                int[] recv = new int[ints * size];
+                yield () -> world.Alltoall(send, 0, ints, MPI.INT, recv, 0, ints, MPI.INT);
+            }
+            case "allreduce" -> {
+                int[] send = new int[ints];
+                int[] recv = new int[ints];
+                yield () -> world.Allreduce(send, 0, recv, 0, ints, MPI.INT, MPI.SUM);
+            }
+            case "bcast" -> {
+                int[] data = new int[ints];
+                yield () -> world.Bcast(data, 0, ints, MPI.INT, 0);
+            }
+            default -> stencil(world, size, ints);
+        };
+    }
+
+    /** Each rank exchanges a face with its six neighbours of a periodic 3D grid. */
+    private static Pattern stencil(Intracomm world, int size, int ints) {
+        int[] dims = new int[3];
+        Cartcomm.Dims_create(size, dims);
+        Cartcomm grid = world.Create_cart(dims, new boolean[]{true, true, true}, false);
+        List<int[]> neighbours = new ArrayList<>();
+        for (int d = 0; d < 3; d++) {
+            ShiftParms s = grid.Shift(d, 1);
+            neighbours.add(new int[]{s.rank_source, s.rank_dest});
+        }
+        int[][] out = new int[6][ints];
+        int[][] in = new int[6][ints];
+        return () -> {
+            Request[] r = new Request[12];
+            for (int d = 0; d < 3; d++) {
+                int[] n = neighbours.get(d);
+                for (int side = 0; side < 2; side++) {
+                    int face = 2 * d + side;
+                    r[2 * face] = grid.Irecv(in[face], 0, ints, MPI.INT, n[side], face);
+                    // what goes to the dest side arrives at its source side: tag by the receiving face
+                    r[2 * face + 1] = grid.Isend(out[face], 0, ints, MPI.INT, n[1 - side], face);
+                }
+            }
+            Request.Waitall(r);
+        };
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+}
