@@ -5,6 +5,7 @@ import dev.mpj.samples.bench.InitBench;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,6 +35,13 @@ class SlurmIT {
     private static final Path DEFAULT_CONF = Path.of("/tmp/mpj-slurm/slurm.conf");
 
     private static String slurmConf;
+
+    /**
+     * Node segments of these jobs: Slurm does not remove what a killed job leaves in /dev/shm, and job ids start
+     * again from 1 with a fresh cluster, so a later job of the same id would find the old segment.
+     */
+    @TempDir
+    static Path segmentDir;
 
     @BeforeAll
     static void slurm() throws Exception {
@@ -74,10 +82,8 @@ class SlurmIT {
     private static List<String> srun(List<String> env, String marker, Class<?> main, String... args) {
         List<String> cmd = new ArrayList<>(List.of("srun", "-N", Integer.toString(NODES), "-n", Integer.toString(NP),
                 "--mpi=pmi2"));
-        if (!env.isEmpty()) {
-            cmd.add("env");
-            cmd.addAll(env);
-        }
+        cmd.addAll(List.of("env", "MPJ_SEGMENT_DIR=" + segmentDir));
+        cmd.addAll(env);
         cmd.add(Commands.java());
         cmd.addAll(List.of(Job.RANK_JVM_OPTS.split(" ")));
         cmd.addAll(HydraIT.ADD_EXPORTS);
