@@ -36,6 +36,7 @@ public final class InitReport {
     private long gets;
     private long barriers;
     private String killAfter;
+    private volatile String lastPhase = "none";
     private String exchange = "none";
     private int nodeCount = 1;
 
@@ -79,9 +80,15 @@ public final class InitReport {
             phases.set(i, phases.get(i).plus(now - last, p, g, b));
         }
         last = now;
+        lastPhase = name;
         if (name.equals(killAfter)) {
             SelfKill.now("phase " + name + " ended");
         }
+    }
+
+    /** The phase that ended last ("none" before the first), readable from any thread (for watchdog messages). */
+    String lastPhaseName() {
+        return lastPhase;
     }
 
     /** Makes this process SIGKILL itself when {@code phaseName} next ends (crash clean-up tests). */

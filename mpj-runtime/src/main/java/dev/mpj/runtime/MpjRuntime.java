@@ -65,13 +65,16 @@ public final class MpjRuntime implements MpiBackend {
     @Override
     public void init(String[] args) {
         InitReport r = new InitReport();
+        InitWatchdog watchdog = null;
         try {
             settings = Settings.fromEnvironment();
+            watchdog = InitWatchdog.arm(settings, r);
             collectives = new Collectives(this, CollectiveTuning.from(settings));
             pmi = PmiClients.fromEnvironment(settings, System.getenv());
             r.countFrom(pmi.counters());
             rank = pmi.rank();
             size = pmi.size();
+            watchdog.rank(rank);
             armKillHook(r);
             r.phase("pmi");
             nodeMap = NodeMap.discover(pmi, settings);
@@ -94,6 +97,10 @@ public final class MpjRuntime implements MpiBackend {
             throw e;
         } catch (RuntimeException | IOException e) {
             throw new MPIException(MPIException.ERR_OTHER, "MPI.Init failed: " + e.getMessage(), e);
+        } finally {
+            if (watchdog != null) {
+                watchdog.disarm();
+            }
         }
     }
 

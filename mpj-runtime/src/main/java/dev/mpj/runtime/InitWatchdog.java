@@ -1,0 +1,56 @@
+package dev.mpj.runtime;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Ends a rank whose {@code MPI.Init} does not finish in time. Under a process manager that does not end a job
+ * when one of its processes dies (Slurm without {@code --kill-on-bad-exit}), the survivors would otherwise wait
+ * in the next PMI barrier, or for a peer's business card, forever. The watchdog gives the waits of init their
+ * own bounds ({@link Setting#INIT_TIMEOUT}) a few seconds of grace first, so that their more specific errors
+ * win; when it fires, it names this rank and the last phase it finished, and halts with status 1.
+ */
+final class InitWatchdog {
+    /** Grace after {@link Settings#initTimeoutSeconds()}: the bounded waits of init report first. */
+    static final int GRACE_SECONDS = 5;
+
+    private final InitReport report;
+    private volatile int rank = -1;
+    private volatile boolean disarmed;
+
+    private InitWatchdog(InitReport report) {
+        this.report = report;
+    }
+
+    /** Starts the clock for {@code report}'s init: the process halts unless {@link #disarm()} comes first. */
+    static InitWatchdog arm(Settings settings, InitReport report) {
+        InitWatchdog w = new InitWatchdog(report);
+        int seconds = settings.initTimeoutSeconds();
+        CompletableFuture.runAsync(() -> w.expire(seconds),
+                CompletableFuture.delayedExecutor(seconds + GRACE_SECONDS, TimeUnit.SECONDS));
+        return w;
+    }
+
+    /** The rank this process learned from its process manager, for the message. */
+    void rank(int r) {
+        rank = r;
+    }
+
+    /** Init finished (or failed with its own error): the watchdog stays quiet. */
+    void disarm() {
+        disarmed = true;
+    }
+
+    private void expire(int seconds) {
+        if (disarmed) {
+            return;
+        }
+        String who = rank < 0 ? "mpj: this process" : "mpj: rank " + rank;
+        System.err.println(who + ": MPI.Init did not finish within " + seconds + " s (last phase done: "
+                + report.lastPhaseName() + "); a peer process probably died, or the process manager stopped"
+                + " answering. Exiting (raise " + Setting.INIT_TIMEOUT.property() + " or "
+                + Setting.INIT_TIMEOUT.environmentVariable() + " for slower starts)");
+        System.err.flush();
+        Runtime.getRuntime().halt(1);
+    }
+}

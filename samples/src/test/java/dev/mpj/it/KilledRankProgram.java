@@ -1,0 +1,31 @@
+package dev.mpj.it;
+
+import mpi.MPI;
+
+/**
+ * Rank {@code args[0]} SIGKILLs itself after MPI.Init, as a crash would; every other rank waits for it in a
+ * receive (over shared memory from its node, over TCP from the other nodes) and then in a barrier, so the job
+ * can only end through the runtime's failure detection or the process manager.
+ */
+public final class KilledRankProgram {
+    private KilledRankProgram() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        int victim = Integer.parseInt(args[0]);
+        int rank = MPI.COMM_WORLD.Rank();
+        System.out.println("ready rank " + rank);
+        System.out.flush();
+        if (rank == victim) {
+            MPI.COMM_WORLD.Barrier(); // the others are past their own start-up
+            new ProcessBuilder("kill", "-KILL", Long.toString(ProcessHandle.current().pid())).start().waitFor();
+            Thread.sleep(60_000);
+        } else {
+            MPI.COMM_WORLD.Barrier();
+            MPI.COMM_WORLD.Recv(new int[1], 0, 1, MPI.INT, victim, 1);
+            MPI.COMM_WORLD.Barrier();
+        }
+        MPI.Finalize();
+    }
+}

@@ -1,0 +1,169 @@
+package dev.mpj.it;
+
+import dev.mpj.samples.Hello;
+import dev.mpj.samples.bench.InitBench;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The same Java programs under Slurm: {@code srun -N 2 -n 4 --mpi=pmi2} on the two emulated nodes that
+ * {@code .ci/slurm/start} runs on this machine. Slurm places ranks 0-2 on n1 and rank 3 on n2, so each job has
+ * shared memory inside a node and TCP between the nodes. Slurm leaves the other ranks waiting when one dies, so
+ * these tests also prove that the runtime ends such a job by itself.
+ */
+@Timeout(120)
+class SlurmIT {
+    private static final int NODES = 2;
+    private static final int NP = 4;
+    /** Where {@code .ci/slurm/start} writes the configuration when SLURM_CONF is not set. */
+    private static final Path DEFAULT_CONF = Path.of("/tmp/mpj-slurm/slurm.conf");
+
+    private static String slurmConf;
+
+    /**
+     * Node segments of these jobs: Slurm does not remove what a killed job leaves in /dev/shm, and job ids start
+     * again from 1 with a fresh cluster, so a later job of the same id would find the old segment.
+     */
+    @TempDir
+    static Path segmentDir;
+
+    @BeforeAll
+    static void slurm() throws Exception {
+        String conf = System.getenv("SLURM_CONF");
+        if (conf == null && Files.isReadable(DEFAULT_CONF)) {
+            conf = DEFAULT_CONF.toString();
+        }
+        slurmConf = conf;
+        String missing = whyUnavailable();
+        if (missing != null && "true".equals(System.getenv("CI"))) {
+            throw new AssertionError(missing + ": CI must start Slurm with .ci/slurm/start");
+        }
+        assumeTrue(missing == null, () -> missing + " (start one with .ci/slurm/start)");
+    }
+
+    /** Null when srun exists and sinfo shows two idle nodes; else what is missing. */
+    private static String whyUnavailable() throws IOException, InterruptedException {
+        if (!Files.isExecutable(Path.of("/usr/bin/srun"))) {
+            return "srun is not installed";
+        }
+        Commands.Output o = Commands.run(withConf(List.of("sinfo", "-h", "-N", "-t", "idle", "-o", "%N")),
+                Commands.repoRoot(), 20);
+        long idle = o.text().lines().map(String::strip).filter(l -> !l.isEmpty()).distinct().count();
+        return o.exitCode() == 0 && idle >= NODES ? null : "no Slurm cluster with " + NODES + " idle nodes: "
+                + o.text().strip();
+    }
+
+    private static List<String> withConf(List<String> command) {
+        List<String> cmd = new ArrayList<>();
+        if (slurmConf != null) {
+            cmd.addAll(List.of("env", "SLURM_CONF=" + slurmConf));
+        }
+        cmd.addAll(command);
+        return cmd;
+    }
+
+    /** {@code srun -N 2 -n 4 --mpi=pmi2 [env …] java <small JVM> <exports> -cp … main args}. */
+    private static List<String> srun(List<String> env, String marker, Class<?> main, String... args) {
+        List<String> cmd = new ArrayList<>(List.of("srun", "-N", Integer.toString(NODES), "-n", Integer.toString(NP),
+                "--mpi=pmi2"));
+        cmd.addAll(List.of("env", "MPJ_SEGMENT_DIR=" + segmentDir));
+        cmd.addAll(env);
+        cmd.add(Commands.java());
+        cmd.addAll(List.of(Job.RANK_JVM_OPTS.split(" ")));
+        cmd.addAll(HydraIT.ADD_EXPORTS);
+        cmd.add("-D" + marker);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        cmd.addAll(List.of(args));
+        return withConf(cmd);
+    }
+
+    private static Commands.Output run(List<String> env, String marker, Class<?> main, String... args)
+            throws IOException, InterruptedException {
+        return Commands.run(srun(env, marker, main, args), Commands.repoRoot(), 90);
+    }
+
+    private static String marker() {
+        return "mpj.it.job=" + UUID.randomUUID();
+    }
+
+    @Test
+    void helloRunsFourRanksOnTwoNodes() throws Exception {
+        Commands.Output o = run(List.of("MPJ_INIT_TIMINGS=true"), marker(), Hello.class);
+        assertEquals(0, o.exitCode(), o::text);
+        for (int r = 0; r < NP; r++) {
+            assertTrue(o.text().contains("Hello from rank " + r + " of " + NP + " on "), o::text);
+        }
+        for (int node = 0; node < NODES; node++) {
+            assertTrue(o.text().contains("on node " + node + " of " + NODES + " "), o::text);
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"roots", "simple", "shm"})
+    void initbenchReportsTheExchangeCountersOfEachStrategy(String exchange) throws Exception {
+        Commands.Output o = run(List.of(), marker(), InitBench.class, "--exchange", exchange);
+        assertEquals(0, o.exitCode(), o::text);
+        assertTrue(o.text().contains("nprocs: " + NP + ", min: "), o::text);
+        assertTrue(o.text().contains("nodes: " + NODES + ", exchange: " + exchange), o::text);
+        String counts = switch (exchange) {
+            case "simple" -> "puts=" + NP + " gets=" + NP * NP;
+            case "shm" -> "puts=" + NP + " gets=" + NODES * NP;
+            default -> "puts=" + NODES + " gets=" + NODES * NODES;
+        };
+        assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
+    }
+
+    /** Rank 1 shares n1 with ranks 0 and 2 (shared memory); rank 3 is alone on n2 (TCP to everyone). */
+    @ParameterizedTest(name = "rank {0}")
+    @ValueSource(ints = {1, 3})
+    void rankKilledAfterInitEndsTheJobNamingIt(int victim) throws Exception {
+        String marker = marker();
+        Commands.Output o = run(List.of(), marker, KilledRankProgram.class, Integer.toString(victim));
+        assertEndedWithin30Seconds(o, marker);
+        assertTrue(o.text().contains("rank " + victim + " disconnected without finalizing"), o::text);
+    }
+
+    /** The survivors wait in a PMI barrier that Slurm never completes: the init timeout ends them. */
+    @Test
+    void rankKilledDuringInitEndsTheJobAfterTheInitTimeout() throws Exception {
+        String marker = marker();
+        Commands.Output o = run(List.of("MPJ_TEST_KILL_AFTER_PHASE=pmi@3", "MPJ_INIT_TIMEOUT=8"), marker,
+                KilledRankProgram.class, "9");
+        assertEndedWithin30Seconds(o, marker);
+        assertTrue(o.text().contains("task 3: Killed"), o::text);
+        assertTrue(o.text().contains("MPI.Init did not finish within 8 s"), o::text);
+    }
+
+    private static void assertEndedWithin30Seconds(Commands.Output o, String marker) throws InterruptedException {
+        assertTrue(o.millis() < 30_000, () -> "srun took " + o.millis() + " ms\n" + o.text());
+        assertNotEquals(0, o.exitCode(), o::text);
+        long deadline = System.nanoTime() + 5_000_000_000L; // slurmstepd reaps the step after srun returns
+        while (!leftovers(marker).isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        List<ProcessHandle> left = leftovers(marker);
+        assertTrue(left.isEmpty(), () -> "rank JVMs left: " + left);
+    }
+
+    private static List<ProcessHandle> leftovers(String marker) {
+        return ProcessHandle.allProcesses()
+                .filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
+                .toList();
+    }
+}
