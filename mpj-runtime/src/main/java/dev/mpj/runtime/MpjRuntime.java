@@ -145,6 +145,11 @@ public final class MpjRuntime implements MpiBackend {
         exchange.run(x);
         r.phase("exchange");
         segment = x.segment();
+        if (segment.isCreator()) {
+            // Every local rank has mapped it (the exchange ended with a node barrier): the name is no longer
+            // needed, and without it a crash of the whole node's ranks, under any launcher, leaves no file behind.
+            segment.unlink();
+        }
         Transport shm = useShm ? startShm(mode) : null;
         for (int peer = 0; peer < size; peer++) {
             if (peer == rank) {
