@@ -1,17 +1,26 @@
 package dev.mpj.it;
 
 import dev.mpj.samples.Hello;
+import dev.mpj.samples.MatMul;
+import dev.mpj.samples.Pi;
 import dev.mpj.samples.Ring;
+import dev.mpj.samples.bench.Bandwidth;
+import dev.mpj.samples.bench.ConnBench;
 import dev.mpj.samples.bench.InitBench;
+import dev.mpj.samples.bench.Latency;
 import dev.mpj.samples.ft.Ft;
+import dev.mpj.samples.stencil.Stencil3d;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,6 +99,33 @@ class HydraIT {
             default -> "puts=4 gets=16";
         };
         assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
+    }
+
+    /** Every sample on two emulated nodes (shared memory inside, TCP between), in both PMI dialects; FT has its own test. */
+    static Stream<Arguments> samplesOnTwoNodes() {
+        List<Object[]> samples = List.of(
+                new Object[]{Hello.class, List.of(), "Hello from rank 3 of 4 on "},
+                new Object[]{Ring.class, List.of("5"), "token = 20 (expected 20)"},
+                new Object[]{Pi.class, List.of("100000"), "pi is approximately 3.14159"},
+                new Object[]{MatMul.class, List.of("48"), "matmul n=48 np=4"},
+                new Object[]{Stencil3d.class, List.of("6", "3"), "stencil3d np=4"},
+                new Object[]{Latency.class, List.of("-m", "64", "-i", "200", "-x", "20"), "Latency (us)"},
+                new Object[]{Bandwidth.class, List.of("-m", "4096", "-i", "5", "-x", "1"), "Bandwidth (MB/s)"},
+                new Object[]{InitBench.class, List.of(), "nprocs: 4,"},
+                new Object[]{ConnBench.class, List.of("--ops", "alltoall", "-i", "5"), "# connbench"});
+        return Stream.of("pmi1", "pmi2").flatMap(dialect -> samples.stream()
+                .map(s -> Arguments.of(dialect, ((Class<?>) s[0]).getSimpleName(), s[0], s[1], s[2])));
+    }
+
+    @ParameterizedTest(name = "{1} {0}")
+    @MethodSource("samplesOnTwoNodes")
+    @SuppressWarnings("unchecked")
+    void everySampleRunsOnTwoEmulatedNodes(String dialect, String name, Class<?> sample, Object args, String expected)
+            throws Exception {
+        Commands.Output o = Commands.run(mpiexec(dialect, "two-nodes", 4, sample,
+                ((List<String>) args).toArray(String[]::new)), Commands.repoRoot(), 90);
+        assertEquals(0, o.exitCode(), o::text);
+        assertTrue(o.text().contains(expected), o::text);
     }
 
     /** The acceptance run: {@code -launcher fork -hosts a1:4,a2:4 -n 8}, FT class S, in both PMI dialects. */
