@@ -1,8 +1,6 @@
 package dev.mpj.runtime.pmi;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -15,23 +13,17 @@ public final class Pmi1Message {
     /** Longest line either side may send, counting the terminating '\n' (Slurm reads with one 1024-byte read). */
     public static final int MAX_LINE = 1024;
 
-    private final Map<String, String> fields;
+    private static final String WHAT = "PMI-1 line";
 
-    private Pmi1Message(Map<String, String> fields) {
+    private final PmiFields fields;
+
+    private Pmi1Message(PmiFields fields) {
         this.fields = fields;
     }
 
     /** A message {@code cmd=command k1=v1 k2=v2 …}; keyValues alternate key and value. */
     public static Pmi1Message of(String command, String... keyValues) {
-        if (keyValues.length % 2 != 0) {
-            throw new IllegalArgumentException("keys and values must pair up");
-        }
-        Map<String, String> fields = new LinkedHashMap<>();
-        fields.put("cmd", command);
-        for (int i = 0; i < keyValues.length; i += 2) {
-            fields.put(keyValues[i], keyValues[i + 1]);
-        }
-        return new Pmi1Message(fields);
+        return new Pmi1Message(PmiFields.of(WHAT, command, keyValues));
     }
 
     /** Parses one line, without its '\n'. */
@@ -39,34 +31,7 @@ public final class Pmi1Message {
         if (line.length() >= MAX_LINE) {
             throw new PmiException("PMI-1 line longer than " + (MAX_LINE - 1) + " characters");
         }
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (c < 0x20 || c > 0x7e) {
-                throw new PmiException("PMI-1 line has a non-printable or non-ASCII character at " + i + ": "
-                        + quote(line));
-            }
-        }
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (String token : line.split(" ")) {
-            if (token.isEmpty()) {
-                continue;
-            }
-            int eq = token.indexOf('=');
-            if (eq <= 0) {
-                throw new PmiException("PMI-1 token is not key=value: '" + token + "' in " + quote(line));
-            }
-            String key = token.substring(0, eq);
-            if (fields.isEmpty() && !key.equals("cmd") && !key.equals("mcmd")) {
-                throw new PmiException("PMI-1 line does not start with cmd=: " + quote(line));
-            }
-            if (fields.put(key, token.substring(eq + 1)) != null) {
-                throw new PmiException("PMI-1 line repeats key '" + key + "': " + quote(line));
-            }
-        }
-        if (fields.isEmpty()) {
-            throw new PmiException("empty PMI-1 line");
-        }
-        return new Pmi1Message(fields);
+        return new Pmi1Message(PmiFields.parse(WHAT, line, ' ', "cmd", "mcmd"));
     }
 
     /** The command name ({@code cmd} or {@code mcmd} value). */
@@ -82,38 +47,21 @@ public final class Pmi1Message {
 
     /** A field that must be present. */
     public String require(String key) {
-        String v = fields.get(key);
-        if (v == null) {
-            throw new PmiException("PMI-1 message '" + command() + "' lacks field '" + key + "': " + this);
-        }
-        return v;
+        return fields.require(key);
     }
 
     /** An integer field that must be present. */
     public int requireInt(String key) {
-        String v = require(key);
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw new PmiException("PMI-1 field '" + key + "' is not an integer: " + this);
-        }
+        return fields.requireInt(key);
     }
 
     /** The return code; a missing {@code rc} means success (Hydra 4.0.2 often omits it). */
     public int rc() {
-        String v = fields.get("rc");
-        if (v == null) {
-            return 0;
-        }
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw new PmiException("PMI-1 rc is not an integer: " + this);
-        }
+        return fields.rc();
     }
 
     public Map<String, String> fields() {
-        return Collections.unmodifiableMap(fields);
+        return fields.asMap();
     }
 
     /** The line as sent, with its '\n'; rejects keys or values that would break the framing. */
@@ -122,7 +70,7 @@ public final class Pmi1Message {
         byte[] bytes = line.getBytes(StandardCharsets.US_ASCII);
         if (bytes.length > MAX_LINE) {
             throw new PmiException("PMI-1 line of " + bytes.length + " bytes exceeds " + MAX_LINE + ": "
-                    + quote(line.substring(0, 80)) + "…");
+                    + PmiFields.quote(line.substring(0, 80)) + "…");
         }
         return bytes;
     }
@@ -130,7 +78,7 @@ public final class Pmi1Message {
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
-        for (Map.Entry<String, String> e : fields.entrySet()) {
+        for (Map.Entry<String, String> e : fields.asMap().entrySet()) {
             check(e.getKey(), true);
             check(e.getValue(), false);
             if (sb.length() > 0) {
@@ -149,12 +97,9 @@ public final class Pmi1Message {
             char c = s.charAt(i);
             if (c <= 0x20 || c > 0x7e) {
                 throw new PmiException("PMI-1 " + (key ? "key" : "value") + " has a space, control or non-ASCII"
-                        + " character: " + quote(s));
+                        + " character: " + PmiFields.quote(s));
             }
         }
     }
 
-    private static String quote(String s) {
-        return "\"" + s.replace("\n", "\\n") + "\"";
-    }
 }

@@ -1,8 +1,6 @@
 package dev.mpj.runtime.pmi;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -20,23 +18,17 @@ public final class Pmi2Message {
     /** Longest body either side may send: a 1024-character value plus its key and the command around it. */
     public static final int MAX_BODY = 1024 + 64 + 64;
 
-    private final Map<String, String> fields;
+    private static final String WHAT = "PMI-2 message";
 
-    private Pmi2Message(Map<String, String> fields) {
+    private final PmiFields fields;
+
+    private Pmi2Message(PmiFields fields) {
         this.fields = fields;
     }
 
     /** A message {@code cmd=command;k1=v1;k2=v2;…}; keyValues alternate key and value. */
     public static Pmi2Message of(String command, String... keyValues) {
-        if (keyValues.length % 2 != 0) {
-            throw new IllegalArgumentException("keys and values must pair up");
-        }
-        Map<String, String> fields = new LinkedHashMap<>();
-        fields.put("cmd", command);
-        for (int i = 0; i < keyValues.length; i += 2) {
-            fields.put(keyValues[i], keyValues[i + 1]);
-        }
-        return new Pmi2Message(fields);
+        return new Pmi2Message(PmiFields.of(WHAT, command, keyValues));
     }
 
     /**
@@ -51,7 +43,7 @@ public final class Pmi2Message {
             length = Integer.parseInt(digits);
         }
         if (length < 0) {
-            throw new PmiException("PMI-2 length field is not a number: \"" + printable(field) + "\"");
+            throw new PmiException("PMI-2 length field is not a number: " + PmiFields.quote(field));
         }
         if (length > MAX_BODY) {
             throw new PmiException("PMI-2 length field announces " + length + " bytes; the limit is " + MAX_BODY);
@@ -64,34 +56,7 @@ public final class Pmi2Message {
         if (body.length() > MAX_BODY) {
             throw new PmiException("PMI-2 body longer than " + MAX_BODY + " bytes");
         }
-        for (int i = 0; i < body.length(); i++) {
-            char c = body.charAt(i);
-            if (c < 0x20 || c > 0x7e) {
-                throw new PmiException("PMI-2 message has a non-printable or non-ASCII character at " + i + ": \""
-                        + printable(body) + "\"");
-            }
-        }
-        Map<String, String> fields = new LinkedHashMap<>();
-        for (String pair : body.split(";")) {
-            if (pair.isEmpty()) {
-                continue;
-            }
-            int eq = pair.indexOf('=');
-            if (eq <= 0) {
-                throw new PmiException("PMI-2 field is not key=value: '" + pair + "' in \"" + body + "\"");
-            }
-            String key = pair.substring(0, eq);
-            if (fields.isEmpty() && !key.equals("cmd")) {
-                throw new PmiException("PMI-2 message does not start with cmd=: \"" + body + "\"");
-            }
-            if (fields.put(key, pair.substring(eq + 1)) != null) {
-                throw new PmiException("PMI-2 message repeats key '" + key + "': \"" + body + "\"");
-            }
-        }
-        if (fields.isEmpty()) {
-            throw new PmiException("empty PMI-2 message");
-        }
-        return new Pmi2Message(fields);
+        return new Pmi2Message(PmiFields.parse(WHAT, body, ';', "cmd"));
     }
 
     public String command() {
@@ -105,34 +70,17 @@ public final class Pmi2Message {
 
     /** A field that must be present. */
     public String require(String key) {
-        String v = fields.get(key);
-        if (v == null) {
-            throw new PmiException("PMI-2 message '" + command() + "' lacks field '" + key + "': " + this);
-        }
-        return v;
+        return fields.require(key);
     }
 
     /** An integer field that must be present. */
     public int requireInt(String key) {
-        String v = require(key);
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new PmiException("PMI-2 field '" + key + "' is not an integer: " + this);
-        }
+        return fields.requireInt(key);
     }
 
     /** The return code; a missing {@code rc} means success. */
     public int rc() {
-        String v = fields.get("rc");
-        if (v == null) {
-            return 0;
-        }
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new PmiException("PMI-2 rc is not an integer: " + this);
-        }
+        return fields.rc();
     }
 
     /**
@@ -147,7 +95,7 @@ public final class Pmi2Message {
     }
 
     public Map<String, String> fields() {
-        return Collections.unmodifiableMap(fields);
+        return fields.asMap();
     }
 
     /** The frame as sent: the length left-aligned in 6 characters (as MPICH's client), then the body. */
@@ -165,7 +113,7 @@ public final class Pmi2Message {
     @Override
     public String toString() {
         StringBuilder sb = new StringBuilder();
-        for (Map.Entry<String, String> e : fields.entrySet()) {
+        for (Map.Entry<String, String> e : fields.asMap().entrySet()) {
             check(e.getKey(), true);
             check(e.getValue(), false);
             sb.append(e.getKey()).append('=').append(e.getValue()).append(';');
@@ -181,16 +129,8 @@ public final class Pmi2Message {
             char c = s.charAt(i);
             if (c < 0x20 || c > 0x7e || c == ';') {
                 throw new PmiException("PMI-2 " + (key ? "key" : "value") + " has a ';', control or non-ASCII"
-                        + " character (code " + (int) c + ") at index " + i + ": \"" + printable(s) + "\"");
+                        + " character (code " + (int) c + ") at index " + i + ": " + PmiFields.quote(s));
             }
         }
-    }
-
-    private static String printable(String s) {
-        StringBuilder sb = new StringBuilder();
-        for (char c : s.toCharArray()) {
-            sb.append(c >= 0x20 && c <= 0x7e ? String.valueOf(c) : String.format("\\x%02x", (int) c));
-        }
-        return sb.toString();
     }
 }
