@@ -21,6 +21,7 @@ import dev.mpj.runtime.bootstrap.EngineMessenger;
 import dev.mpj.runtime.bootstrap.ExchangeContext;
 import dev.mpj.runtime.bootstrap.PeerDirectory;
 import dev.mpj.runtime.engine.ProgressEngine;
+import dev.mpj.runtime.engine.WaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.pmi.PmiClient;
@@ -80,7 +81,7 @@ public final class MpjRuntime implements MpiBackend {
             nodeMap = NodeMap.discover(pmi, settings);
             r.phase("nodemap");
             LauncherWatchdog.watch(System.getenv());
-            engine = new ProgressEngine(rank, settings);
+            engine = new ProgressEngine(rank, settings, WaitPolicy.forRank(settings, nodeMap, rank));
             if (size > 1) {
                 connect(r);
             } else {

@@ -31,6 +31,9 @@ public enum Setting {
     TRANSPORTS("mpj.transports", "auto",
             "auto: shared memory to ranks on the same node, TCP to the others; tcp: TCP to every rank;"
                     + " shm: as auto, and an error when shared memory cannot be used"),
+    WAIT_POLICY("mpj.waitPolicy", "auto",
+            "how a rank waits on shared memory: spin (keep the core, then back off after 2 ms), yield (back off"
+                    + " after 20 us), auto (spin when the ranks of the machine fit its cores, else yield)"),
     CONNECTIONS("mpj.connections", "auto",
             "when TCP connections open: eager (every pair during MPI.Init), ondemand (a pair at its first message),"
                     + " auto (eager up to 32 ranks, else ondemand)"),

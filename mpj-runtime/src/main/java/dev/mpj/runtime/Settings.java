@@ -146,6 +146,7 @@ public final class Settings {
             throw new IllegalArgumentException(Setting.TRANSPORTS.property() + " must be auto, tcp or shm, not '"
                     + transports + "'");
         }
+        dev.mpj.runtime.engine.WaitPolicy.of(this);
         switch (addressExchange()) {
             case "simple", "shm", "roots", "auto" -> { }
             default -> throw new IllegalArgumentException(Setting.ADDRESS_EXCHANGE.property()

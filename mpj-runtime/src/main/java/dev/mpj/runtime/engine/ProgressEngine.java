@@ -39,7 +39,13 @@ public final class ProgressEngine implements FrameSink {
     private final Long2ObjectHashMap<SendOperation> sendsInFlight = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ReceiveOperation> receivesInFlight = new Long2ObjectHashMap<>();
     private final ByteBuffer header = FrameHeader.allocate();
+    private final WaitPolicy waitPolicy;
     private IdleStrategy idle;
+    /**
+     * Frames a polled transport offered in place and the engine refused (they reach the inbox as copies) since
+     * the inbox was last drained: while there are any, eager frames are refused too, so none overtakes them.
+     */
+    private int refusedInPlace;
     private FrameRouter router;
     private long nextId = 1;
     private volatile Thread parked;
@@ -60,16 +66,28 @@ public final class ProgressEngine implements FrameSink {
         }
     }
 
+    /** An engine whose polled waits follow {@code mpj.waitPolicy}, {@code auto} waiting as {@code yield}. */
     public ProgressEngine(int rank, Settings settings) {
+        this(rank, settings, WaitPolicy.of(settings));
+    }
+
+    /** @param waitPolicy how waits on polled transports idle (see {@link WaitPolicy#forRank}) */
+    public ProgressEngine(int rank, Settings settings, WaitPolicy waitPolicy) {
         this.rank = rank;
         this.eagerThreshold = settings.eagerThreshold();
         this.chunkSize = settings.rendezvousChunk();
+        this.waitPolicy = waitPolicy;
         this.idle = pushedIdleStrategy();
     }
 
     public void setRouter(FrameRouter router) {
         this.router = router;
-        this.idle = router.needsPolling() ? pollingIdleStrategy() : pushedIdleStrategy();
+        this.idle = router.needsPolling() ? waitPolicy.pollingIdleStrategy() : pushedIdleStrategy();
+    }
+
+    /** How this engine's polled waits idle; transports that wait for room follow it too. */
+    public WaitPolicy waitPolicy() {
+        return waitPolicy;
     }
 
     /**
@@ -78,14 +96,6 @@ public final class ProgressEngine implements FrameSink {
      */
     public static IdleStrategy pushedIdleStrategy() {
         return new BackoffIdleStrategy(16, 8, 1_000, 500_000);
-    }
-
-    /**
-     * For polled transports (shared memory), where nobody can wake the waiter: spin for 20 us, yield until
-     * 200 us, then park for at most 50 us at a time, so a frame waits at most about that long in a ring.
-     */
-    public static IdleStrategy pollingIdleStrategy() {
-        return new PollingIdleStrategy(20_000, 200_000, 50_000);
     }
 
     // ---------------------------------------------------------------- transport side (any thread)
@@ -100,17 +110,22 @@ public final class ProgressEngine implements FrameSink {
     }
 
     /**
-     * Takes rendezvous {@code DATA} straight from a polled transport's memory (called on the MPI thread): its
-     * receive was matched when the request to send arrived, so it is free of ordering with other frames, and
-     * handling it sends nothing, so no transport is re-entered.
+     * Takes frames whose handling sends nothing straight from a polled transport's memory (called on the MPI
+     * thread, maybe while a send waits for room), so no transport is re-entered: rendezvous {@code DATA}, whose
+     * receive was matched when the request to send arrived, and so is free of ordering with other frames; and
+     * {@code EAGER}, copied straight into a posted receive (or once, into an unexpected message), unless a frame
+     * refused before it still waits in the inbox, which it must not overtake. Everything else is refused and
+     * comes back through {@link #onFrame}.
      */
     @Override
     public boolean onFrameInPlace(int peer, ByteBuffer frame) {
-        if (FrameHeader.kind(frame) != FrameHeader.DATA) {
-            return false;
+        byte kind = FrameHeader.kind(frame);
+        if (kind == FrameHeader.DATA || kind == FrameHeader.EAGER && refusedInPlace == 0) {
+            handle(peer, frame.order(ByteOrder.LITTLE_ENDIAN));
+            return true;
         }
-        handle(peer, frame.order(ByteOrder.LITTLE_ENDIAN));
-        return true;
+        refusedInPlace++;
+        return false;
     }
 
     @Override
@@ -263,6 +278,8 @@ public final class ProgressEngine implements FrameSink {
             }
             n++;
         }
+        // Refused frames reach the inbox on this thread before the refusal returns: all are handled now.
+        refusedInPlace = 0;
         return n;
     }
 

@@ -17,7 +17,9 @@ public interface FrameSink {
      * Offers a frame the sink may handle at once, reading it only during this call: {@code frame} is the
      * transport's own memory (a shared-memory ring), valid until this returns. Returns false when the sink does
      * not take it; the transport then copies the frame and calls {@link #onFrame}. Only polled transports call
-     * it, from the thread that drives MPI; it saves a copy of bulk data.
+     * it, from the thread that drives MPI; it saves a copy of bulk data. Such a transport offers every frame it
+     * receives here first, in its order, and hands a refused one to {@link #onFrame} before offering the next, so
+     * the sink can keep a peer's frames in order across both paths.
      */
     default boolean onFrameInPlace(int peer, ByteBuffer frame) {
         return false;

@@ -102,7 +102,10 @@ final class InboundReader implements MessageHandler {
                         malformed(sender, "a frame " + frame.remaining() + " bytes short");
                         return;
                     }
-                    sink.onFrame(sender, frame.flip(), FramePool.NO_RELEASE);
+                    // offered in place like a whole frame, so the sink sees every frame of a sender in order
+                    if (!sink.onFrameInPlace(sender, frame.flip())) {
+                        sink.onFrame(sender, frame, FramePool.NO_RELEASE);
+                    }
                 }
             }
             default -> throw new AssertionError(type);

@@ -1,6 +1,6 @@
 package dev.mpj.transport.shm;
 
-import dev.mpj.runtime.engine.ProgressEngine;
+import dev.mpj.runtime.engine.WaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.spi.FrameHeader;
@@ -58,7 +58,7 @@ public final class ShmTransport implements Transport {
     private RingBuffer[] rings;
     private InboundReader reader;
     private PeerWatch watch;
-    private final IdleStrategy idle = ProgressEngine.pollingIdleStrategy();
+    private IdleStrategy idle;
     private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private int pollsUntilCheck = CHECK_EVERY_POLLS;
     private boolean closed;
@@ -100,6 +100,7 @@ public final class ShmTransport implements Transport {
             rings[local] = layout.ring(local);
         }
         reader = new InboundReader(rings[self], sink, locals);
+        idle = WaitPolicy.forRank(context.settings(), map, rank).pollingIdleStrategy();
         long pid = ProcessHandle.current().pid();
         watch = new PeerWatch(layout, locals.worldRanks(), self, pid, sink);
         layout.attach(self, pid);

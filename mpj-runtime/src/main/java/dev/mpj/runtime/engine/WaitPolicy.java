@@ -1,0 +1,72 @@
+package dev.mpj.runtime.engine;
+
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.node.NodeMap;
+import org.agrona.concurrent.IdleStrategy;
+
+import java.util.Locale;
+
+/**
+ * How a rank waits for frames that only polling finds (shared memory), setting {@code mpj.waitPolicy}, as Open
+ * MPI's {@code mpi_yield_when_idle}: {@link #SPIN} keeps its core (a reply comes within a microsecond, and under
+ * load a thread that yields loses its core for a scheduler slice), {@link #YIELD} gives it up soon (ranks
+ * outnumber cores, and a spinning rank would keep the one it waits for off the CPU). {@link #AUTO} chooses by
+ * whether the ranks sharing this machine fit its cores. Both back off in the end: nothing spins forever.
+ */
+public enum WaitPolicy {
+    /** {@link #SPIN} when the ranks sharing this machine are no more than its cores, else {@link #YIELD}. */
+    AUTO,
+    /** Spin 2 ms, yield until 10 ms, then park at most 50 us at a time. */
+    SPIN,
+    /** Spin 20 us, yield until 200 us, then park at most 50 us at a time. */
+    YIELD;
+
+    /** The longest park of either policy: how long a frame may wait in a ring for a rank that has gone idle. */
+    static final long MAX_PARK_NANOS = 50_000;
+
+    /** The policy {@code mpj.waitPolicy} asks for (maybe {@link #AUTO}). */
+    public static WaitPolicy of(Settings settings) {
+        return parse(settings.get(Setting.WAIT_POLICY));
+    }
+
+    /** {@code auto}, {@code spin} or {@code yield}, in any case. */
+    public static WaitPolicy parse(String value) {
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "auto" -> AUTO;
+            case "spin" -> SPIN;
+            case "yield" -> YIELD;
+            default -> throw new IllegalArgumentException(Setting.WAIT_POLICY.property()
+                    + " must be auto, spin or yield, not '" + value + "'");
+        };
+    }
+
+    /**
+     * The policy of {@code rank}'s waits: {@link #AUTO} resolved against the ranks that share its machine (the
+     * ranks of its node, or the whole job when {@code mpj.fakeNodes} splits one machine into pretend nodes) and
+     * the cores this JVM may use.
+     */
+    public static WaitPolicy forRank(Settings settings, NodeMap map, int rank) {
+        return of(settings).resolve(sharingRanks(settings, map, rank), Runtime.getRuntime().availableProcessors());
+    }
+
+    /** The ranks on {@code rank}'s machine, as far as the job knows. */
+    static int sharingRanks(Settings settings, NodeMap map, int rank) {
+        return settings.fakeNodes() > 0 ? map.size() : map.localSize(map.nodeOf(rank));
+    }
+
+    /** This policy with {@link #AUTO} decided: spin when {@code ranks} fit in {@code cores}. */
+    public WaitPolicy resolve(int ranks, int cores) {
+        if (this != AUTO) {
+            return this;
+        }
+        return ranks <= cores ? SPIN : YIELD;
+    }
+
+    /** A fresh idle strategy for polled waits under this policy ({@link #AUTO} waits as {@link #YIELD}). */
+    public IdleStrategy pollingIdleStrategy() {
+        return this == SPIN
+                ? new PollingIdleStrategy(2_000_000, 10_000_000, MAX_PARK_NANOS)
+                : new PollingIdleStrategy(20_000, 200_000, MAX_PARK_NANOS);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.mpj.runtime.engine;
+
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.node.NodeMap;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class WaitPolicyTest {
+    @Test
+    void autoSpinsWhileTheRanksFitTheCores() {
+        assertEquals(WaitPolicy.SPIN, WaitPolicy.AUTO.resolve(2, 2));
+        assertEquals(WaitPolicy.SPIN, WaitPolicy.AUTO.resolve(1, 8));
+    }
+
+    @Test
+    void autoYieldsWhenTheRanksOutnumberTheCores() {
+        assertEquals(WaitPolicy.YIELD, WaitPolicy.AUTO.resolve(8, 2));
+    }
+
+    @Test
+    void anExplicitPolicyHoldsWhateverTheCount() {
+        assertEquals(WaitPolicy.SPIN, WaitPolicy.SPIN.resolve(64, 2));
+        assertEquals(WaitPolicy.YIELD, WaitPolicy.YIELD.resolve(1, 64));
+    }
+
+    @Test
+    void theSettingIsReadInAnyCase() {
+        assertEquals(WaitPolicy.SPIN, WaitPolicy.of(Settings.defaults().with(Setting.WAIT_POLICY, "Spin")));
+        assertEquals(WaitPolicy.AUTO, WaitPolicy.of(Settings.defaults()));
+    }
+
+    @Test
+    void anUnknownPolicyIsRefusedNamingTheSetting() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Settings.defaults().with(Setting.WAIT_POLICY, "busy"));
+        assertTrue(e.getMessage().contains("mpj.waitPolicy"), e.getMessage());
+    }
+
+    @Test
+    void theRanksOfTheNodeShareItsCores() {
+        NodeMap twoPerNode = NodeMap.blocks(8, 4);
+        assertEquals(2, WaitPolicy.sharingRanks(Settings.defaults(), twoPerNode, 5));
+    }
+
+    @Test
+    void pretendNodesShareOneMachine() {
+        Settings fake = Settings.defaults().with(Setting.FAKE_NODES, "4");
+        assertEquals(8, WaitPolicy.sharingRanks(fake, NodeMap.blocks(8, 4), 5));
+    }
+}
