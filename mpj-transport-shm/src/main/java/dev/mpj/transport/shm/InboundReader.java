@@ -3,7 +3,7 @@ package dev.mpj.transport.shm;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.MessageHandler;
+import org.agrona.concurrent.ControlledMessageHandler;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.io.IOException;
@@ -15,10 +15,16 @@ import java.nio.ByteOrder;
  * the senders at once, while the engine handles the frame later), puts frames
  * that came in pieces back together (one partial frame per sender: a sender's records are in order, other
  * senders' records may come between them), and hands whole frames to the sink.
+ *
+ * <p>The room of the records read is given back to the senders (zeroed and the head moved) after every
+ * {@value #COMMIT_BYTES} bytes (or a quarter of a smaller ring) rather than once per read, so a sender streaming
+ * a large message fills the ring behind the reader while the reader still copies out of it.
  */
-final class InboundReader implements MessageHandler {
+final class InboundReader implements ControlledMessageHandler {
     /** Records read per poll at most, so one busy sender cannot hold the MPI thread for long. */
     private static final int READ_LIMIT = 256;
+    /** Bytes read after which their room goes back to the senders within one read. */
+    static final int COMMIT_BYTES = 64 * 1024;
 
     private final RingBuffer ring;
     private final FrameSink sink;
@@ -30,6 +36,8 @@ final class InboundReader implements MessageHandler {
     private final ByteBuffer inPlace;
     private final int inPlaceAdjustment;
     private boolean reading;
+    private final int commitBytes;
+    private int uncommitted;
 
     InboundReader(RingBuffer ring, FrameSink sink, LocalRanks locals) {
         this.ring = ring;
@@ -38,6 +46,7 @@ final class InboundReader implements MessageHandler {
         this.sink = sink;
         this.locals = locals;
         this.pool = new FramePool(ring.maxMsgLength(), 8);
+        this.commitBytes = Math.min(COMMIT_BYTES, ring.capacity() / 4);
         this.partial = new ByteBuffer[locals.size()];
     }
 
@@ -48,14 +57,25 @@ final class InboundReader implements MessageHandler {
         }
         reading = true;
         try {
-            return ring.read(this, READ_LIMIT);
+            uncommitted = 0;
+            return ring.controlledRead(this, READ_LIMIT);
         } finally {
             reading = false;
         }
     }
 
     @Override
-    public void onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
+    public Action onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
+        take(type, buffer, index, length);
+        uncommitted += length;
+        if (uncommitted >= commitBytes) {
+            uncommitted = 0;
+            return Action.COMMIT;
+        }
+        return Action.CONTINUE;
+    }
+
+    private void take(int type, MutableDirectBuffer buffer, int index, int length) {
         int sender = RecordType.sender(type);
         int local = locals.localRankOf(sender);
         if (!RecordType.isValid(type) || local < 0) {

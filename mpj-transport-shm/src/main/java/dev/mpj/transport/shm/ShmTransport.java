@@ -35,7 +35,7 @@ import java.nio.ByteOrder;
  *
  * <p><b>Back-pressure</b>: a full ring makes {@link #send} wait, and while it waits it keeps reading this rank's
  * own ring into the sink, so two ranks streaming into each other's full rings both progress (and so does any
- * cycle of them); the wait idles as the engine does, spinning, yielding, then parking for at most 50 us.
+ * cycle of them); the wait idles as the engine's does ({@link WaitPolicy}).
  *
  * <p><b>A dead peer</b>: every rank writes its pid into its liveness slot when it starts and marks the slot
  * closed when it leaves in order; a waiting rank looks at its peers' processes every

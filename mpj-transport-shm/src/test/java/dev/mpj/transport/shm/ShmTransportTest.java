@@ -111,6 +111,57 @@ class ShmTransportTest {
         }
     }
 
+    @Test
+    void aFrameThatCameInPiecesIsOfferedInPlaceInItsTurn() throws Exception {
+        try (ShmNode node = node(2)) {
+            List<Integer> offered = new ArrayList<>();
+            RecordingSink refusing = new RecordingSink() {
+                @Override
+                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
+                    offered.add(FrameHeader.tag(frame));
+                    return false;
+                }
+            };
+            ShmTransport receiver = node.start(1, refusing);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            int long_ = 3 * sender.maxRecordLength() + 5;
+            Future<?> sent = CompletableFuture.runAsync(() -> {
+                sender.send(1, Frames.header(FrameHeader.EAGER, 1, long_), Frames.payload(1, long_));
+                sender.send(1, Frames.header(FrameHeader.EAGER, 2, 10), Frames.payload(2, 10));
+            });
+            pollUntil(receiver, () -> refusing.count() == 2);
+            sent.get(10, TimeUnit.SECONDS);
+            assertEquals(List.of(1, 2), offered, "the sink sees every frame in place first, in order");
+            assertEquals(long_, refusing.frames().get(0).payload().length);
+        }
+    }
+
+    @Test
+    void theRoomOfReadRecordsGoesBackToSendersDuringALongRead() throws Exception {
+        try (ShmNode node = node(2)) {
+            ShmLayout layout = node.layout();
+            List<Long> headWhenOffered = new ArrayList<>();
+            RecordingSink sink = new RecordingSink() {
+                @Override
+                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
+                    headWhenOffered.add(layout.ring(1).consumerPosition());
+                    return true;
+                }
+            };
+            ShmTransport receiver = node.start(1, sink);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            int frames = 6;
+            int payload = sender.maxRecordLength() - FrameHeader.LENGTH;
+            for (int i = 0; i < frames; i++) {
+                sender.send(1, Frames.header(FrameHeader.DATA, i, 0), Frames.payload(i, payload));
+            }
+            assertEquals(frames, receiver.poll(), "one read takes every record");
+            assertEquals(0, headWhenOffered.get(0));
+            assertTrue(headWhenOffered.get(frames - 1) > 0,
+                    "the first records' room was given back before the last was read: " + headWhenOffered);
+        }
+    }
+
     private static long bytesIn(RecordingSink sink) {
         long n = 0;
         for (RecordingSink.Received f : sink.frames()) {
