@@ -5,17 +5,21 @@ import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.node.NodeMap;
 import org.agrona.concurrent.IdleStrategy;
 
+import java.lang.management.ManagementFactory;
 import java.util.Locale;
 
 /**
  * How a rank waits for frames that only polling finds (shared memory), setting {@code mpj.waitPolicy}, as Open
  * MPI's {@code mpi_yield_when_idle}: {@link #SPIN} keeps its core (a reply comes within a microsecond, and under
  * load a thread that yields loses its core for a scheduler slice), {@link #YIELD} gives it up soon (ranks
- * outnumber cores, and a spinning rank would keep the one it waits for off the CPU). {@link #AUTO} chooses by
- * whether the ranks sharing this machine fit its cores. Both back off in the end: nothing spins forever.
+ * outnumber cores, and a spinning rank would keep the one it waits for off the CPU). {@link #AUTO} spins only on
+ * a machine with room: the ranks sharing it fit its cores, and it is not already busy with other work (on a
+ * machine whose load average exceeded its cores, spinning ranks were measured 20 times slower than yielding
+ * ones, since the rank waited for sits behind the spinner in the run queue). Both back off in the end: nothing
+ * spins forever.
  */
 public enum WaitPolicy {
-    /** {@link #SPIN} when the ranks sharing this machine are no more than its cores, else {@link #YIELD}. */
+    /** {@link #SPIN} when the ranks sharing this machine fit its cores and it is not busy, else {@link #YIELD}. */
     AUTO,
     /** Spin 2 ms, yield until 10 ms, then park at most 50 us at a time. */
     SPIN,
@@ -43,11 +47,12 @@ public enum WaitPolicy {
 
     /**
      * The policy of {@code rank}'s waits: {@link #AUTO} resolved against the ranks that share its machine (the
-     * ranks of its node, or the whole job when {@code mpj.fakeNodes} splits one machine into pretend nodes) and
-     * the cores this JVM may use.
+     * ranks of its node, or the whole job when {@code mpj.fakeNodes} splits one machine into pretend nodes), the
+     * cores this JVM may use and the machine's load average now.
      */
     public static WaitPolicy forRank(Settings settings, NodeMap map, int rank) {
-        return of(settings).resolve(sharingRanks(settings, map, rank), Runtime.getRuntime().availableProcessors());
+        return of(settings).resolve(sharingRanks(settings, map, rank), Runtime.getRuntime().availableProcessors(),
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
     }
 
     /** The ranks on {@code rank}'s machine, as far as the job knows. */
@@ -55,12 +60,15 @@ public enum WaitPolicy {
         return settings.fakeNodes() > 0 ? map.size() : map.localSize(map.nodeOf(rank));
     }
 
-    /** This policy with {@link #AUTO} decided: spin when {@code ranks} fit in {@code cores}. */
-    public WaitPolicy resolve(int ranks, int cores) {
+    /**
+     * This policy with {@link #AUTO} decided: spin when {@code ranks} fit in {@code cores} and the load average
+     * (negative: unknown) is below {@code cores}.
+     */
+    public WaitPolicy resolve(int ranks, int cores, double loadAverage) {
         if (this != AUTO) {
             return this;
         }
-        return ranks <= cores ? SPIN : YIELD;
+        return ranks <= cores && loadAverage < cores ? SPIN : YIELD;
     }
 
     /** A fresh idle strategy for polled waits under this policy ({@link #AUTO} waits as {@link #YIELD}). */

@@ -11,20 +11,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class WaitPolicyTest {
     @Test
-    void autoSpinsWhileTheRanksFitTheCores() {
-        assertEquals(WaitPolicy.SPIN, WaitPolicy.AUTO.resolve(2, 2));
-        assertEquals(WaitPolicy.SPIN, WaitPolicy.AUTO.resolve(1, 8));
+    void autoSpinsWhileTheRanksFitTheCoresOfAnIdleMachine() {
+        assertEquals(WaitPolicy.SPIN, WaitPolicy.AUTO.resolve(2, 2, 0.3));
+        assertEquals(WaitPolicy.SPIN, WaitPolicy.AUTO.resolve(1, 8, 6.5));
+    }
+
+    @Test
+    void autoSpinsWhenTheLoadIsUnknown() {
+        assertEquals(WaitPolicy.SPIN, WaitPolicy.AUTO.resolve(2, 2, -1));
     }
 
     @Test
     void autoYieldsWhenTheRanksOutnumberTheCores() {
-        assertEquals(WaitPolicy.YIELD, WaitPolicy.AUTO.resolve(8, 2));
+        assertEquals(WaitPolicy.YIELD, WaitPolicy.AUTO.resolve(8, 2, 0.0));
     }
 
     @Test
-    void anExplicitPolicyHoldsWhateverTheCount() {
-        assertEquals(WaitPolicy.SPIN, WaitPolicy.SPIN.resolve(64, 2));
-        assertEquals(WaitPolicy.YIELD, WaitPolicy.YIELD.resolve(1, 64));
+    void autoYieldsOnAMachineBusyWithOtherWork() {
+        assertEquals(WaitPolicy.YIELD, WaitPolicy.AUTO.resolve(2, 2, 2.0));
+    }
+
+    @Test
+    void anExplicitPolicyHoldsWhateverTheCountAndLoad() {
+        assertEquals(WaitPolicy.SPIN, WaitPolicy.SPIN.resolve(64, 2, 100));
+        assertEquals(WaitPolicy.YIELD, WaitPolicy.YIELD.resolve(1, 64, 0));
     }
 
     @Test
