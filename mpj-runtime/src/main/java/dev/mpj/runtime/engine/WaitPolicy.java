@@ -14,9 +14,9 @@ import java.util.Locale;
  * load a thread that yields loses its core for a scheduler slice), {@link #YIELD} gives it up soon (ranks
  * outnumber cores, and a spinning rank would keep the one it waits for off the CPU). {@link #AUTO} spins only on
  * a machine with room: the ranks sharing it fit its cores, and it is not already busy with other work (on a
- * machine whose load average exceeded its cores, spinning ranks were measured 20 times slower than yielding
- * ones, since the rank waited for sits behind the spinner in the run queue). Both back off in the end: nothing
- * spins forever.
+ * machine whose load average exceeded its cores, spinning ranks were measured 2 to 24 times slower than
+ * yielding ones, since the rank waited for sits behind the spinner in the run queue). Both back off in the
+ * end: nothing spins forever.
  */
 public enum WaitPolicy {
     /** {@link #SPIN} when the ranks sharing this machine fit its cores and it is not busy, else {@link #YIELD}. */

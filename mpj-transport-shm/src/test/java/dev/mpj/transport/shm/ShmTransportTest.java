@@ -124,15 +124,15 @@ class ShmTransportTest {
             };
             ShmTransport receiver = node.start(1, refusing);
             ShmTransport sender = node.start(0, new RecordingSink());
-            int long_ = 3 * sender.maxRecordLength() + 5;
+            int longFrame = 3 * sender.maxRecordLength() + 5;
             Future<?> sent = CompletableFuture.runAsync(() -> {
-                sender.send(1, Frames.header(FrameHeader.EAGER, 1, long_), Frames.payload(1, long_));
+                sender.send(1, Frames.header(FrameHeader.EAGER, 1, longFrame), Frames.payload(1, longFrame));
                 sender.send(1, Frames.header(FrameHeader.EAGER, 2, 10), Frames.payload(2, 10));
             });
             pollUntil(receiver, () -> refusing.count() == 2);
             sent.get(10, TimeUnit.SECONDS);
             assertEquals(List.of(1, 2), offered, "the sink sees every frame in place first, in order");
-            assertEquals(long_, refusing.frames().get(0).payload().length);
+            assertEquals(longFrame, refusing.frames().get(0).payload().length);
         }
     }
 
