@@ -61,21 +61,37 @@ public final class CollectiveTuning {
 
     public enum Alltoall { AUTO, BRUCK, SCATTERED, PAIRWISE }
 
+    /** Whether the node-aware variants run: where they win ({@code AUTO}), wherever they can, or never. */
+    public enum Hierarchical { AUTO, ON, OFF }
+
     private final Bcast bcast;
     private final Allgather allgather;
     private final Allreduce allreduce;
     private final Alltoall alltoall;
+    private final Hierarchical hierarchical;
 
-    public CollectiveTuning(Bcast bcast, Allgather allgather, Allreduce allreduce, Alltoall alltoall) {
+    public CollectiveTuning(Bcast bcast, Allgather allgather, Allreduce allreduce, Alltoall alltoall,
+                            Hierarchical hierarchical) {
         this.bcast = bcast;
         this.allgather = allgather;
         this.allreduce = allreduce;
         this.alltoall = alltoall;
+        this.hierarchical = hierarchical;
+    }
+
+    /** These algorithms, with the node-aware variants where they win. */
+    public CollectiveTuning(Bcast bcast, Allgather allgather, Allreduce allreduce, Alltoall alltoall) {
+        this(bcast, allgather, allreduce, alltoall, Hierarchical.AUTO);
     }
 
     /** Every algorithm chosen by size and count. */
     public static CollectiveTuning automatic() {
         return new CollectiveTuning(Bcast.AUTO, Allgather.AUTO, Allreduce.AUTO, Alltoall.AUTO);
+    }
+
+    /** The same choices, with the node-aware variants as {@code mode} says. */
+    public CollectiveTuning with(Hierarchical mode) {
+        return new CollectiveTuning(bcast, allgather, allreduce, alltoall, mode);
     }
 
     /** The choices of the {@code mpj.coll.*} settings; an unknown name raises IllegalArgumentException listing the known ones. */
@@ -84,7 +100,8 @@ public final class CollectiveTuning {
                 parse(settings, Setting.COLL_BCAST, Bcast.class),
                 parse(settings, Setting.COLL_ALLGATHER, Allgather.class),
                 parse(settings, Setting.COLL_ALLREDUCE, Allreduce.class),
-                parse(settings, Setting.COLL_ALLTOALL, Alltoall.class));
+                parse(settings, Setting.COLL_ALLTOALL, Alltoall.class),
+                parse(settings, Setting.COLL_HIERARCHICAL, Hierarchical.class));
     }
 
     private static <E extends Enum<E>> E parse(Settings settings, Setting setting, Class<E> type) {
@@ -104,6 +121,31 @@ public final class CollectiveTuning {
     /** The setting's spelling of an algorithm: {@code SCATTER_RING} is {@code scatter-ring}. */
     static String nameOf(Enum<?> e) {
         return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** Whether no collective ever runs node-aware. */
+    boolean flatOnly() {
+        return hierarchical == Hierarchical.OFF;
+    }
+
+    /**
+     * Whether collective {@code kind} on {@code bytes} (for allgather: all the bytes gathered) runs node-aware
+     * on {@code layout}. Only worth asking where the variant is correct for the layout and operation.
+     */
+    boolean nodeAware(CollectiveKind kind, long bytes, NodeLayout layout) {
+        if (hierarchical == Hierarchical.OFF || !layout.spansSharedNodes()) {
+            return false;
+        }
+        if (hierarchical == Hierarchical.ON) {
+            return true;
+        }
+        return switch (kind) {
+            case BARRIER -> true;
+            case BCAST -> true;
+            case REDUCE, ALLREDUCE -> true;
+            case ALLGATHER -> bytes < ALLGATHER_SHORT_MSG;
+            default -> false;
+        };
     }
 
     Bcast bcast(int bytes, int p) {
