@@ -28,8 +28,18 @@ import java.util.Locale;
  * gather, scatter, reduce: binomial tree; the v-variants: linear; reduce-scatter: reduce + scatterv;
  * scan: recursive doubling; barrier: dissemination.
  * </pre>
- * (n is the message size in bytes; for alltoall, the size of one block.) A node-aware variant would be
- * chosen ahead of these rules once the node map is known; the rules then apply within and across nodes.
+ * (n is the message size in bytes; for alltoall, the size of one block.)
+ *
+ * <p>Ahead of these rules, on a communicator that spans several nodes with two or more of its ranks on some
+ * node, {@code mpj.coll.hierarchical} ({@link Hierarchical}) picks the node-aware variants: {@code on} wherever
+ * they are correct, {@code off} never, and {@code auto} where measured to win (docs/PERFORMANCE.md):
+ * <pre>
+ * barrier    always
+ * bcast      n ≥ 12 KiB (where the flat choice leaves the binomial tree), or the nodes are not rank ranges
+ * reduce, allreduce   n &gt; 2 KiB
+ * allgather  P·n &lt; 128 KiB
+ * </pre>
+ * Those variants run these rules in turn, within a node and among the node leaders.
  */
 public final class CollectiveTuning {
     /** MPIR_CVAR_BCAST_SHORT_MSG_SIZE. */
@@ -50,6 +60,8 @@ public final class CollectiveTuning {
     public static final int ALLTOALL_SHORT_MSG = 256;
     /** MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE (bytes per block). */
     public static final int ALLTOALL_MEDIUM_MSG = 32768;
+    /** Ours: node-aware allgather below this many bytes gathered (measured up to 128 KiB). */
+    public static final int NODE_AWARE_ALLGATHER_MSG = 131072;
     /** MPIR_CVAR_ALLTOALL_MIN_PROCS (for Bruck). */
     public static final int ALLTOALL_MIN_PROCS = 8;
 
@@ -141,9 +153,11 @@ public final class CollectiveTuning {
         }
         return switch (kind) {
             case BARRIER -> true;
-            case BCAST -> true;
-            case REDUCE, ALLREDUCE -> true;
-            case ALLGATHER -> bytes < ALLGATHER_SHORT_MSG;
+            // below 12 KiB the flat binomial tree over rank ranges already crosses between nodes once per node
+            case BCAST -> bytes >= BCAST_SHORT_MSG || !layout.contiguous();
+            // short vectors: recursive doubling's log2 P steps beat the node-aware variant's three phases
+            case REDUCE, ALLREDUCE -> bytes > ALLREDUCE_SHORT_MSG;
+            case ALLGATHER -> bytes < NODE_AWARE_ALLGATHER_MSG;
             default -> false;
         };
     }

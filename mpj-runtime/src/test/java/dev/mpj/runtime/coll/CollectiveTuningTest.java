@@ -96,6 +96,27 @@ class CollectiveTuningTest {
     }
 
     @Test
+    void hierarchicalAutoRunsNodeAwareWhereMeasuredToWin() {
+        NodeLayout blocks = blocks(8, 2);
+        assertTrue(auto.nodeAware(CollectiveKind.BARRIER, 0, blocks));
+        assertFalse(auto.nodeAware(CollectiveKind.BCAST, CollectiveTuning.BCAST_SHORT_MSG - 1, blocks));
+        assertTrue(auto.nodeAware(CollectiveKind.BCAST, CollectiveTuning.BCAST_SHORT_MSG, blocks));
+        assertFalse(auto.nodeAware(CollectiveKind.ALLREDUCE, CollectiveTuning.ALLREDUCE_SHORT_MSG, blocks));
+        assertTrue(auto.nodeAware(CollectiveKind.ALLREDUCE, CollectiveTuning.ALLREDUCE_SHORT_MSG + 8, blocks));
+        assertTrue(auto.nodeAware(CollectiveKind.REDUCE, CollectiveTuning.ALLREDUCE_SHORT_MSG + 8, blocks));
+        assertTrue(auto.nodeAware(CollectiveKind.ALLGATHER, CollectiveTuning.NODE_AWARE_ALLGATHER_MSG - 8, blocks));
+        assertFalse(auto.nodeAware(CollectiveKind.ALLGATHER, CollectiveTuning.NODE_AWARE_ALLGATHER_MSG, blocks));
+        assertFalse(auto.nodeAware(CollectiveKind.ALLTOALL, 8, blocks));
+    }
+
+    @Test
+    void hierarchicalAutoBroadcastsShortMessagesNodeAwareWhenNodesAreNotRankRanges() {
+        NodeLayout interleaved = NodeLayout.of(new CommSpec(0, 1, new int[] {0, 1, 2, 3}, 0),
+                NodeMap.fromNodeIds(new int[] {0, 1, 0, 1}));
+        assertTrue(auto.nodeAware(CollectiveKind.BCAST, 8, interleaved));
+    }
+
+    @Test
     void hierarchicalOffNeverRunsNodeAware() {
         CollectiveTuning off = auto.with(Hierarchical.OFF);
         assertTrue(off.flatOnly());
