@@ -70,7 +70,7 @@ public final class MpjRuntime implements MpiBackend {
         try {
             settings = Settings.fromEnvironment();
             watchdog = InitWatchdog.arm(settings, r);
-            collectives = new Collectives(this, CollectiveTuning.from(settings));
+            CollectiveTuning tuning = CollectiveTuning.from(settings);
             pmi = PmiClients.fromEnvironment(settings, System.getenv());
             r.countFrom(pmi.counters());
             rank = pmi.rank();
@@ -79,6 +79,7 @@ public final class MpjRuntime implements MpiBackend {
             armKillHook(r);
             r.phase("pmi");
             nodeMap = NodeMap.discover(pmi, settings);
+            collectives = new Collectives(this, tuning, nodeMap);
             r.phase("nodemap");
             LauncherWatchdog.watch(System.getenv());
             engine = new ProgressEngine(rank, settings, WaitPolicy.forRank(settings, nodeMap, rank));

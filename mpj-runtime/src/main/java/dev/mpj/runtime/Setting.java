@@ -53,6 +53,10 @@ public enum Setting {
                     + "operations only; non-commutative ones always use recursive doubling)"),
     COLL_ALLTOALL("mpj.coll.alltoall", "auto",
             "alltoall algorithm: auto, bruck, scattered, pairwise"),
+    COLL_HIERARCHICAL("mpj.coll.hierarchical", "auto",
+            "node-aware bcast, reduce, allreduce, allgather and barrier (node leaders across nodes, shared memory"
+                    + " within): on (whenever the communicator spans several nodes and some node holds two or more"
+                    + " of its ranks), off, or auto (as on, where measured to win; see CollectiveTuning)"),
     ADDRESS_EXCHANGE("mpj.addressExchange", "auto",
             "how MPI.Init exchanges business cards: simple, shm, roots, or auto (chosen from the job's shape)"),
     IRREGULAR_CARDS("mpj.irregularCards", "false",

@@ -3,6 +3,7 @@ package dev.mpj.it;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,7 +11,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every collective across real processes over TCP: one program per job runs them all and checks its own
- * results, for process counts that are and are not powers of two.
+ * results, for process counts that are and are not powers of two; and on fake nodes with the node-aware
+ * variants forced on (shared memory within a node, TCP between nodes), on even and uneven nodes.
  */
 @Timeout(180)
 class CollectivesIT {
@@ -24,6 +26,15 @@ class CollectivesIT {
     @ValueSource(ints = {1, 2, 3, 4, 7, 8})
     void everyCollectiveWithTheAutomaticAlgorithms(int np) {
         assertAllRanksOk(Job.np(np).run(CollectivesProgram.class), np);
+    }
+
+    @ParameterizedTest(name = "np={0} on {1} fake nodes")
+    @CsvSource({"7, 3", "8, 2"})
+    void everyCollectiveNodeAwareAcrossFakeNodes(int np, int nodes) {
+        Job job = Job.np(np)
+                .launcherOptions("--fake-nodes", Integer.toString(nodes))
+                .env("MPJ_COLL_HIERARCHICAL", "on");
+        assertAllRanksOk(job.run(CollectivesProgram.class), np);
     }
 
     @Test

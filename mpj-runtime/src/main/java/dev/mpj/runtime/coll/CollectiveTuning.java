@@ -28,8 +28,18 @@ import java.util.Locale;
  * gather, scatter, reduce: binomial tree; the v-variants: linear; reduce-scatter: reduce + scatterv;
  * scan: recursive doubling; barrier: dissemination.
  * </pre>
- * (n is the message size in bytes; for alltoall, the size of one block.) A node-aware variant would be
- * chosen ahead of these rules once the node map is known; the rules then apply within and across nodes.
+ * (n is the message size in bytes; for alltoall, the size of one block.)
+ *
+ * <p>Ahead of these rules, on a communicator that spans several nodes with two or more of its ranks on some
+ * node, {@code mpj.coll.hierarchical} ({@link Hierarchical}) picks the node-aware variants: {@code on} wherever
+ * they are correct, {@code off} never, and {@code auto} where measured to win (docs/PERFORMANCE.md):
+ * <pre>
+ * barrier    always
+ * bcast      n ≥ 12 KiB (where the flat choice leaves the binomial tree), or the nodes are not rank ranges
+ * reduce, allreduce   n &gt; 2 KiB
+ * allgather  P·n &lt; 128 KiB
+ * </pre>
+ * Those variants run these rules in turn, within a node and among the node leaders.
  */
 public final class CollectiveTuning {
     /** MPIR_CVAR_BCAST_SHORT_MSG_SIZE. */
@@ -50,6 +60,8 @@ public final class CollectiveTuning {
     public static final int ALLTOALL_SHORT_MSG = 256;
     /** MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE (bytes per block). */
     public static final int ALLTOALL_MEDIUM_MSG = 32768;
+    /** Ours: node-aware allgather below this many bytes gathered (measured up to 128 KiB). */
+    public static final int NODE_AWARE_ALLGATHER_MSG = 131072;
     /** MPIR_CVAR_ALLTOALL_MIN_PROCS (for Bruck). */
     public static final int ALLTOALL_MIN_PROCS = 8;
 
@@ -61,21 +73,37 @@ public final class CollectiveTuning {
 
     public enum Alltoall { AUTO, BRUCK, SCATTERED, PAIRWISE }
 
+    /** Whether the node-aware variants run: where they win ({@code AUTO}), wherever they can, or never. */
+    public enum Hierarchical { AUTO, ON, OFF }
+
     private final Bcast bcast;
     private final Allgather allgather;
     private final Allreduce allreduce;
     private final Alltoall alltoall;
+    private final Hierarchical hierarchical;
 
-    public CollectiveTuning(Bcast bcast, Allgather allgather, Allreduce allreduce, Alltoall alltoall) {
+    public CollectiveTuning(Bcast bcast, Allgather allgather, Allreduce allreduce, Alltoall alltoall,
+                            Hierarchical hierarchical) {
         this.bcast = bcast;
         this.allgather = allgather;
         this.allreduce = allreduce;
         this.alltoall = alltoall;
+        this.hierarchical = hierarchical;
+    }
+
+    /** These algorithms, with the node-aware variants where they win. */
+    public CollectiveTuning(Bcast bcast, Allgather allgather, Allreduce allreduce, Alltoall alltoall) {
+        this(bcast, allgather, allreduce, alltoall, Hierarchical.AUTO);
     }
 
     /** Every algorithm chosen by size and count. */
     public static CollectiveTuning automatic() {
         return new CollectiveTuning(Bcast.AUTO, Allgather.AUTO, Allreduce.AUTO, Alltoall.AUTO);
+    }
+
+    /** The same choices, with the node-aware variants as {@code mode} says. */
+    public CollectiveTuning with(Hierarchical mode) {
+        return new CollectiveTuning(bcast, allgather, allreduce, alltoall, mode);
     }
 
     /** The choices of the {@code mpj.coll.*} settings; an unknown name raises IllegalArgumentException listing the known ones. */
@@ -84,7 +112,8 @@ public final class CollectiveTuning {
                 parse(settings, Setting.COLL_BCAST, Bcast.class),
                 parse(settings, Setting.COLL_ALLGATHER, Allgather.class),
                 parse(settings, Setting.COLL_ALLREDUCE, Allreduce.class),
-                parse(settings, Setting.COLL_ALLTOALL, Alltoall.class));
+                parse(settings, Setting.COLL_ALLTOALL, Alltoall.class),
+                parse(settings, Setting.COLL_HIERARCHICAL, Hierarchical.class));
     }
 
     private static <E extends Enum<E>> E parse(Settings settings, Setting setting, Class<E> type) {
@@ -104,6 +133,33 @@ public final class CollectiveTuning {
     /** The setting's spelling of an algorithm: {@code SCATTER_RING} is {@code scatter-ring}. */
     static String nameOf(Enum<?> e) {
         return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** Whether no collective ever runs node-aware. */
+    boolean flatOnly() {
+        return hierarchical == Hierarchical.OFF;
+    }
+
+    /**
+     * Whether collective {@code kind} on {@code bytes} (for allgather: all the bytes gathered) runs node-aware
+     * on {@code layout}. Only worth asking where the variant is correct for the layout and operation.
+     */
+    boolean nodeAware(CollectiveKind kind, long bytes, NodeLayout layout) {
+        if (hierarchical == Hierarchical.OFF || !layout.spansSharedNodes()) {
+            return false;
+        }
+        if (hierarchical == Hierarchical.ON) {
+            return true;
+        }
+        return switch (kind) {
+            case BARRIER -> true;
+            // below 12 KiB the flat binomial tree over rank ranges already crosses between nodes once per node
+            case BCAST -> bytes >= BCAST_SHORT_MSG || !layout.contiguous();
+            // short vectors: recursive doubling's log2 P steps beat the node-aware variant's three phases
+            case REDUCE, ALLREDUCE -> bytes > ALLREDUCE_SHORT_MSG;
+            case ALLGATHER -> bytes < NODE_AWARE_ALLGATHER_MSG;
+            default -> false;
+        };
     }
 
     Bcast bcast(int bytes, int p) {

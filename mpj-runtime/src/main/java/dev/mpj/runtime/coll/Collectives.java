@@ -3,9 +3,12 @@ package dev.mpj.runtime.coll;
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Reduction;
+import dev.mpj.runtime.node.NodeMap;
 import mpi.MPIException;
 
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The collectives of {@link MpiBackend}, over its point-to-point operations: each call picks an algorithm
@@ -13,18 +16,43 @@ import java.nio.ByteBuffer;
  * {@link CollectiveKind}. Sizes are in bytes and the arguments have the meaning given in
  * {@link MpiBackend}; the {@code mpi} layer has checked them, so only what would otherwise hang or
  * corrupt memory is checked again here.
+ *
+ * <p>Given the job's node map, bcast, reduce, allreduce, allgather and barrier run node-aware (leaders across
+ * nodes, shared memory within) where {@link CollectiveTuning} says so. The choice depends only on what every
+ * member knows alike (the communicator's layout, the message length, the operation), so all members choose
+ * the same. The node-aware steps run on the collective's own tag: each step is a whole collective over its group
+ * (a node, or the node leaders) and every member runs its steps in the same order, so each pair's messages
+ * still match in the order they are sent.
  */
 public final class Collectives {
     private final MpiBackend p2p;
     private final CollectiveTuning tuning;
+    private final FlatCollectives flat;
+    private final NodeMap nodeMap;
+    /** Layouts by collective context; a context freed and reused by other members is recomputed. */
+    private final Map<Integer, NodeLayout> layouts = new ConcurrentHashMap<>();
 
+    /** Collectives with no node map: every algorithm is flat. */
     public Collectives(MpiBackend p2p, CollectiveTuning tuning) {
+        this(p2p, tuning, null);
+    }
+
+    /** Collectives that may run node-aware over the nodes of {@code nodeMap} (null: none known). */
+    public Collectives(MpiBackend p2p, CollectiveTuning tuning, NodeMap nodeMap) {
         this.p2p = p2p;
         this.tuning = tuning;
+        this.flat = new FlatCollectives(tuning);
+        this.nodeMap = nodeMap;
     }
 
     public void barrier(CommSpec comm) {
-        DisseminationBarrier.run(p2p, comm);
+        Peers peers = peers(comm, CollectiveKind.BARRIER);
+        NodeLayout layout = layout(comm);
+        if (layout != null && tuning.nodeAware(CollectiveKind.BARRIER, 0, layout)) {
+            NodeAwareBarrier.run(layout, peers);
+        } else {
+            flat.barrier(peers);
+        }
     }
 
     public void bcast(CommSpec comm, ByteBuffer data, int root) {
@@ -33,11 +61,12 @@ public final class Collectives {
         if (comm.size() == 1 || n == 0) {
             return;
         }
-        Peers peers = peers(comm, CollectiveKind.BCAST).rootedAt(root);
-        switch (tuning.bcast(n, comm.size())) {
-            case SCATTER_DOUBLING -> ScatterAllgatherBcast.run(peers, data, false);
-            case SCATTER_RING -> ScatterAllgatherBcast.run(peers, data, true);
-            default -> BinomialBcast.run(peers, data);
+        Peers peers = peers(comm, CollectiveKind.BCAST);
+        NodeLayout layout = layout(comm);
+        if (layout != null && tuning.nodeAware(CollectiveKind.BCAST, n, layout)) {
+            NodeAwareBcast.run(flat, layout, peers, data, root);
+        } else {
+            flat.bcast(peers.rootedAt(root), data);
         }
     }
 
@@ -89,11 +118,12 @@ public final class Collectives {
             return;
         }
         Peers peers = peers(comm, CollectiveKind.ALLGATHER);
-        int[] start = Alltoall.equalBlocks(p, block);
-        if (tuning.allgather((long) block * p, p) == CollectiveTuning.Allgather.RING) {
-            RingAllgather.run(peers, RingAllgather.blocks(recv, start));
+        NodeLayout layout = layout(comm);
+        if (layout != null && NodeAwareAllgather.applies(layout)
+                && tuning.nodeAware(CollectiveKind.ALLGATHER, (long) block * p, layout)) {
+            NodeAwareAllgather.run(flat, layout, peers, send, recv);
         } else {
-            RecursiveDoublingAllgather.run(peers, recv, start);
+            flat.allgather(peers, recv, Alltoall.equalBlocks(p, block));
         }
     }
 
@@ -131,7 +161,14 @@ public final class Collectives {
         if (comm.rank() == root) {
             checkLength("reduce", recv, send.remaining());
         }
-        BinomialReduce.run(peers(comm, CollectiveKind.REDUCE), send, recv, op, root);
+        Peers peers = peers(comm, CollectiveKind.REDUCE);
+        NodeLayout layout = layout(comm);
+        if (layout != null && NodeAwareReduce.applies(layout, op)
+                && tuning.nodeAware(CollectiveKind.REDUCE, send.remaining(), layout)) {
+            NodeAwareReduce.run(flat, layout, peers, send, recv, op, root);
+        } else {
+            flat.reduce(peers, send, recv, op, root);
+        }
     }
 
     public void allreduce(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op) {
@@ -143,10 +180,12 @@ public final class Collectives {
             return;
         }
         Peers peers = peers(comm, CollectiveKind.ALLREDUCE);
-        switch (tuning.allreduce(n, comm.size(), op)) {
-            case RABENSEIFNER -> Allreduce.rabenseifner(peers, send, recv, op);
-            case RING -> Allreduce.ring(peers, send, recv, op);
-            default -> Allreduce.recursiveDoubling(peers, send, recv, op);
+        NodeLayout layout = layout(comm);
+        if (layout != null && NodeAwareAllreduce.applies(layout, op)
+                && tuning.nodeAware(CollectiveKind.ALLREDUCE, n, layout)) {
+            NodeAwareAllreduce.run(flat, layout, peers, send, recv, op);
+        } else {
+            flat.allreduce(peers, send, recv, op);
         }
     }
 
@@ -169,6 +208,19 @@ public final class Collectives {
 
     private Peers peers(CommSpec comm, CollectiveKind kind) {
         return Peers.of(p2p, comm, kind);
+    }
+
+    /** The communicator's layout when a node-aware algorithm could run on it, else null. */
+    private NodeLayout layout(CommSpec comm) {
+        if (nodeMap == null || nodeMap.nodeCount() == 1 || comm.size() < 3 || tuning.flatOnly()) {
+            return null;
+        }
+        NodeLayout layout = layouts.get(comm.collectiveContext());
+        if (layout == null || !layout.describes(comm.worldRanks())) {
+            layout = NodeLayout.of(comm, nodeMap);
+            layouts.put(comm.collectiveContext(), layout);
+        }
+        return layout.spansSharedNodes() ? layout : null;
     }
 
     private static void checkRoot(CommSpec comm, int root) {

@@ -2,33 +2,29 @@ package dev.mpj.runtime.coll;
 
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.MpiBackend;
-import dev.mpj.api.Operation;
-import dev.mpj.api.SendMode;
 
 import java.nio.ByteBuffer;
 
 /**
- * The dissemination barrier (Hensgen, Finkel, Manber): in round k each rank signals rank + 2^k and waits
- * for rank − 2^k, so after ⌈log2 P⌉ rounds everyone has heard from everyone, for any P.
+ * The dissemination barrier (Hensgen, Finkel, Manber): in round k each member signals member + 2^k and waits
+ * for member − 2^k, so after ⌈log2 P⌉ rounds everyone has heard from everyone, for any P.
  */
 public final class DisseminationBarrier {
-    /** Tag on the collective context; collectives never share a context with user point-to-point traffic. */
-    static final int TAG = CollectiveKind.BARRIER.tag();
     private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
 
     private DisseminationBarrier() {
     }
 
+    /** A barrier over every member of {@code comm}, on its collective context. */
     public static void run(MpiBackend backend, CommSpec comm) {
-        int p = comm.size();
-        int me = comm.rank();
-        int[] world = comm.worldRanks();
+        run(Peers.of(backend, comm, CollectiveKind.BARRIER));
+    }
+
+    static void run(Peers peers) {
+        int p = peers.size();
+        int me = peers.me();
         for (int k = 1; k < p; k <<= 1) {
-            int to = world[(me + k) % p];
-            int from = world[(me - k + p) % p];
-            Operation recv = backend.receive(EMPTY, from, TAG, comm.collectiveContext());
-            Operation send = backend.send(EMPTY, to, TAG, comm.collectiveContext(), SendMode.STANDARD);
-            backend.await(() -> recv.isComplete() && send.isComplete());
+            peers.waitAll(peers.startReceive((me - k + p) % p, EMPTY), peers.startSend((me + k) % p, EMPTY));
         }
     }
 }

@@ -44,6 +44,21 @@ final class Peers {
         return new Peers(backend, world, context, tag, root, (rank - root + size) % size);
     }
 
+    /**
+     * The members at communicator ranks {@code ranks} alone, numbered by their index there, with the caller at
+     * index {@code me}: a group for one step of a node-aware algorithm, on the same context and tag.
+     */
+    Peers among(int[] ranks, int me) {
+        if (shift != 0) {
+            throw new IllegalStateException("a subgroup is taken from the members numbered by rank");
+        }
+        int[] sub = new int[ranks.length];
+        for (int i = 0; i < ranks.length; i++) {
+            sub[i] = world[ranks[i]];
+        }
+        return new Peers(backend, sub, context, tag, 0, me);
+    }
+
     int size() {
         return size;
     }

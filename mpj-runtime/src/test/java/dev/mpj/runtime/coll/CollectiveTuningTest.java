@@ -1,14 +1,18 @@
 package dev.mpj.runtime.coll;
 
+import dev.mpj.api.CommSpec;
 import dev.mpj.runtime.Setting;
 import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.coll.CollectiveTuning.Allgather;
 import dev.mpj.runtime.coll.CollectiveTuning.Allreduce;
 import dev.mpj.runtime.coll.CollectiveTuning.Alltoall;
 import dev.mpj.runtime.coll.CollectiveTuning.Bcast;
+import dev.mpj.runtime.coll.CollectiveTuning.Hierarchical;
+import dev.mpj.runtime.node.NodeMap;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -69,6 +73,64 @@ class CollectiveTuningTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CollectiveTuning.from(
                 Settings.defaults().with(Setting.COLL_ALLREDUCE, "butterfly")));
         assertTrue(e.getMessage().contains("mpj.coll.allreduce") && e.getMessage().contains("rabenseifner"),
+                e.getMessage());
+    }
+
+    private static NodeLayout blocks(int np, int nodes) {
+        int[] all = new int[np];
+        for (int r = 0; r < np; r++) {
+            all[r] = r;
+        }
+        return NodeLayout.of(new CommSpec(0, 1, all, 0), NodeMap.blocks(np, nodes));
+    }
+
+    @Test
+    void hierarchicalOnRunsNodeAwareWheneverSomeNodeHoldsSeveralRanksOfSeveralNodes() {
+        CollectiveTuning on = auto.with(Hierarchical.ON);
+        for (CollectiveKind kind : new CollectiveKind[] {CollectiveKind.BARRIER, CollectiveKind.BCAST,
+                CollectiveKind.REDUCE, CollectiveKind.ALLREDUCE, CollectiveKind.ALLGATHER}) {
+            assertTrue(on.nodeAware(kind, 1 << 20, blocks(7, 3)), kind.name());
+            assertFalse(on.nodeAware(kind, 8, blocks(8, 1)), kind + " on one node");
+            assertFalse(on.nodeAware(kind, 8, blocks(4, 4)), kind + " with one rank per node");
+        }
+    }
+
+    @Test
+    void hierarchicalAutoRunsNodeAwareWhereMeasuredToWin() {
+        NodeLayout blocks = blocks(8, 2);
+        assertTrue(auto.nodeAware(CollectiveKind.BARRIER, 0, blocks));
+        assertFalse(auto.nodeAware(CollectiveKind.BCAST, CollectiveTuning.BCAST_SHORT_MSG - 1, blocks));
+        assertTrue(auto.nodeAware(CollectiveKind.BCAST, CollectiveTuning.BCAST_SHORT_MSG, blocks));
+        assertFalse(auto.nodeAware(CollectiveKind.ALLREDUCE, CollectiveTuning.ALLREDUCE_SHORT_MSG, blocks));
+        assertTrue(auto.nodeAware(CollectiveKind.ALLREDUCE, CollectiveTuning.ALLREDUCE_SHORT_MSG + 8, blocks));
+        assertTrue(auto.nodeAware(CollectiveKind.REDUCE, CollectiveTuning.ALLREDUCE_SHORT_MSG + 8, blocks));
+        assertTrue(auto.nodeAware(CollectiveKind.ALLGATHER, CollectiveTuning.NODE_AWARE_ALLGATHER_MSG - 8, blocks));
+        assertFalse(auto.nodeAware(CollectiveKind.ALLGATHER, CollectiveTuning.NODE_AWARE_ALLGATHER_MSG, blocks));
+        assertFalse(auto.nodeAware(CollectiveKind.ALLTOALL, 8, blocks));
+    }
+
+    @Test
+    void hierarchicalAutoBroadcastsShortMessagesNodeAwareWhenNodesAreNotRankRanges() {
+        NodeLayout interleaved = NodeLayout.of(new CommSpec(0, 1, new int[] {0, 1, 2, 3}, 0),
+                NodeMap.fromNodeIds(new int[] {0, 1, 0, 1}));
+        assertTrue(auto.nodeAware(CollectiveKind.BCAST, 8, interleaved));
+    }
+
+    @Test
+    void hierarchicalOffNeverRunsNodeAware() {
+        CollectiveTuning off = auto.with(Hierarchical.OFF);
+        assertTrue(off.flatOnly());
+        assertFalse(off.nodeAware(CollectiveKind.BARRIER, 0, blocks(8, 2)));
+        assertFalse(off.nodeAware(CollectiveKind.BCAST, 8, blocks(8, 2)));
+    }
+
+    @Test
+    void theHierarchicalSettingIsReadByName() {
+        assertTrue(CollectiveTuning.from(Settings.defaults().with(Setting.COLL_HIERARCHICAL, "OFF")).flatOnly());
+        assertFalse(CollectiveTuning.from(Settings.defaults()).flatOnly());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CollectiveTuning.from(
+                Settings.defaults().with(Setting.COLL_HIERARCHICAL, "sometimes")));
+        assertTrue(e.getMessage().contains("mpj.coll.hierarchical") && e.getMessage().contains("auto, on, off"),
                 e.getMessage());
     }
 }

@@ -8,16 +8,19 @@ import dev.mpj.api.SendMode;
 import dev.mpj.runtime.Setting;
 import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
+import dev.mpj.runtime.node.NodeMap;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 /**
  * A job of {@code n} ranks in one JVM, one thread per rank: each rank has its own {@link ProgressEngine}
  * behind a point-to-point {@link MpiBackend} facade, and the engines hand frames straight to each other.
- * A small eager threshold sends the larger test messages through rendezvous.
+ * A small eager threshold sends the larger test messages through rendezvous. Given a node map, the collectives
+ * know it (so they may run node-aware) and the job counts the frames that pass between nodes.
  */
 final class ThreadedJob {
     /** What one rank runs: its collectives and its view of the world communicator. */
@@ -27,8 +30,13 @@ final class ThreadedJob {
 
     private final ProgressEngine[] engines;
     private final Collectives[] collectives;
+    private final AtomicLong crossNodeFrames = new AtomicLong();
 
     ThreadedJob(int n, CollectiveTuning tuning) {
+        this(n, tuning, null);
+    }
+
+    ThreadedJob(int n, CollectiveTuning tuning, NodeMap nodes) {
         Settings settings = Settings.defaults()
                 .with(Setting.EAGER_THRESHOLD, "4096")
                 .with(Setting.RENDEZVOUS_CHUNK, "16384");
@@ -36,7 +44,7 @@ final class ThreadedJob {
         collectives = new Collectives[n];
         for (int r = 0; r < n; r++) {
             engines[r] = new ProgressEngine(r, settings);
-            collectives[r] = new Collectives(new EngineBackend(engines[r], r, n), tuning);
+            collectives[r] = new Collectives(new EngineBackend(engines[r], r, n), tuning, nodes);
         }
         for (int r = 0; r < n; r++) {
             int from = r;
@@ -44,9 +52,17 @@ final class ThreadedJob {
                 ByteBuffer frame = ByteBuffer.allocate(header.remaining() + payload.remaining())
                         .order(ByteOrder.LITTLE_ENDIAN);
                 frame.put(header.duplicate()).put(payload.duplicate()).flip();
+                if (nodes != null && nodes.nodeOf(from) != nodes.nodeOf(peer)) {
+                    crossNodeFrames.incrementAndGet();
+                }
                 engines[peer].onFrame(from, frame, () -> { });
             });
         }
+    }
+
+    /** Frames sent so far from a rank to a rank of another node (0 without a node map). */
+    long crossNodeFrames() {
+        return crossNodeFrames.get();
     }
 
     /** Runs {@code body} on every rank and rethrows the first failure; a rank stuck for 60 s fails the job. */
