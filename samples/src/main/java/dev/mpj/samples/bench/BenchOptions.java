@@ -110,10 +110,10 @@ final class BenchOptions {
             if (min < 0 || max < min || max > (1 << 30) || iterations < 1 || warmup < 0) {
                 throw new IllegalArgumentException("sizes 0 <= MIN <= MAX <= 2^30, iterations >= 1, warm-up >= 0");
             }
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not a number: " + e.getMessage());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + "\nusage: " + name
+            // a NumberFormatException is one too, and gets the usage line like any other bad option
+            String problem = e instanceof NumberFormatException ? "not a number: " + e.getMessage() : e.getMessage();
+            throw new IllegalArgumentException(problem + "\nusage: " + name
                     + (accepts.contains(Accepts.SIZES) ? " [-m [MIN:]MAX]" : "")
                     + (accepts.contains(Accepts.FULL) ? " [-f]" : "")
                     + " [-i ITERATIONS] [-x WARMUP] [--csv FILE|-]");
