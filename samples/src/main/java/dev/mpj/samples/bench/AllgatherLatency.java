@@ -13,7 +13,7 @@ public final class AllgatherLatency {
     public static void main(String[] args) throws Exception {
         CollectiveLatency.main("allgather", "Allgather", 4, (comm, maxSize) -> {
             byte[] send = new byte[maxSize];
-            byte[] recv = new byte[Math.multiplyExact(maxSize, comm.Size())];
+            byte[] recv = new byte[CollectiveLatency.fromEveryRank(comm, maxSize)];
             return size -> comm.Allgather(send, 0, size, MPI.BYTE, recv, 0, size, MPI.BYTE);
         }, args);
     }

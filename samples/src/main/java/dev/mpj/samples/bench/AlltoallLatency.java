@@ -13,7 +13,7 @@ public final class AlltoallLatency {
 
     public static void main(String[] args) throws Exception {
         CollectiveLatency.main("alltoall", "Alltoall", 4, (comm, maxSize) -> {
-            byte[] send = new byte[Math.multiplyExact(maxSize, comm.Size())];
+            byte[] send = new byte[CollectiveLatency.fromEveryRank(comm, maxSize)];
             byte[] recv = new byte[send.length];
             return size -> comm.Alltoall(send, 0, size, MPI.BYTE, recv, 0, size, MPI.BYTE);
         }, args);

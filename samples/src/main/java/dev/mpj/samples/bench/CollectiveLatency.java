@@ -29,6 +29,7 @@ final class CollectiveLatency {
     /** Makes the call of a benchmark for sizes up to {@code maxSize} bytes on {@code comm}. */
     @FunctionalInterface
     interface Setup {
+        /** @throws IllegalArgumentException when the benchmark cannot run that size (the job is refused) */
         Call prepare(Intracomm comm, int maxSize);
     }
 
@@ -55,7 +56,12 @@ final class CollectiveLatency {
         if (comm.Rank() == 0) {
             report.header();
         }
-        Call call = setup.prepare(comm, o.maxSize);
+        Call call = null;
+        try {
+            call = setup.prepare(comm, o.maxSize);
+        } catch (IllegalArgumentException e) {
+            JobExit.refuse(name, e.getMessage());
+        }
         for (int size = o.minSize; size <= o.maxSize; size = BenchOptions.next(size)) {
             int iterations = o.iterationsFor(size);
             double[] us = {averageMicros(comm, call, size, o.warmupFor(size), iterations, sized)};
@@ -82,6 +88,20 @@ final class CollectiveLatency {
             report.csv(o.csv);
         }
         MPI.Finalize();
+    }
+
+    /**
+     * Bytes of a buffer holding {@code blockSize} bytes from every rank of {@code comm}.
+     *
+     * @throws IllegalArgumentException when that is more than a Java array holds
+     */
+    static int fromEveryRank(Intracomm comm, int blockSize) {
+        long bytes = (long) blockSize * comm.Size();
+        if (bytes > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(blockSize + " bytes from each of " + comm.Size()
+                    + " ranks do not fit in one Java array: lower -m");
+        }
+        return (int) bytes;
     }
 
     private static double averageMicros(Intracomm comm, Call call, int size, int warmup, int iterations,
