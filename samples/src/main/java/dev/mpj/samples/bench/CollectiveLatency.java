@@ -52,15 +52,15 @@ final class CollectiveLatency {
         if (sized && o.minSize < minSize) {
             JobExit.refuse(name, "sizes start at " + minSize + " bytes (-m " + minSize + ":MAX)");
         }
-        OsuReport report = report(op, sized, o.full);
-        if (comm.Rank() == 0) {
-            report.header();
-        }
         Call call = null;
         try {
             call = setup.prepare(comm, o.maxSize);
         } catch (IllegalArgumentException e) {
             JobExit.refuse(name, e.getMessage());
+        }
+        OsuReport report = report(op, sized, o.full);
+        if (comm.Rank() == 0) {
+            report.header();
         }
         for (int size = o.minSize; size <= o.maxSize; size = BenchOptions.next(size)) {
             int iterations = o.iterationsFor(size);
