@@ -4,6 +4,7 @@ import dev.mpj.samples.Hello;
 import dev.mpj.samples.MatMul;
 import dev.mpj.samples.Pi;
 import dev.mpj.samples.Ring;
+import dev.mpj.samples.bench.AlltoallLatency;
 import dev.mpj.samples.bench.Bandwidth;
 import dev.mpj.samples.bench.ConnBench;
 import dev.mpj.samples.bench.InitBench;
@@ -112,7 +113,10 @@ class HydraIT {
                 new Object[]{Latency.class, List.of("-m", "64", "-i", "200", "-x", "20"), "Latency (us)"},
                 new Object[]{Bandwidth.class, List.of("-m", "4096", "-i", "5", "-x", "1"), "Bandwidth (MB/s)"},
                 new Object[]{InitBench.class, List.of(), "nprocs: 4,"},
-                new Object[]{ConnBench.class, List.of("--ops", "alltoall", "-i", "5"), "# connbench"});
+                new Object[]{ConnBench.class, List.of("--ops", "alltoall", "-i", "5"), "# connbench"},
+                // the five collective benchmarks share CollectiveLatency; alltoall crosses the nodes from every rank
+                new Object[]{AlltoallLatency.class, List.of("-m", "4096", "-i", "5", "-x", "1"),
+                        "# OSU MPI-style Alltoall Latency Test"});
         return Stream.of("pmi1", "pmi2").flatMap(dialect -> samples.stream()
                 .map(s -> Arguments.of(dialect, ((Class<?>) s[0]).getSimpleName(), s[0], s[1], s[2])));
     }

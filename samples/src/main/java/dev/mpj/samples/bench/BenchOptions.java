@@ -3,26 +3,41 @@ package dev.mpj.samples.bench;
 import dev.mpj.samples.JobExit;
 import mpi.MPI;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
- * Options shared by the benchmarks, OSU style: {@code [-m MIN:MAX] [-i ITERATIONS] [-x WARMUP] [--csv FILE|-]}.
- * Sizes go by powers of two from MIN (0 allowed) to MAX bytes. Iterations and warm-up apply up to 8 KiB;
- * above, a tenth of them, as the OSU benchmarks do.
+ * Options shared by the benchmarks, OSU style: {@code [-m [MIN:]MAX] [-f] [-i ITERATIONS] [-x WARMUP]
+ * [--csv FILE|-]}. Sizes go by powers of two from MIN (0 allowed) to MAX bytes. Iterations and warm-up apply up
+ * to 8 KiB; above, a tenth of them, as the OSU benchmarks do. {@code -m} and {@code -f} are taken only by the
+ * benchmarks that declare them ({@link Accepts}), so an option a benchmark would ignore is refused instead.
  */
 final class BenchOptions {
     private static final int LARGE = 8192;
+
+    /** Options beyond {@code -i}, {@code -x} and {@code --csv} that a benchmark takes. */
+    enum Accepts {
+        /** {@code -m [MIN:]MAX}: the benchmark sweeps message sizes. */
+        SIZES,
+        /** {@code -f}: full report, minimum and maximum over ranks and the iteration count beside the average. */
+        FULL
+    }
 
     final int minSize;
     final int maxSize;
     final int iterations;
     final int warmup;
+    /** {@code -f}: report min and max over ranks and the iteration count, as OSU's {@code -f}. */
+    final boolean full;
     /** Where the CSV goes: a file, "-" for standard output after the table, or null for none. */
     final String csv;
 
-    private BenchOptions(int minSize, int maxSize, int iterations, int warmup, String csv) {
+    private BenchOptions(int minSize, int maxSize, int iterations, int warmup, boolean full, String csv) {
         this.minSize = minSize;
         this.maxSize = maxSize;
         this.iterations = iterations;
         this.warmup = warmup;
+        this.full = full;
         this.csv = csv;
     }
 
@@ -32,9 +47,19 @@ final class BenchOptions {
      */
     static BenchOptions forPairOfRanks(String[] args, String name, int defaultMin, int defaultMax,
                                        int defaultIterations, int defaultWarmup) {
+        return forJob(args, name, defaultMin, defaultMax, defaultIterations, defaultWarmup,
+                EnumSet.of(Accepts.SIZES));
+    }
+
+    /**
+     * The options of a benchmark that needs at least two ranks (called after {@code MPI.Init}, on every rank): a
+     * bad option or a job of one rank ends the job with a message and status {@link JobExit#REFUSED}.
+     */
+    static BenchOptions forJob(String[] args, String name, int defaultMin, int defaultMax, int defaultIterations,
+                               int defaultWarmup, Set<Accepts> accepts) {
         BenchOptions o = null;
         try {
-            o = parse(args, name, defaultMin, defaultMax, defaultIterations, defaultWarmup);
+            o = parse(args, name, defaultMin, defaultMax, defaultIterations, defaultWarmup, accepts);
         } catch (IllegalArgumentException e) {
             JobExit.refuse(name, e.getMessage());
         }
@@ -45,19 +70,23 @@ final class BenchOptions {
     }
 
     /**
-     * @throws IllegalArgumentException with a usage line on a bad or unknown option
+     * @throws IllegalArgumentException with a usage line on a bad option, or one the benchmark does not accept
      */
     static BenchOptions parse(String[] args, String name, int defaultMin, int defaultMax, int defaultIterations,
-                              int defaultWarmup) {
+                              int defaultWarmup, Set<Accepts> accepts) {
         int min = defaultMin;
         int max = defaultMax;
         int iterations = defaultIterations;
         int warmup = defaultWarmup;
+        boolean full = false;
         String csv = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "-m" -> {
+                        if (!accepts.contains(Accepts.SIZES)) {
+                            throw new IllegalArgumentException("-m: this benchmark has no message sizes");
+                        }
                         String[] range = value(args, ++i).split(":");
                         if (range.length == 1) {
                             max = Integer.parseInt(range[0]);
@@ -65,6 +94,12 @@ final class BenchOptions {
                             min = Integer.parseInt(range[0]);
                             max = Integer.parseInt(range[1]);
                         }
+                    }
+                    case "-f" -> {
+                        if (!accepts.contains(Accepts.FULL)) {
+                            throw new IllegalArgumentException("unknown option -f");
+                        }
+                        full = true;
                     }
                     case "-i" -> iterations = Integer.parseInt(value(args, ++i));
                     case "-x" -> warmup = Integer.parseInt(value(args, ++i));
@@ -75,13 +110,15 @@ final class BenchOptions {
             if (min < 0 || max < min || max > (1 << 30) || iterations < 1 || warmup < 0) {
                 throw new IllegalArgumentException("sizes 0 <= MIN <= MAX <= 2^30, iterations >= 1, warm-up >= 0");
             }
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("not a number: " + e.getMessage());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(e.getMessage() + "\nusage: " + name
-                    + " [-m [MIN:]MAX] [-i ITERATIONS] [-x WARMUP] [--csv FILE|-]");
+            // a NumberFormatException is one too, and gets the usage line like any other bad option
+            String problem = e instanceof NumberFormatException ? "not a number: " + e.getMessage() : e.getMessage();
+            throw new IllegalArgumentException(problem + "\nusage: " + name
+                    + (accepts.contains(Accepts.SIZES) ? " [-m [MIN:]MAX]" : "")
+                    + (accepts.contains(Accepts.FULL) ? " [-f]" : "")
+                    + " [-i ITERATIONS] [-x WARMUP] [--csv FILE|-]");
         }
-        return new BenchOptions(min, max, iterations, warmup, csv);
+        return new BenchOptions(min, max, iterations, warmup, full, csv);
     }
 
     private static String value(String[] args, int i) {

@@ -1,0 +1,14 @@
+package dev.mpj.samples.bench;
+
+/**
+ * {@code Barrier} latency, as OSU's {@code osu_barrier}: one row, the average time of a barrier.
+ * {@code ./mpjrun -np 4 barrier [-f] [-i ITERATIONS] [-x WARMUP] [--csv FILE|-]}
+ */
+public final class BarrierLatency {
+    private BarrierLatency() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        CollectiveLatency.main("barrier", "Barrier", 0, (comm, maxSize) -> size -> comm.Barrier(), args);
+    }
+}
