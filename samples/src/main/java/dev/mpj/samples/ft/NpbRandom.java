@@ -1,10 +1,12 @@
 package dev.mpj.samples.ft;
 
 /**
- * The NAS Parallel Benchmarks pseudo-random generator ({@code randdp}): the linear congruential
- * sequence {@code x(k+1) = a * x(k) mod 2^46}, computed exactly in double arithmetic by splitting the
- * operands into 23-bit halves, as NPB does. Seeds are odd integers in (1, 2^46) held in doubles; a
- * generated value is {@code 2^-46 * x(k+1)}, in (0, 1).
+ * The NAS Parallel Benchmarks pseudo-random generator: the linear congruential sequence
+ * {@code x(k+1) = a * x(k) mod 2^46}. It is computed as NPB's {@code randi8} does, with a 64-bit integer
+ * product masked to 46 bits (exact: 2^46 divides 2^64), which gives the same values as the double-precision
+ * {@code randdp} with its 23-bit halves at a fraction of the cost (one multiply and one mask per value
+ * instead of a chain of about ten floating-point operations and three truncations). Seeds are odd
+ * integers in (1, 2^46) held in doubles, as in NPB; a generated value is {@code 2^-46 * x(k+1)}, in (0, 1).
  */
 public final class NpbRandom {
     /** FT's seed. */
@@ -12,10 +14,8 @@ public final class NpbRandom {
     /** FT's multiplier, 5^13. */
     public static final double A = 1220703125.0;
 
-    private static final double R23 = 0x1p-23;
-    private static final double R46 = R23 * R23;
-    private static final double T23 = 0x1p23;
-    private static final double T46 = T23 * T23;
+    private static final double R46 = 0x1p-46;
+    private static final long MASK46 = (1L << 46) - 1;
 
     private NpbRandom() {
     }
@@ -26,18 +26,9 @@ public final class NpbRandom {
         return R46 * x[0];
     }
 
-    /** {@code a * x mod 2^46} for integers {@code a, x} in [0, 2^46) held in doubles: exact, in double arithmetic. */
+    /** {@code a * x mod 2^46} for integers {@code a, x} in [0, 2^46) held in doubles. */
     static double next(double x, double a) {
-        double a1 = trunc(R23 * a);
-        double a2 = a - T23 * a1;
-        double x1 = trunc(R23 * x);
-        double x2 = x - T23 * x1;
-        double t1 = a1 * x2 + a2 * x1;
-        double t2 = trunc(R23 * t1);
-        double z = t1 - T23 * t2;
-        double t3 = T23 * z + a2 * x2;
-        double t4 = trunc(R46 * t3);
-        return t3 - T46 * t4;
+        return (double) (((long) x * (long) a) & MASK46);
     }
 
     /**
@@ -45,18 +36,10 @@ public final class NpbRandom {
      * past them: {@code vranlc} with the same stream as n calls of {@link #randlc}.
      */
     public static void vranlc(int n, double[] x, double a, double[] y, int offset) {
-        double a1 = trunc(R23 * a);
-        double a2 = a - T23 * a1;
-        double s = x[0];
+        long multiplier = (long) a;
+        long s = (long) x[0];
         for (int i = 0; i < n; i++) {
-            double x1 = trunc(R23 * s);
-            double x2 = s - T23 * x1;
-            double t1 = a1 * x2 + a2 * x1;
-            double t2 = trunc(R23 * t1);
-            double z = t1 - T23 * t2;
-            double t3 = T23 * z + a2 * x2;
-            double t4 = trunc(R46 * t3);
-            s = t3 - T46 * t4;
+            s = (s * multiplier) & MASK46;
             y[offset + i] = R46 * s;
         }
         x[0] = s;
@@ -81,10 +64,5 @@ public final class NpbRandom {
             }
         }
         return result;
-    }
-
-    /** Truncation toward zero of a non-negative double below 2^53 (Fortran's {@code aint}). */
-    private static double trunc(double v) {
-        return (double) (long) v;
     }
 }

@@ -62,12 +62,12 @@ final class Stockham {
                         y0[to + 1] = x[from + 2 * i + 1];
                     }
                 }
-                cfftz(is, logd1, d1, y0, y1);
+                double[] y = cfftz(is, logd1, d1, y0, y1);
                 for (int j = 0; j < fftblock; j++) {
                     int to = 2 * d1 * (j + jj + d2 * k);
                     for (int i = 0, from = 2 * j; i < d1; i++, from += pad2) {
-                        xout[to + 2 * i] = y0[from];
-                        xout[to + 2 * i + 1] = y0[from + 1];
+                        xout[to + 2 * i] = y[from];
+                        xout[to + 2 * i + 1] = y[from + 1];
                     }
                 }
             }
@@ -82,9 +82,9 @@ final class Stockham {
                 for (int j = 0; j < d2; j++) {
                     System.arraycopy(x, 2 * (ii + d1 * (j + d2 * k)), y0, 2 * fftblockpad * j, 2 * fftblock);
                 }
-                cfftz(is, logd2, d2, y0, y1);
+                double[] y = cfftz(is, logd2, d2, y0, y1);
                 for (int j = 0; j < d2; j++) {
-                    System.arraycopy(y0, 2 * fftblockpad * j, xout, 2 * (ii + d1 * (j + d2 * k)), 2 * fftblock);
+                    System.arraycopy(y, 2 * fftblockpad * j, xout, 2 * (ii + d1 * (j + d2 * k)), 2 * fftblock);
                 }
             }
         }
@@ -98,9 +98,9 @@ final class Stockham {
                 for (int k = 0; k < d3; k++) {
                     System.arraycopy(x, 2 * (ii + d1 * (j + d2 * k)), y0, 2 * fftblockpad * k, 2 * fftblock);
                 }
-                cfftz(is, logd3, d3, y0, y1);
+                double[] y = cfftz(is, logd3, d3, y0, y1);
                 for (int k = 0; k < d3; k++) {
-                    System.arraycopy(y0, 2 * fftblockpad * k, xout, 2 * (ii + d1 * (j + d2 * k)), 2 * fftblock);
+                    System.arraycopy(y, 2 * fftblockpad * k, xout, 2 * (ii + d1 * (j + d2 * k)), 2 * fftblock);
                 }
             }
         }
@@ -108,21 +108,91 @@ final class Stockham {
 
     /**
      * {@code fftblock} transforms of {@code n = 2^m} points held in the scratch block {@code x}, with
-     * {@code y} as the other half of the ping-pong; the result is left in {@code x}.
+     * {@code y} as the other half of the ping-pong; returns the one of the two that holds the result.
+     * Steps are taken two at a time ({@link #fftz4}), a last odd one alone ({@link #fftz2}).
      */
-    private void cfftz(int is, int m, int n, double[] x, double[] y) {
+    private double[] cfftz(int is, int m, int n, double[] x, double[] y) {
         if (is != 1 && is != -1) {
             throw new IllegalArgumentException("cfftz: sign " + is + " is neither 1 nor -1");
         }
-        for (int l = 1; l <= m; l += 2) {
-            fftz2(is, l, m, n, x, y);
-            if (l == m) {
-                for (int j = 0; j < n; j++) {
-                    System.arraycopy(y, 2 * fftblockpad * j, x, 2 * fftblockpad * j, 2 * fftblock);
+        double[] from = x;
+        double[] to = y;
+        int l = 1;
+        for (; l < m; l += 2) {
+            fftz4(is, l, m, n, from, to);
+            double[] t = from;
+            from = to;
+            to = t;
+        }
+        if (l == m) {
+            fftz2(is, l, m, n, from, to);
+            from = to;
+        }
+        return from;
+    }
+
+    /**
+     * Steps l and l + 1 of the Stockham transform at once, from x to y, with the same operations in the same
+     * order as {@code fftz2(l)} followed by {@code fftz2(l + 1)}, so the results are identical to the bit; the
+     * intermediate values stay in registers, which halves the passes over the scratch block. Step l's
+     * butterflies i and i + li/2 (same k) produce exactly the four values step l + 1's butterflies (i, k) and
+     * (i, k + lk) consume.
+     */
+    private void fftz4(int is, int l, int m, int n, double[] x, double[] y) {
+        int lk = 1 << (l - 1);
+        int li = 1 << (m - l);
+        int half = li / 2;
+        int ny2 = 2 * fftblock;
+        int stride = 2 * fftblockpad;
+        int toHigh = stride * (n / 2);          // step l's second input, and step l + 1's
+        int toQuarter = stride * (n / 4);        // step l's butterfly i + li/2
+        int outStep = stride * lk;
+        double sign = is >= 1 ? 1.0 : -1.0;
+        for (int i = 0; i < half; i++) {
+            double w1r = roots[2 * (li + i)];
+            double w1i = sign * roots[2 * (li + i) + 1];
+            double w2r = roots[2 * (li + half + i)];
+            double w2i = sign * roots[2 * (li + half + i) + 1];
+            double vr = roots[2 * (half + i)];
+            double vi = sign * roots[2 * (half + i) + 1];
+            for (int k = 0; k < lk; k++) {
+                int a = stride * (i * lk + k);
+                int b = a + toHigh;
+                int c = a + toQuarter;
+                int d = c + toHigh;
+                int o0 = stride * (4 * i * lk + k);
+                int o1 = o0 + outStep;
+                int o2 = o1 + outStep;
+                int o3 = o2 + outStep;
+                for (int j = 0; j < ny2; j += 2) {
+                    double ar = x[a + j], ai = x[a + j + 1];
+                    double br = x[b + j], bi = x[b + j + 1];
+                    double cr = x[c + j], ci = x[c + j + 1];
+                    double dr = x[d + j], di = x[d + j + 1];
+                    // step l, butterfly (i, k): s1 = a + b, d1 = w1 (a - b)
+                    double s1r = ar + br, s1i = ai + bi;
+                    double tr = ar - br, ti = ai - bi;
+                    double d1r = w1r * tr - w1i * ti, d1i = w1r * ti + w1i * tr;
+                    // step l, butterfly (i + li/2, k): s2 = c + d, d2 = w2 (c - d)
+                    double s2r = cr + dr, s2i = ci + di;
+                    tr = cr - dr;
+                    ti = ci - di;
+                    double d2r = w2r * tr - w2i * ti, d2i = w2r * ti + w2i * tr;
+                    // step l + 1, butterflies (i, k) on (s1, s2) and (i, k + lk) on (d1, d2)
+                    y[o0 + j] = s1r + s2r;
+                    y[o0 + j + 1] = s1i + s2i;
+                    tr = s1r - s2r;
+                    ti = s1i - s2i;
+                    y[o2 + j] = vr * tr - vi * ti;
+                    y[o2 + j + 1] = vr * ti + vi * tr;
+                    y[o1 + j] = d1r + d2r;
+                    y[o1 + j + 1] = d1i + d2i;
+                    tr = d1r - d2r;
+                    ti = d1i - d2i;
+                    y[o3 + j] = vr * tr - vi * ti;
+                    y[o3 + j + 1] = vr * ti + vi * tr;
                 }
-                return;
             }
-            fftz2(is, l + 1, m, n, y, x);
         }
     }
 
