@@ -47,7 +47,9 @@ final class ClassDataArchive {
 
     private static final String RANKS_SUFFIX = "-ranks.jsa";
     private static final String LAUNCHER_SUFFIX = "-launcher.jsa";
-    private static final long TRAINING_TIMEOUT_SECONDS = 120;
+    private static final String FAILED_SUFFIX = ".failed";
+    /** Generous: a first job on a machine loaded many times over its cores must not give up on a working build. */
+    private static final long TRAINING_TIMEOUT_SECONDS = 600;
 
     private final List<String> jars;
     private final Path directory;
@@ -81,11 +83,15 @@ final class ClassDataArchive {
         }
         Path file = archive.ranksArchive();
         if (!Files.isRegularFile(file)) {
+            if (Files.exists(archive.failureMark())) {
+                return RankJvmFlags.NONE; // said once already, for this build: no second try, no second message
+            }
             try {
                 archive.create(err);
             } catch (IOException | RuntimeException e) {
+                archive.markFailed(e);
                 err.println("mpjrun: ranks start without a class-data archive: " + e.getMessage()
-                        + " (" + SWITCH_VARIABLE + "=off turns it off)");
+                        + " (not tried again for this build; " + SWITCH_VARIABLE + "=off turns it off)");
                 return RankJvmFlags.NONE;
             }
         }
@@ -171,6 +177,20 @@ final class ClassDataArchive {
         return directory.resolve(name + LAUNCHER_SUFFIX);
     }
 
+    /** Present when making the archive of this build failed; holds why. */
+    Path failureMark() {
+        return directory.resolve(name + FAILED_SUFFIX);
+    }
+
+    private void markFailed(Exception e) {
+        try {
+            Files.createDirectories(directory);
+            Files.writeString(failureMark(), String.valueOf(e.getMessage()) + "\n");
+        } catch (IOException ignored) {
+            // then the next job tries again, which is fine too
+        }
+    }
+
     /** Runs the training job unless a concurrent launcher has just done so; removes stale archives after. */
     void create(PrintStream err) throws IOException {
         Files.createDirectories(directory);
@@ -182,8 +202,8 @@ final class ClassDataArchive {
             }
             err.println("mpjrun: making the class-data archive of the runtime (once per build and JDK), "
                     + "for faster MPI.Init...");
-            train();
             removeStale();
+            train();
         }
     }
 
@@ -195,13 +215,15 @@ final class ClassDataArchive {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-XX:ArchiveClassesAtExit=" + launcherTmp, "-XX:TieredStopAtLevel=1", "-Xmx64m",
                 "-cp", String.join(java.io.File.pathSeparator, jars), MpjRun.class.getName(),
-                "-np", "3", "--fake-nodes", "2", "--timeout", "60", ArchiveTraining.class.getName()));
+                "-np", "3", "--fake-nodes", "2", "--timeout", Long.toString(TRAINING_TIMEOUT_SECONDS - 10),
+                ArchiveTraining.class.getName()));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = pb.environment();
         // the training job runs the defaults, whatever this job's settings say
         env.keySet().removeIf(k -> k.startsWith("MPJ_") && !k.equals("MPJ_SEGMENT_DIR") && !k.equals("MPJ_TCP_HOST"));
         env.put(DUMP_VARIABLE, ranksTmp.toString());
         env.put("MPJ_JVM_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1");
+        env.put("MPJ_INIT_TIMEOUT", Long.toString(TRAINING_TIMEOUT_SECONDS / 2));
         try {
             Process p = pb.start();
             if (!p.waitFor(TRAINING_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
@@ -229,11 +251,17 @@ final class ClassDataArchive {
         }
     }
 
-    /** Archives of the same jar paths made from older builds: the JVM would refuse them anyway. */
+    /**
+     * Archives and failure marks of the same jar paths made from older builds (the JVM would refuse those
+     * archives anyway), and what trainings killed before they could clean up left behind.
+     */
     private void removeStale() throws IOException {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, pathsKey + "-*.jsa")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, pathsKey + "-*")) {
             for (Path f : files) {
-                if (!f.getFileName().toString().startsWith(name)) {
+                String file = f.getFileName().toString();
+                boolean older = !file.startsWith(name)
+                        && (file.endsWith(".jsa") || file.endsWith(FAILED_SUFFIX) || file.endsWith(".log"));
+                if (older || file.endsWith(".tmp")) { // we hold the lock: no training of these paths runs now
                     Files.deleteIfExists(f);
                 }
             }
