@@ -1,6 +1,5 @@
 package dev.mpj.runtime;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -10,25 +9,46 @@ import java.util.concurrent.TimeUnit;
  * own bounds ({@link Setting#INIT_TIMEOUT}) a few seconds of grace first, so that their more specific errors
  * win; when it fires, it names this rank and the last phase it finished, and halts with status 1.
  */
-final class InitWatchdog {
+final class InitWatchdog implements Runnable {
     /** Grace after {@link Settings#initTimeoutSeconds()}: the bounded waits of init report first. */
     static final int GRACE_SECONDS = 5;
 
     private final InitReport report;
+    private final int seconds;
     private volatile int rank = -1;
-    private volatile boolean disarmed;
+    private boolean disarmed; // guarded by this
 
-    private InitWatchdog(InitReport report) {
+    private InitWatchdog(InitReport report, int seconds) {
         this.report = report;
+        this.seconds = seconds;
     }
 
     /** Starts the clock for {@code report}'s init: the process halts unless {@link #disarm()} comes first. */
     static InitWatchdog arm(Settings settings, InitReport report) {
-        InitWatchdog w = new InitWatchdog(report);
-        int seconds = settings.initTimeoutSeconds();
-        CompletableFuture.runAsync(() -> w.expire(seconds),
-                CompletableFuture.delayedExecutor(seconds + GRACE_SECONDS, TimeUnit.SECONDS));
+        InitWatchdog w = new InitWatchdog(report, settings.initTimeoutSeconds());
+        // a plain daemon thread: a delayed CompletableFuture would load its executor machinery during init
+        Thread t = new Thread(w, "mpj-init-watchdog");
+        t.setDaemon(true);
+        t.start();
         return w;
+    }
+
+    @Override
+    public void run() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds + GRACE_SECONDS);
+        synchronized (this) {
+            try {
+                for (long left; !disarmed && (left = deadline - System.nanoTime()) > 0; ) {
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                }
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (disarmed) {
+                return;
+            }
+        }
+        expire();
     }
 
     /** The rank this process learned from its process manager, for the message. */
@@ -37,14 +57,12 @@ final class InitWatchdog {
     }
 
     /** Init finished (or failed with its own error): the watchdog stays quiet. */
-    void disarm() {
+    synchronized void disarm() {
         disarmed = true;
+        notifyAll(); // the watchdog thread ends now
     }
 
-    private void expire(int seconds) {
-        if (disarmed) {
-            return;
-        }
+    private void expire() {
         String who = rank < 0 ? "mpj: this process" : "mpj: rank " + rank;
         System.err.println(who + ": MPI.Init did not finish within " + seconds + " s (last phase done: "
                 + report.lastPhaseName() + "); a peer process probably died, or the process manager stopped"

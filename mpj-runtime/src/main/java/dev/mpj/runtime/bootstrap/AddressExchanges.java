@@ -6,14 +6,16 @@ package dev.mpj.runtime.bootstrap;
  * <ul>
  *   <li>one node: {@code roots} (one put and one get in the whole job, no transport needed);</li>
  *   <li>fewer than {@value #ROOTS_FROM_RANKS} ranks on several nodes: {@code shm} (fewer gets than
- *       {@code simple}; the roots' first TCP messages in cold JVMs cost more than the gets they save);</li>
- *   <li>otherwise {@code roots}.</li>
+ *       {@code simple}; the roots' first TCP messages in cold JVMs cost more than the gets they save: at np = 32
+ *       and 64 on 8 fake nodes {@code roots} was the slowest exchange, see docs/PERFORMANCE.md);</li>
+ *   <li>otherwise {@code roots}: beyond the measured range, where the paper's P² (here N·P) PMI gets outgrow
+ *       the roots' N² gets plus their TCP allgather.</li>
  * </ul>
  * Every rank computes the same choice from the same node map, so the job agrees without a message.
  */
 public final class AddressExchanges {
     /** From this many ranks on several nodes, {@code auto} picks {@code roots}. */
-    public static final int ROOTS_FROM_RANKS = 64;
+    public static final int ROOTS_FROM_RANKS = 128;
 
     private AddressExchanges() {
     }

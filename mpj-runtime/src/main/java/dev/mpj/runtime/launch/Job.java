@@ -48,6 +48,7 @@ public final class Job {
     private final PrintStream out;
     private final PrintStream err;
     private final boolean inheritOutput;
+    private final RankJvmFlags rankFlags;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     /** Written by the supervising thread while ranks start, read by the shutdown hook too. */
     private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
@@ -56,7 +57,9 @@ public final class Job {
     /** The KVS name served to the ranks, which is their job id; null until the server exists. */
     private volatile String kvsName;
 
-    private Job(LaunchOptions options, PrintStream out, PrintStream err, boolean inheritOutput) {
+    private Job(LaunchOptions options, PrintStream out, PrintStream err, boolean inheritOutput,
+                RankJvmFlags rankFlags) {
+        this.rankFlags = rankFlags;
         this.options = options;
         this.out = out;
         this.err = err;
@@ -65,7 +68,7 @@ public final class Job {
 
     /** Runs a job whose ranks' output is copied, line by line, to {@code out} and {@code err}; returns its exit code. */
     public static int run(LaunchOptions options, PrintStream out, PrintStream err) {
-        return new Job(options, out, err, false).run();
+        return new Job(options, out, err, false, RankJvmFlags.NONE).run();
     }
 
     /**
@@ -73,7 +76,12 @@ public final class Job {
      * stdout and stderr (no copying), and rank 0 reads the launcher's stdin.
      */
     public static int runOnConsole(LaunchOptions options) {
-        return new Job(options, System.out, System.err, !options.prefixOutput()).run();
+        return runOnConsole(options, RankJvmFlags.NONE);
+    }
+
+    /** As {@link #runOnConsole(LaunchOptions)}, with {@code rankFlags} added to each rank's JVM flags. */
+    static int runOnConsole(LaunchOptions options, RankJvmFlags rankFlags) {
+        return new Job(options, System.out, System.err, !options.prefixOutput(), rankFlags).run();
     }
 
     private int run() {
@@ -84,7 +92,8 @@ public final class Job {
             RankCommand command;
             try {
                 server.start();
-                command = RankCommand.of(options, System.getProperty("java.class.path"), server.portVariable());
+                command = RankCommand.of(options, System.getProperty("java.class.path"), server.portVariable(),
+                        rankFlags);
                 command.requireMainClass();
             } catch (UsageException e) {
                 err.println("mpjrun: " + e.getMessage());

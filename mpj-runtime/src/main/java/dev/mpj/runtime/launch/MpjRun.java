@@ -32,7 +32,8 @@ public final class MpjRun {
             err.println("Try 'mpjrun --help' for more information.");
             return Job.EXIT_USAGE;
         }
-        return Job.runOnConsole(options);
+        RankJvmFlags archive = ClassDataArchive.rankFlags(System.getProperty("java.class.path"), System.getenv(), err);
+        return Job.runOnConsole(options, archive);
     }
 
     static String usage(SampleCatalog samples) {

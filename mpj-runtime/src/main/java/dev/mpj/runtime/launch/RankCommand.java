@@ -14,9 +14,10 @@ import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
 /**
- * How every rank is started: one JVM command line, the same for all ranks, and per rank the variables that
- * give it its place in the job. The class path is the user's {@code -cp} (after the jar for {@code -jar})
- * followed by the launcher's own class path, so the mpj runtime is always there.
+ * How every rank is started: one JVM command line, the same for all ranks but for the {@link RankJvmFlags}, and
+ * per rank the variables that give it its place in the job. The class path is the launcher's jars (the mpj
+ * runtime, so it is always there; first, so a {@link ClassDataArchive class-data archive} of them applies), then
+ * the jar for {@code -jar} and the user's {@code -cp}, then the launcher's other entries.
  */
 final class RankCommand {
     /** Flags every rank JVM gets first: Agrona 2.x reaches {@code jdk.internal.misc.Unsafe}. */
@@ -33,9 +34,11 @@ final class RankCommand {
     private final List<String> commandLine;
     private final String mainClass;
     private final List<String> classPath;
+    private final RankJvmFlags rankFlags;
 
     private RankCommand(LaunchOptions options, String pmiPort, List<String> commandLine, String mainClass,
-                        List<String> classPath) {
+                        List<String> classPath, RankJvmFlags rankFlags) {
+        this.rankFlags = rankFlags;
         this.mainClass = mainClass;
         this.classPath = List.copyOf(classPath);
         this.options = options;
@@ -50,14 +53,21 @@ final class RankCommand {
      * @throws UsageException when the {@code -jar} file cannot be read or names no main class
      */
     static RankCommand of(LaunchOptions options, String launcherClassPath, String pmiPort) throws UsageException {
-        List<String> classPath = new ArrayList<>();
+        return of(options, launcherClassPath, pmiPort, RankJvmFlags.NONE);
+    }
+
+    /** As {@link #of(LaunchOptions, String, String)}, with {@code rankFlags} added to each rank's JVM flags. */
+    static RankCommand of(LaunchOptions options, String launcherClassPath, String pmiPort, RankJvmFlags rankFlags)
+            throws UsageException {
+        LauncherClassPath launcher = LauncherClassPath.parse(launcherClassPath);
+        List<String> classPath = new ArrayList<>(launcher.jars());
         String mainClass = options.mainClass();
         if (options.jar() != null) {
             classPath.add(options.jar());
             mainClass = mainClassOf(options.jar());
         }
         classPath.add(options.classPath());
-        classPath.add(launcherClassPath);
+        classPath.addAll(launcher.others());
         classPath.removeIf(String::isEmpty);
 
         List<String> command = new ArrayList<>();
@@ -68,11 +78,23 @@ final class RankCommand {
         command.add(String.join(File.pathSeparator, classPath));
         command.add(mainClass);
         command.addAll(options.arguments());
-        return new RankCommand(options, pmiPort, command, mainClass, classPath);
+        return new RankCommand(options, pmiPort, command, mainClass, classPath, rankFlags);
     }
 
+    /** The command line shared by all ranks, without any rank's {@link RankJvmFlags}. */
     List<String> commandLine() {
         return commandLine;
+    }
+
+    /** Rank {@code rank}'s command line: the shared one with its own flags after the required ones. */
+    List<String> commandLine(int rank) {
+        List<String> flags = rankFlags.of(rank);
+        if (flags.isEmpty()) {
+            return commandLine;
+        }
+        List<String> command = new ArrayList<>(commandLine);
+        command.addAll(1 + REQUIRED_JVM_FLAGS.size(), flags);
+        return command;
     }
 
     /** What a rank finds in its environment on top of the launcher's: PMI port mode, locality, {@code -env}. */
@@ -91,7 +113,7 @@ final class RankCommand {
 
     /** A process builder for one rank; redirections are left to the caller. */
     ProcessBuilder processBuilder(int rank) {
-        ProcessBuilder pb = new ProcessBuilder(commandLine);
+        ProcessBuilder pb = new ProcessBuilder(commandLine(rank));
         Map<String, String> env = pb.environment();
         ENCLOSING_PMI_VARIABLES.forEach(env::remove);
         env.putAll(variables(rank));

@@ -16,7 +16,6 @@ import java.util.regex.Pattern;
  */
 public final class NodeSegmentFiles {
     public static final String PREFIX = "mpj-";
-    private static final Pattern UNSAFE_CHARACTERS = Pattern.compile("[^A-Za-z0-9_.-]");
     /** Job ids are at most 255 characters (PMI-1's kvsname_max); file names too, so long ids are shortened. */
     private static final int MAX_ID_LENGTH = 96;
 
@@ -46,7 +45,15 @@ public final class NodeSegmentFiles {
         if (jobId.isEmpty()) {
             throw new IllegalArgumentException("a job id is not empty");
         }
-        String safe = UNSAFE_CHARACTERS.matcher(jobId).replaceAll("_");
+        // a loop, not a regular expression: no regex machinery on the MPI.Init path
+        char[] chars = jobId.toCharArray();
+        for (int i = 0; i < chars.length; i++) {
+            char c = chars[i];
+            boolean safeChar = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+                    || c == '.' || c == '-';
+            chars[i] = safeChar ? c : '_';
+        }
+        String safe = new String(chars);
         if (safe.length() > MAX_ID_LENGTH) {
             // keep it unique to the job: a prefix plus a hash of the whole id
             safe = safe.substring(0, MAX_ID_LENGTH - 9) + "_" + String.format("%08x", jobId.hashCode());

@@ -46,14 +46,19 @@ final class PmiConnection implements Closeable {
         FileDescriptor descriptor = InheritedFileDescriptor.of(fd);
         FileInputStream in = new FileInputStream(descriptor);
         FileOutputStream out = new FileOutputStream(descriptor);
-        Closeable both = () -> {
+        return new PmiConnection(in, out, new BothStreams(in, out));
+    }
+
+    /** Closes the two streams over one descriptor (a class, not a lambda: no lambda bootstrap in MPI.Init). */
+    private record BothStreams(FileInputStream in, FileOutputStream out) implements Closeable {
+        @Override
+        public void close() throws IOException {
             try {
                 out.close();
             } finally {
                 in.close();
             }
-        };
-        return new PmiConnection(in, out, both);
+        }
     }
 
     /** A TCP connection to {@code hostPort} ({@code PMI_PORT}, Hydra's {@code -pmi-port} mode, mpjrun). */

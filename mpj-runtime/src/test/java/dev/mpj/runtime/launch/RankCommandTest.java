@@ -30,16 +30,30 @@ class RankCommandTest {
     }
 
     @Test
-    void userClassPathComesBeforeTheLaunchersOwn() throws UsageException {
-        List<String> cmd = command(options(Map.of(), "-np", "1", "-cp", "app/classes", "org.x.Main"));
-        assertEquals("app/classes" + File.pathSeparator + LAUNCHER_CP, cmd.get(cmd.indexOf("-cp") + 1));
+    void launcherJarsLeadTheClassPathThenTheUsersThenTheLaunchersDirectories() throws UsageException {
+        RankCommand c = RankCommand.of(options(Map.of(), "-np", "1", "-cp", "app/classes", "org.x.Main"),
+                String.join(File.pathSeparator, "/opt/mpj/classes", LAUNCHER_CP, "/opt/lib/netty.jar"),
+                "127.0.0.1:1");
+        List<String> cmd = c.commandLine();
+        assertEquals(String.join(File.pathSeparator, LAUNCHER_CP, "/opt/lib/netty.jar", "app/classes",
+                "/opt/mpj/classes"), cmd.get(cmd.indexOf("-cp") + 1));
     }
 
     @Test
-    void jarRunsTheMainClassOfItsManifestWithTheJarFirstOnTheClassPath(@TempDir Path dir) throws Exception {
+    void rankFlagsFollowTheRequiredFlagsAndPrecedeMpjJvmOptsForThatRankOnly() throws UsageException {
+        RankCommand c = RankCommand.of(options(Map.of("MPJ_JVM_OPTS", "-Xshare:off"), "-np", "2", "org.x.Main"),
+                LAUNCHER_CP, "127.0.0.1:1", rank -> rank == 1 ? List.of("-Dfor.one=yes") : List.of());
+        List<String> one = c.processBuilder(1).command();
+        assertEquals(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Dfor.one=yes",
+                "-Xshare:off", "-cp"), one.subList(1, 6));
+        assertEquals(c.commandLine(), c.processBuilder(0).command());
+    }
+
+    @Test
+    void jarRunsTheMainClassOfItsManifestWithTheJarAfterTheLaunchersJars(@TempDir Path dir) throws Exception {
         Path jar = jar(dir.resolve("app.jar"), "org.app.Main");
         List<String> cmd = command(options(Map.of(), "-np", "1", "-jar", jar.toString(), "in.txt"));
-        assertEquals(jar + File.pathSeparator + LAUNCHER_CP, cmd.get(cmd.indexOf("-cp") + 1));
+        assertEquals(LAUNCHER_CP + File.pathSeparator + jar, cmd.get(cmd.indexOf("-cp") + 1));
         assertEquals(List.of("org.app.Main", "in.txt"), cmd.subList(cmd.size() - 2, cmd.size()));
     }
 

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
  * </pre>
  * {@code --from} only draws the charts of an earlier sweep's CSV.
  * Each run is a separate job; with {@code --repeat k} the median of the k runs is kept. Rank JVMs get
- * {@code -Xmx64m -XX:TieredStopAtLevel=1} unless {@code MPJ_JVM_OPTS} says otherwise.
+ * {@code -Xmx64m -XX:TieredStopAtLevel=1} unless {@code MPJ_JVM_OPTS} says otherwise, and an init timeout of 600 s
+ * unless {@code MPJ_INIT_TIMEOUT} does. A point that fails is reported on stderr and left out.
  */
 public final class InitSweep {
     /** One row of the CSV. */
@@ -69,7 +70,14 @@ public final class InitSweep {
                     continue;
                 }
                 for (String exchange : exchanges) {
-                    Row row = median(run(np, nodes, exchange, repeat));
+                    Row row;
+                    try {
+                        row = median(run(np, nodes, exchange, repeat));
+                    } catch (IllegalStateException e) {
+                        // one failed point (say a timeout on an overloaded machine) must not lose the rest
+                        System.err.println(e.getMessage().lines().findFirst().orElse("") + " (left out)");
+                        continue;
+                    }
                     rows.add(row);
                     csv.append(row.csv()).append('\n');
                     System.out.println(row.csv());
@@ -120,6 +128,8 @@ public final class InitSweep {
                     InitBench.class.getName(), "--exchange", exchange, "--csv");
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
             pb.environment().putIfAbsent("MPJ_JVM_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1 -Xshare:auto");
+            // dozens of cold JVMs on a few cores: init is slow, not stuck
+            pb.environment().putIfAbsent("MPJ_INIT_TIMEOUT", "600");
             Process p = pb.start();
             String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(660, TimeUnit.SECONDS) || p.exitValue() != 0) {

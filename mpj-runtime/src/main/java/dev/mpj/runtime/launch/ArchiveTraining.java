@@ -1,0 +1,45 @@
+package dev.mpj.runtime.launch;
+
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+
+/**
+ * The rank program of the job that makes the {@link ClassDataArchive}: what a typical program does first, so
+ * its classes are archived. Run as 3 ranks on 2 fake nodes, rank 0 reaches rank 1 through shared memory and rank
+ * 2 through TCP; it checks what it receives, so a broken runtime fails the training instead of archiving it.
+ */
+public final class ArchiveTraining {
+    private ArchiveTraining() {
+    }
+
+    public static void main(String[] args) {
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.Rank();
+        int size = MPI.COMM_WORLD.Size();
+        int[] in = new int[size];
+        int[] out = {rank};
+        Request[] requests = new Request[2 * (size - 1)];
+        int n = 0;
+        for (int peer = 0; peer < size; peer++) {
+            if (peer != rank) {
+                requests[n++] = MPI.COMM_WORLD.Irecv(in, peer, 1, MPI.INT, peer, 1);
+                requests[n++] = MPI.COMM_WORLD.Isend(out, 0, 1, MPI.INT, peer, 1);
+            }
+        }
+        Request.Waitall(requests);
+        int[] sum = new int[1];
+        MPI.COMM_WORLD.Allreduce(out, 0, sum, 0, 1, MPI.INT, MPI.SUM);
+        MPI.COMM_WORLD.Bcast(out, 0, 1, MPI.INT, 0);
+        MPI.COMM_WORLD.Barrier();
+        for (int peer = 0; peer < size; peer++) {
+            if (peer != rank && in[peer] != peer) {
+                throw new MPIException(MPIException.ERR_OTHER, "rank " + rank + " got " + in[peer] + " from " + peer);
+            }
+        }
+        if (sum[0] != size * (size - 1) / 2 || out[0] != 0) {
+            throw new MPIException(MPIException.ERR_OTHER, "rank " + rank + ": wrong allreduce or bcast result");
+        }
+        MPI.Finalize();
+    }
+}

@@ -1,0 +1,290 @@
+package dev.mpj.runtime.launch;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An application class-data-sharing archive of the mpj runtime's jars, so rank JVMs map the classes of
+ * {@code MPI.Init} (PMI, node segment, TCP and Netty, shared memory) already parsed and verified instead of
+ * loading them from the jars: the bulk of a cold {@code MPI.Init}.
+ *
+ * <p>{@code mpjrun} makes it on first use by a training job ({@link ArchiveTraining}: 3 ranks on 2 fake nodes,
+ * so PMI, both exchanges' paths, shared memory, TCP and {@code MPI.Finalize} run) whose rank 0 writes it with
+ * {@code -XX:ArchiveClassesAtExit}; the training job's launcher JVM writes a second archive, of the launcher,
+ * which the {@code mpjrun} scripts pass to later launchers. Both are written under temporary names and renamed
+ * into place, under a file lock, so concurrent first jobs neither corrupt nor duplicate them.
+ *
+ * <p>The JVM maps an archive only when the jars it was made from still lead the class path unchanged, and
+ * prints a warning otherwise, so archives are named after the jars' paths ({@code pathsKey}) and after their
+ * sizes and modification times and the JVM library's ({@code stateKey}): a rebuilt jar or another JDK gets a new
+ * archive, and the stale archives of the same paths are removed. The {@code mpjrun} scripts compute the same
+ * names (SHA-1 of {@code stat -c '%n %s %Y'} lines).
+ *
+ * <p>Environment: {@value #SWITCH_VARIABLE}{@code =off} turns it off; {@value #DIR_VARIABLE} moves it from
+ * {@code ${XDG_CACHE_HOME:-~/.cache}/mpj/cds}.
+ */
+final class ClassDataArchive {
+    /** {@code off} (or {@code 0}, {@code false}) runs ranks without an archive. */
+    static final String SWITCH_VARIABLE = "MPJ_CDS";
+    /** Where the archives live. */
+    static final String DIR_VARIABLE = "MPJ_CDS_DIR";
+    /** Set for the training job's launcher: the file its rank 0 writes the ranks' archive to. */
+    static final String DUMP_VARIABLE = "MPJ_CDS_DUMP";
+
+    private static final String RANKS_SUFFIX = "-ranks.jsa";
+    private static final String LAUNCHER_SUFFIX = "-launcher.jsa";
+    private static final String FAILED_SUFFIX = ".failed";
+    /** Generous: a first job on a machine loaded many times over its cores must not give up on a working build. */
+    private static final long TRAINING_TIMEOUT_SECONDS = 600;
+
+    private final List<String> jars;
+    private final Path directory;
+    private final String name;
+    private final String pathsKey;
+
+    private ClassDataArchive(List<String> jars, Path directory, String pathsKey, String stateKey) {
+        this.jars = jars;
+        this.directory = directory;
+        this.pathsKey = pathsKey;
+        this.name = pathsKey + "-" + stateKey;
+    }
+
+    /**
+     * The flags that give every rank of a job the archive, making it first when there is none yet; no flags when
+     * it is turned off, when the launcher runs from no jars, or when it cannot be made (then with one line on
+     * {@code err} saying why).
+     */
+    static RankJvmFlags rankFlags(String launcherClassPath, Map<String, String> env, PrintStream err) {
+        String dump = env.get(DUMP_VARIABLE);
+        if (dump != null) {
+            List<String> flags = List.of("-XX:ArchiveClassesAtExit=" + dump);
+            return rank -> rank == 0 ? flags : List.of();
+        }
+        if (isOff(env.get(SWITCH_VARIABLE))) {
+            return RankJvmFlags.NONE;
+        }
+        ClassDataArchive archive = of(LauncherClassPath.parse(launcherClassPath).jars(), env);
+        if (archive == null) {
+            return RankJvmFlags.NONE;
+        }
+        Path file = archive.ranksArchive();
+        if (!Files.isRegularFile(file)) {
+            if (Files.exists(archive.failureMark())) {
+                return RankJvmFlags.NONE; // said once already, for this build: no second try, no second message
+            }
+            try {
+                archive.create(err);
+            } catch (IOException | RuntimeException e) {
+                archive.markFailed(e);
+                err.println("mpjrun: ranks start without a class-data archive: " + e.getMessage()
+                        + " (not tried again for this build; " + SWITCH_VARIABLE + "=off turns it off)");
+                return RankJvmFlags.NONE;
+            }
+        }
+        List<String> flags = List.of("-XX:SharedArchiveFile=" + file);
+        return rank -> flags;
+    }
+
+    static boolean isOff(String value) {
+        return value != null && (value.equalsIgnoreCase("off") || value.equals("0") || value.equalsIgnoreCase("false"));
+    }
+
+    /**
+     * The archive of these jars under this JVM, or null when the runtime itself is not among them (it runs from
+     * class directories, as in its own unit tests) or a jar cannot be read.
+     */
+    static ClassDataArchive of(List<String> jars, Map<String, String> env) {
+        Path libjvm = Path.of(System.getProperty("java.home"), "lib", "server", "libjvm.so");
+        String runtimeJar = runtimeJar();
+        if (runtimeJar == null || !jars.contains(runtimeJar) || !Files.isRegularFile(libjvm)) {
+            return null;
+        }
+        try {
+            return new ClassDataArchive(List.copyOf(jars), directory(env), pathsKey(jars), stateKey(libjvm, jars));
+        } catch (IOException e) {
+            return null; // a jar is missing: the JVM would not map an archive of it either
+        }
+    }
+
+    /** Names the jars' paths: as {@code printf '%s\n' JARS... | sha1sum | cut -c1-16}. */
+    static String pathsKey(List<String> jars) {
+        StringBuilder paths = new StringBuilder();
+        for (String jar : jars) {
+            paths.append(jar).append('\n');
+        }
+        return sha1(paths.toString());
+    }
+
+    /** Names the files' contents: as {@code stat -c '%n %s %Y' LIBJVM JARS... | sha1sum | cut -c1-16}. */
+    static String stateKey(Path libjvm, List<String> jars) throws IOException {
+        StringBuilder state = new StringBuilder(statLine(libjvm.toString()));
+        for (String jar : jars) {
+            state.append(statLine(jar));
+        }
+        return sha1(state.toString());
+    }
+
+    /** The jar this class was loaded from, as the class path names it, or null when it is no jar. */
+    private static String runtimeJar() {
+        try {
+            java.security.CodeSource source = ClassDataArchive.class.getProtectionDomain().getCodeSource();
+            Path location = source == null ? null : Path.of(source.getLocation().toURI());
+            if (location == null || !location.toString().endsWith(".jar")) {
+                return null;
+            }
+            for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+                if (!entry.isEmpty() && Path.of(entry).toAbsolutePath().normalize().equals(location)) {
+                    return entry;
+                }
+            }
+            return null;
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The cache directory: {@value #DIR_VARIABLE}, else {@code ${XDG_CACHE_HOME:-~/.cache}/mpj/cds}. */
+    static Path directory(Map<String, String> env) {
+        String dir = env.get(DIR_VARIABLE);
+        if (dir != null && !dir.isBlank()) {
+            return Path.of(dir);
+        }
+        String cache = env.get("XDG_CACHE_HOME");
+        Path base = cache != null && !cache.isBlank() ? Path.of(cache)
+                : Path.of(System.getProperty("user.home"), ".cache");
+        return base.resolve("mpj").resolve("cds");
+    }
+
+    Path ranksArchive() {
+        return directory.resolve(name + RANKS_SUFFIX);
+    }
+
+    Path launcherArchive() {
+        return directory.resolve(name + LAUNCHER_SUFFIX);
+    }
+
+    /** Present when making the archive of this build failed; holds why. */
+    Path failureMark() {
+        return directory.resolve(name + FAILED_SUFFIX);
+    }
+
+    private void markFailed(Exception e) {
+        try {
+            Files.createDirectories(directory);
+            Files.writeString(failureMark(), String.valueOf(e.getMessage()) + "\n");
+        } catch (IOException ignored) {
+            // then the next job tries again, which is fine too
+        }
+    }
+
+    /** Runs the training job unless a concurrent launcher has just done so; removes stale archives after. */
+    void create(PrintStream err) throws IOException {
+        Files.createDirectories(directory);
+        try (FileChannel lockFile = FileChannel.open(directory.resolve(pathsKey + ".lock"),
+                StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+             FileLock ignored = lockFile.lock()) {
+            if (Files.isRegularFile(ranksArchive())) {
+                return;
+            }
+            err.println("mpjrun: making the class-data archive of the runtime (once per build and JDK), "
+                    + "for faster MPI.Init...");
+            removeStale();
+            train();
+        }
+    }
+
+    private void train() throws IOException {
+        long pid = ProcessHandle.current().pid();
+        Path ranksTmp = directory.resolve(name + "." + pid + ".ranks.tmp");
+        Path launcherTmp = directory.resolve(name + "." + pid + ".launcher.tmp");
+        Path log = directory.resolve(name + "." + pid + ".log");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-XX:ArchiveClassesAtExit=" + launcherTmp, "-XX:TieredStopAtLevel=1", "-Xmx64m",
+                "-cp", String.join(java.io.File.pathSeparator, jars), MpjRun.class.getName(),
+                "-np", "3", "--fake-nodes", "2", "--timeout", Long.toString(TRAINING_TIMEOUT_SECONDS - 10),
+                ArchiveTraining.class.getName()));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        Map<String, String> env = pb.environment();
+        // the training job runs the defaults, whatever this job's settings say
+        env.keySet().removeIf(k -> k.startsWith("MPJ_") && !k.equals("MPJ_SEGMENT_DIR") && !k.equals("MPJ_TCP_HOST"));
+        env.put(DUMP_VARIABLE, ranksTmp.toString());
+        env.put("MPJ_JVM_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1");
+        env.put("MPJ_INIT_TIMEOUT", Long.toString(TRAINING_TIMEOUT_SECONDS / 2));
+        try {
+            Process p = pb.start();
+            if (!p.waitFor(TRAINING_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                p.descendants().forEach(ProcessHandle::destroyForcibly);
+                p.destroyForcibly();
+                throw new IOException("the training job did not end within " + TRAINING_TIMEOUT_SECONDS
+                        + " s (its output: " + log + ")");
+            }
+            if (p.exitValue() != 0 || !Files.isRegularFile(ranksTmp)) {
+                throw new IOException("the training job failed with status " + p.exitValue() + " (its output: "
+                        + log + ")");
+            }
+            if (Files.isRegularFile(launcherTmp)) {
+                Files.move(launcherTmp, launcherArchive(), StandardCopyOption.ATOMIC_MOVE,
+                        StandardCopyOption.REPLACE_EXISTING);
+            }
+            Files.move(ranksTmp, ranksArchive(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.deleteIfExists(log);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while making the class-data archive", e);
+        } finally {
+            Files.deleteIfExists(ranksTmp);
+            Files.deleteIfExists(launcherTmp);
+        }
+    }
+
+    /**
+     * Archives and failure marks of the same jar paths made from older builds (the JVM would refuse those
+     * archives anyway), and what trainings killed before they could clean up left behind.
+     */
+    private void removeStale() throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, pathsKey + "-*")) {
+            for (Path f : files) {
+                String file = f.getFileName().toString();
+                boolean older = !file.startsWith(name)
+                        && (file.endsWith(".jsa") || file.endsWith(FAILED_SUFFIX) || file.endsWith(".log"));
+                if (older || file.endsWith(".tmp")) { // we hold the lock: no training of these paths runs now
+                    Files.deleteIfExists(f);
+                }
+            }
+        }
+    }
+
+    /** As {@code stat -c '%n %s %Y'}: name, size in bytes, modification time in seconds. */
+    private static String statLine(String file) throws IOException {
+        Path p = Path.of(file);
+        return file + " " + Files.size(p) + " " + Files.getLastModifiedTime(p).to(TimeUnit.SECONDS) + "\n";
+    }
+
+    /** The first 16 hex digits of the SHA-1 of {@code text}, as {@code sha1sum | cut -c1-16}. */
+    static String sha1(String text) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8));
+            StringBuilder hex = new StringBuilder();
+            for (int i = 0; i < 8; i++) {
+                hex.append(Character.forDigit((digest[i] >> 4) & 0xF, 16)).append(Character.forDigit(digest[i] & 0xF, 16));
+            }
+            return hex.toString();
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is missing from this JDK", e);
+        }
+    }
+}

@@ -1,0 +1,92 @@
+package dev.mpj.runtime.launch;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+class ClassDataArchiveTest {
+    @Test
+    void archiveNamesAreWhatTheScriptsComputeWithStatAndSha1sum(@TempDir Path dir) throws Exception {
+        Path a = Files.writeString(dir.resolve("a.jar"), "a");
+        Path b = Files.writeString(dir.resolve("b b.jar"), "bb");
+        List<String> jars = List.of(a.toString(), b.toString());
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/stat")) && Files.isExecutable(Path.of("/usr/bin/sha1sum")));
+        assertEquals(shell("printf '%s\\n' \"$@\" | sha1sum | cut -c1-16", jars), ClassDataArchive.pathsKey(jars));
+        List<String> stated = new ArrayList<>(List.of(dir.resolve("libjvm.so").toString()));
+        Files.writeString(Path.of(stated.get(0)), "jvm");
+        stated.addAll(jars);
+        assertEquals(shell("stat -c '%n %s %Y' \"$@\" | sha1sum | cut -c1-16", stated),
+                ClassDataArchive.stateKey(Path.of(stated.get(0)), jars));
+    }
+
+    @Test
+    void aRebuiltJarGetsAnotherArchive(@TempDir Path dir) throws IOException {
+        Path jar = Files.writeString(dir.resolve("a.jar"), "a");
+        Path libjvm = Files.writeString(dir.resolve("libjvm.so"), "jvm");
+        String before = ClassDataArchive.stateKey(libjvm, List.of(jar.toString()));
+        Files.writeString(jar, "a, rebuilt");
+        assertFalse(before.equals(ClassDataArchive.stateKey(libjvm, List.of(jar.toString()))));
+    }
+
+    @Test
+    void trainingLauncherMakesRankZeroAloneWriteTheArchive() {
+        RankJvmFlags flags = ClassDataArchive.rankFlags("/opt/mpj/runtime.jar",
+                Map.of(ClassDataArchive.DUMP_VARIABLE, "/tmp/x.tmp"), quiet());
+        assertEquals(List.of("-XX:ArchiveClassesAtExit=/tmp/x.tmp"), flags.of(0));
+        assertEquals(List.of(), flags.of(1));
+    }
+
+    @Test
+    void turnedOffRanksGetNoArchive() {
+        for (String off : List.of("off", "OFF", "0", "false")) {
+            assertEquals(List.of(), ClassDataArchive.rankFlags("/opt/mpj/runtime.jar",
+                    Map.of(ClassDataArchive.SWITCH_VARIABLE, off), quiet()).of(0), off);
+        }
+        assertFalse(ClassDataArchive.isOff("on"));
+        assertFalse(ClassDataArchive.isOff(null));
+    }
+
+    @Test
+    void runtimeRunningFromClassDirectoriesHasNoArchive() {
+        // as in these unit tests: the JVM can archive jars only
+        assertNull(ClassDataArchive.of(List.of("/opt/lib/netty.jar"), Map.of()));
+        assertEquals(List.of(), ClassDataArchive.rankFlags(System.getProperty("java.class.path"), Map.of(), quiet())
+                .of(0));
+    }
+
+    @Test
+    void archivesLiveInMpjCdsDirElseUnderXdgCacheHomeElseHomeCache() {
+        assertEquals(Path.of("/x/cds"), ClassDataArchive.directory(Map.of(ClassDataArchive.DIR_VARIABLE, "/x/cds")));
+        assertEquals(Path.of("/c/mpj/cds"), ClassDataArchive.directory(Map.of("XDG_CACHE_HOME", "/c")));
+        assertEquals(Path.of(System.getProperty("user.home"), ".cache", "mpj", "cds"),
+                ClassDataArchive.directory(Map.of()));
+    }
+
+    private static PrintStream quiet() {
+        return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+    }
+
+    private static String shell(String script, List<String> args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("bash", "-c", script, "sh"));
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+        return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    }
+}

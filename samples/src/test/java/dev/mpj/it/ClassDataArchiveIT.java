@@ -1,0 +1,79 @@
+package dev.mpj.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The class-data archives of {@code mpjrun}: the first job makes them, every rank maps the ranks' archive
+ * ({@code -Xshare:on} makes a JVM that cannot map it fail), the scripts give the launcher its own, and
+ * {@code MPJ_CDS=off} turns them off.
+ */
+@Timeout(180)
+class ClassDataArchiveIT {
+    /** As {@link Job#RANK_JVM_OPTS}, but a rank whose archive does not map fails to start. */
+    private static final String SHARING_REQUIRED = "-Xmx64m -XX:TieredStopAtLevel=1 -Xshare:on";
+
+    @Test
+    void firstJobMakesTheArchivesAndEveryRankOfTheNextMapsIt(@TempDir Path cache) throws IOException {
+        Job.Result first = job(cache).run("hello");
+        assertEquals(0, first.exitCode(), first::err);
+        assertTrue(first.err().contains("making the class-data archive"), first::err);
+        assertEquals(1, archives(cache, "-ranks.jsa"), this::listing);
+        assertEquals(1, archives(cache, "-launcher.jsa"), this::listing);
+
+        Job.Result next = job(cache).run("hello");
+        assertEquals(0, next.exitCode(), next::err);
+        assertFalse(next.err().contains("making the class-data archive"), next::err);
+        for (int r = 0; r < 3; r++) {
+            assertTrue(next.out().contains("Hello from rank " + r + " of 3"), next::out);
+        }
+    }
+
+    @Test
+    void turnedOffRanksRunWithoutAnArchive(@TempDir Path cache) throws IOException {
+        Job.Result r = job(cache).env("MPJ_CDS", "off").run("hello");
+        assertEquals(0, r.exitCode(), r::err);
+        assertEquals(0, archives(cache, ".jsa"));
+    }
+
+    @Test
+    void mpjrunScriptStartsItsLauncherFromTheLauncherArchive(@TempDir Path cache) throws Exception {
+        List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_LAUNCHER_OPTS=-Xlog:class+load",
+                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2", "hello");
+        Commands.Output first = Commands.run(cmd, Commands.repoRoot(), 120);
+        assertEquals(0, first.exitCode(), first::text);
+        Commands.Output next = Commands.run(cmd, Commands.repoRoot(), 60);
+        assertEquals(0, next.exitCode(), next::text);
+        assertTrue(next.text().contains("dev.mpj.runtime.launch.MpjRun source: shared objects file (top)"),
+                next::text);
+    }
+
+    private static Job job(Path cache) {
+        return Job.np(3).launcherOptions("--fake-nodes", "2").env("MPJ_CDS_DIR", cache.toString())
+                .env("MPJ_JVM_OPTS", SHARING_REQUIRED);
+    }
+
+    private static long archives(Path cache, String suffix) throws IOException {
+        if (!Files.isDirectory(cache)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.list(cache)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(suffix)).count();
+        }
+    }
+
+    private String listing() {
+        return "archives not as expected";
+    }
+}
