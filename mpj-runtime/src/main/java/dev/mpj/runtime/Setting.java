@@ -33,7 +33,7 @@ public enum Setting {
                     + " shm: as auto, and an error when shared memory cannot be used"),
     CONNECTIONS("mpj.connections", "auto",
             "when TCP connections open: eager (every pair during MPI.Init), ondemand (a pair at its first message),"
-                    + " auto (eager up to 32 ranks, else ondemand)"),
+                    + " auto (eager up to 16 ranks, else ondemand)"),
     CONNECT_WINDOW("mpj.connectWindow", "32",
             "eager connections: connects one rank keeps in flight at once"),
     CONNECTION_STATS("mpj.connectionStats", "false",

@@ -26,8 +26,10 @@ import java.util.concurrent.TimeUnit;
  * it uses. Layouts with a single node are left out (no TCP). Each row also gives the kernel's SYN retransmissions
  * and listen-queue drops during the job (largest over the repetitions, read from {@code /proc/net/netstat}, so any
  * other TCP traffic of the machine counts too): a dropped SYN is retried after 1 s, then 3 s, the storm eager setup
- * must not cause. {@code --from} only draws the charts of an earlier sweep's CSV. Rank JVMs get
- * {@code -Xmx64m -XX:TieredStopAtLevel=1} unless {@code MPJ_JVM_OPTS} says otherwise.
+ * must not cause. A job that fails is reported and left out of the medians ({@code runs} counts the others).
+ * {@code --from} only draws the charts of an earlier sweep's CSV. Rank JVMs get
+ * {@code -Xmx64m -XX:TieredStopAtLevel=1} unless {@code MPJ_JVM_OPTS} says otherwise, and
+ * {@code MPJ_INIT_TIMEOUT=300} unless set.
  */
 public final class ConnSweep {
     /** Columns of the sweep's CSV after connbench's: the layout, the repetitions, the kernel counters. */
@@ -89,15 +91,22 @@ public final class ConnSweep {
                             long[] kernel = new long[2];
                             for (int k = 0; k < repeat; k++) {
                                 long[] before = kernelCounters();
-                                runs.add(run(np, ppn, mode, op, iterations, bytes));
+                                try {
+                                    runs.add(run(np, ppn, mode, op, iterations, bytes));
+                                } catch (IllegalStateException e) { // one failed job must not lose the sweep
+                                    System.err.println(e.getMessage());
+                                }
                                 long[] after = kernelCounters();
                                 for (int c = 0; c < 2; c++) {
                                     kernel[c] = Math.max(kernel[c], after[c] - before[c]);
                                 }
                             }
+                            if (runs.isEmpty()) {
+                                continue;
+                            }
                             Map<String, String> row = median(runs);
                             row.put("ppn", Integer.toString(ppn));
-                            row.put("runs", Integer.toString(repeat));
+                            row.put("runs", Integer.toString(runs.size()));
                             row.put("syn_retrans", Long.toString(kernel[0]));
                             row.put("listen_drops", Long.toString(kernel[1]));
                             rows.add(row);
@@ -121,6 +130,8 @@ public final class ConnSweep {
                 "--mode", mode, "--ops", op, "-i", iterations, "--bytes", bytes, "--csv", "-");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         pb.environment().putIfAbsent("MPJ_JVM_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1 -Xshare:auto");
+        // many cold JVMs on few cores can take longer than the default minute to start
+        pb.environment().putIfAbsent("MPJ_INIT_TIMEOUT", "300");
         Process p = pb.start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(660, TimeUnit.SECONDS) || p.exitValue() != 0) {
@@ -198,7 +209,7 @@ public final class ConnSweep {
             Map<String, String> first = figure.getValue().get(0);
             SvgChart chart = new SvgChart(first.get("pattern") + " (" + first.get("bytes") + " B), " + first.get("ppn")
                     + " rank(s) per node: MPI.Init, first call, next average", "processes", "ms (largest over ranks)")
-                    .logX().logY();
+                    .logY();
             Map<String, List<Map<String, String>>> byMode = new TreeMap<>();
             for (Map<String, String> r : figure.getValue()) {
                 byMode.computeIfAbsent(r.get("mode"), k -> new ArrayList<>()).add(r);
