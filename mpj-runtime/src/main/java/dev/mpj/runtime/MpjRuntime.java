@@ -184,7 +184,8 @@ public final class MpjRuntime implements MpiBackend {
             return;
         }
         try {
-            eagerReport = EagerConnections.forJob(connector, rank, size, new ViaTcp(router, tcp), settings);
+            eagerReport = EagerConnections.forJob(connector, rank, size, new ViaTcp(router, tcp), settings,
+                    pmi::barrier);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while connecting eagerly", e);

@@ -36,7 +36,7 @@ public enum Setting {
                     + " after 20 us), auto (spin when the ranks of the machine fit its cores, else yield)"),
     CONNECTIONS("mpj.connections", "auto",
             "when TCP connections open: eager (every pair during MPI.Init), ondemand (a pair at its first message),"
-                    + " auto (eager up to 32 ranks, else ondemand)"),
+                    + " auto (eager up to 16 ranks, else ondemand)"),
     CONNECT_WINDOW("mpj.connectWindow", "32",
             "eager connections: connects one rank keeps in flight at once"),
     CONNECTION_STATS("mpj.connectionStats", "false",

@@ -3,16 +3,21 @@ package dev.mpj.it;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every collective across real processes over TCP: one program per job runs them all and checks its own
- * results, for process counts that are and are not powers of two; and on fake nodes with the node-aware
- * variants forced on (shared memory within a node, TCP between nodes), on even and uneven nodes.
+ * Every collective across real processes: one program per job runs them all and checks its own results, for
+ * process counts that are and are not powers of two, within one node (shared memory), over TCP (every rank its own
+ * fake node) under each connection mode, and on fake nodes with the node-aware variants forced on (shared memory
+ * within a node, TCP between nodes), on even and uneven nodes.
  */
 @Timeout(180)
 class CollectivesIT {
@@ -34,6 +39,17 @@ class CollectivesIT {
         Job job = Job.np(np)
                 .launcherOptions("--fake-nodes", Integer.toString(nodes))
                 .env("MPJ_COLL_HIERARCHICAL", "on");
+        assertAllRanksOk(job.run(CollectivesProgram.class), np);
+    }
+
+    static Stream<Arguments> tcpJobs() {
+        return Stream.of("eager", "ondemand").flatMap(mode -> Stream.of(2, 5, 8).map(np -> Arguments.of(np, mode)));
+    }
+
+    @ParameterizedTest(name = "np={0} {1}")
+    @MethodSource("tcpJobs")
+    void everyCollectiveOverTcpUnderEachConnectionMode(int np, String mode) {
+        Job job = Job.np(np).launcherOptions("--fake-nodes", Integer.toString(np)).env("MPJ_CONNECTIONS", mode);
         assertAllRanksOk(job.run(CollectivesProgram.class), np);
     }
 

@@ -13,20 +13,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Point-to-point semantics across real processes started by mpjrun, for every process count of the
- * suite and over both transports: shared memory (all ranks on one node, the default) and TCP
- * ({@code mpj.transports=tcp}). Each program checks its own data and prints one OK line per rank that got
- * to the end.
+ * suite and over both transports: shared memory (all ranks on one node, the default) and TCP (every rank its
+ * own fake node) under each connection mode, every pair connected during MPI.Init ({@code eager}) or at its first
+ * message ({@code ondemand}). Each program checks its own data and prints one OK line per rank that got to the end.
  */
 @Timeout(180)
 class PointToPointIT {
     static Stream<Arguments> jobs() {
-        return Stream.concat(Stream.of(Arguments.of(1, "self")),
-                Stream.of(2, 4, 8).flatMap(np -> Stream.of(Arguments.of(np, "shm"), Arguments.of(np, "tcp"))));
+        return Stream.concat(Stream.of(Arguments.of(1, "self")), Stream.of(2, 4, 8).flatMap(np -> Stream.of(
+                Arguments.of(np, "shm"), Arguments.of(np, "tcp eager"), Arguments.of(np, "tcp ondemand"))));
     }
 
+    /** {@code transport} is "self", "shm", or "tcp MODE" with MODE a value of {@code mpj.connections}. */
     private static Job job(int np, String transport) {
         Job job = Job.np(np);
-        return transport.equals("tcp") ? job.env("MPJ_TRANSPORTS", "tcp") : job;
+        if (!transport.startsWith("tcp ")) {
+            return job;
+        }
+        return job.launcherOptions("--fake-nodes", Integer.toString(np))
+                .env("MPJ_CONNECTIONS", transport.substring("tcp ".length()));
     }
 
     private static void assertAllRanksOk(Job.Result r, int np, String program) {

@@ -21,11 +21,13 @@ public enum ConnectionMode {
     AUTO;
 
     /**
-     * Largest job that {@link #AUTO} connects eagerly. At 16 ranks on one loaded 2-core machine the eager phase
-     * costs about as much as the first alltoall saves (docs/PERFORMANCE.md); the connects of a rank grow
-     * as P/2 and a sparse code uses a handful of them, so above this size on-demand wins.
+     * Largest job that {@link #AUTO} connects eagerly: the largest size at which eager setup was measured not to
+     * lose for a dense pattern (docs/PERFORMANCE.md, "Connection setup": from 4 to 16 ranks {@code MPI.Init} plus the
+     * first alltoall took about as long in either mode, since both open the same connections). A sparse pattern pays
+     * for every connection eager opens and it never uses, (P - ranks per node) / 2 per rank, so above the measured
+     * range on-demand is the safe side.
      */
-    public static final int AUTO_EAGER_MAX_RANKS = 32;
+    public static final int AUTO_EAGER_MAX_RANKS = 16;
 
     /**
      * The mode {@code mpj.connections} names.

@@ -9,7 +9,8 @@ import java.util.concurrent.TimeUnit;
  *
  * @param initiated          connects this rank issued
  * @param slowestPerRoundNanos slowest connect of each round (index 0 is round 1); 0 where this rank issued none
- * @param startWaitNanos     time waiting for the transport to be able to connect, before the first connect
+ * @param startWaitNanos     time waiting until this rank's and every other rank's transport could connect, before
+ *                           the first connect
  * @param elapsedNanos       the whole phase, that wait included
  */
 public record EagerReport(int initiated, long[] slowestPerRoundNanos, long startWaitNanos, long elapsedNanos) {

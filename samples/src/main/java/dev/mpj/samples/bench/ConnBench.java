@@ -11,6 +11,7 @@ import mpi.ShiftParms;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -77,35 +78,71 @@ public final class ConnBench {
             times[2 * k + 1] = ms(System.nanoTime() - t0) / iterations;
         }
         times[times.length - 1] = initMs;
-        ConnectionStats stats = runtime.connectionStats();
+        report(world, runtime, ops, times, bytes, iterations, csv);
+        MPI.Finalize();
+    }
+
+    /** CSV columns, one row per pattern: the driver ({@link ConnSweep}) reads them by name. */
+    static final String[] COLUMNS = {"mode", "np", "nodes", "pattern", "bytes", "init_ms", "first_ms", "next_avg_ms",
+        "first_over_next", "connections", "peers_per_rank", "eager_ms", "ready_wait_ms", "slowest_connect_ms"};
+
+    /**
+     * Rank 0 prints the table (each time the largest over ranks), the job's TCP connections, the peers a rank
+     * talked to on average and, after an eager phase, the slowest connect of each round over all ranks.
+     */
+    private static void report(Intracomm world, MpjRuntime runtime, List<String> ops, double[] times, int bytes,
+                               int iterations, String csv) {
+        int size = world.Size();
         EagerReport eager = runtime.eagerReport();
-        double[] worst = new double[times.length + 1];
-        double[] mine = java.util.Arrays.copyOf(times, times.length + 1);
-        mine[times.length] = eager == null ? 0 : ms(eager.slowestNanos());
+        long[] perRound = eager == null ? new long[0] : eager.slowestPerRoundNanos();
+        // mine = times, then eager phase, wait for every transport, then the slowest connect of each round
+        double[] mine = Arrays.copyOf(times, times.length + 2 + perRound.length);
+        if (eager != null) {
+            mine[times.length] = ms(eager.elapsedNanos());
+            mine[times.length + 1] = ms(eager.startWaitNanos());
+            for (int k = 0; k < perRound.length; k++) {
+                mine[times.length + 2 + k] = ms(perRound[k]);
+            }
+        }
+        double[] worst = new double[mine.length];
         world.Reduce(mine, 0, worst, 0, mine.length, MPI.DOUBLE, MPI.MAX, 0);
+        ConnectionStats stats = runtime.connectionStats();
         int[] counts = {stats.initiated(), stats.peersTalkedTo()};
         int[] sums = new int[2];
         world.Reduce(counts, 0, sums, 0, 2, MPI.INT, MPI.SUM, 0);
-        if (world.Rank() == 0) {
-            String mode = runtime.connectionMode().settingValue();
-            BenchTable table = new BenchTable("mode", "np", "pattern", "init ms", "first ms", "next avg ms",
-                    "first/next");
-            for (int k = 0; k < ops.size(); k++) {
-                table.row(mode, size, ops.get(k), worst[times.length - 1], worst[2 * k], worst[2 * k + 1],
-                        worst[2 * k] / worst[2 * k + 1]);
-            }
-            System.out.printf(Locale.ROOT, "# connbench: mode %s, np %d, %d bytes per block, %d iterations after the"
-                            + " first; TCP connections in the job %d, peers talked to per rank %.1f, slowest eager"
-                            + " connect %.1f ms%n", mode, size, bytes, iterations, sums[0], sums[1] / (double) size,
-                    worst[times.length]);
-            table.print(System.out);
-            if ("-".equals(csv)) {
-                System.out.print(table.csv());
-            } else if (csv != null) {
-                table.writeCsv(Path.of(csv));
-            }
+        if (world.Rank() != 0) {
+            return;
         }
-        MPI.Finalize();
+        String mode = runtime.connectionMode().settingValue();
+        int nodes = runtime.nodeMap().nodeCount();
+        double[] rounds = Arrays.copyOfRange(worst, times.length + 2, worst.length);
+        double slowest = Arrays.stream(rounds).max().orElse(0);
+        double init = worst[times.length - 1];
+        double peers = sums[1] / (double) size;
+        BenchTable table = new BenchTable(COLUMNS);
+        for (int k = 0; k < ops.size(); k++) {
+            table.row(mode, size, nodes, ops.get(k), bytes, init, worst[2 * k], worst[2 * k + 1],
+                    worst[2 * k] / worst[2 * k + 1], sums[0], peers, worst[times.length], worst[times.length + 1],
+                    slowest);
+        }
+        System.out.printf(Locale.ROOT, "# connbench: mode %s, np %d on %d nodes, %d bytes per block, %d iterations"
+                        + " after the first; TCP connections in the job %d, peers talked to per rank %.1f%n", mode, size,
+                nodes, bytes, iterations, sums[0], peers);
+        if (eager != null) {
+            StringBuilder line = new StringBuilder();
+            for (double r : rounds) {
+                line.append(String.format(Locale.ROOT, " %.1f", r));
+            }
+            System.out.printf(Locale.ROOT, "# eager phase %.1f ms (every transport ready after %.1f ms), slowest"
+                    + " connect %.1f ms, slowest per round (ms):%s%n", worst[times.length], worst[times.length + 1],
+                    slowest, line);
+        }
+        table.print(System.out);
+        if ("-".equals(csv)) {
+            System.out.print(table.csv());
+        } else if (csv != null) {
+            table.writeCsv(Path.of(csv));
+        }
     }
 
     private interface Pattern {
