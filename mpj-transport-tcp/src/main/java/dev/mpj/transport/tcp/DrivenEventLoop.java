@@ -47,8 +47,7 @@ final class DrivenEventLoop extends io.netty.util.concurrent.AbstractScheduledEv
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final IoHandler handler;
     private final Promise<Void> termination = new DefaultPromise<>(GlobalEventExecutor.INSTANCE);
-    private final IoHandlerContext nonBlocking = new Context(0);
-    private final Context blocking = new Context(Long.MAX_VALUE);
+    private final Context context = new Context();
     private volatile int state = RUNNING;
     /** Set by a thread that found the loop held and wants it; the standby gives it back. */
     private volatile boolean wanted;
@@ -130,17 +129,13 @@ final class DrivenEventLoop extends io.netty.util.concurrent.AbstractScheduledEv
 
     /** Runs the I/O that is ready and the tasks that are due, without blocking; returns how many. */
     int runNow() {
-        return run(nonBlocking);
+        return run(0);
     }
 
     /** As {@link #runNow}, but waits up to {@code waitNanos} for I/O, a task or a wake-up first. */
     int run(long waitNanos) {
-        blocking.maxWaitNanos = waitNanos;
-        return run(blocking);
-    }
-
-    private int run(IoHandlerContext context) {
         checkHolder();
+        context.maxWaitNanos = waitNanos;
         if (state == TERMINATED) {
             return 0;
         }
@@ -189,17 +184,18 @@ final class DrivenEventLoop extends io.netty.util.concurrent.AbstractScheduledEv
         }
     }
 
-    /** What Netty's I/O handler may do on one run: block (and how long) or not. */
+    /**
+     * How long Netty's I/O handler may wait on one run. A run that must not wait still says it may block, with no
+     * time to do so: the handler then selects without waiting but, unlike on its non-blocking path, also clears its
+     * record of a wake-up request, which would otherwise stay set and make every later {@code wakeup()} from another
+     * thread a no-op, leaving a standby blocked in the selector with a task queued.
+     */
     private final class Context implements IoHandlerContext {
         long maxWaitNanos;
 
-        Context(long maxWaitNanos) {
-            this.maxWaitNanos = maxWaitNanos;
-        }
-
         @Override
         public boolean canBlock() {
-            return maxWaitNanos > 0 && tasks.isEmpty() && !hasScheduledTasks();
+            return tasks.isEmpty() && !hasScheduledTasks();
         }
 
         @Override
@@ -210,9 +206,6 @@ final class DrivenEventLoop extends io.netty.util.concurrent.AbstractScheduledEv
 
         @Override
         public long deadlineNanos() {
-            if (maxWaitNanos <= 0) {
-                return -1;
-            }
             long now = getCurrentTimeNanos();
             long next = nextScheduledTaskDeadlineNanos();
             return next == -1 || next - now > maxWaitNanos ? now + maxWaitNanos : next;

@@ -65,20 +65,23 @@ final class TcpEventLoops {
     private final DrivenEventLoop driven;
     private final StandbyDriver standby;
 
-    private TcpEventLoops(EventLoopGroup group, Channel listener, Bootstrap connector, DrivenEventLoop driven) {
+    private TcpEventLoops(EventLoopGroup group, Channel listener, Bootstrap connector, DrivenEventLoop driven,
+                          long standbyAwayNanos) {
         this.group = group;
         this.listener = listener;
         this.connector = connector;
         this.driven = driven;
-        this.standby = driven == null ? null : new StandbyDriver(driven);
+        this.standby = driven == null ? null : new StandbyDriver(driven, standbyAwayNanos);
     }
 
     /**
-     * Starts {@code threads} event loops, hands them the already-bound {@code boundListener} and returns once
-     * it accepts connections (which the kernel has been queueing meanwhile).
+     * Starts the event loops ({@code threads} of them, or one driven loop whose standby takes it after
+     * {@code standbyAwayNanos} untaken), hands them the already-bound {@code boundListener} and returns once it
+     * accepts connections (which the kernel has been queueing meanwhile).
      */
     static TcpEventLoops start(ServerSocketChannel boundListener, Progress progress, int threads,
-                               ChannelHandler childInitializer, int connectTimeoutMillis) throws InterruptedException {
+                               long standbyAwayNanos, ChannelHandler childInitializer, int connectTimeoutMillis)
+            throws InterruptedException {
         DrivenEventLoop driven = progress == Progress.CALLER ? new DrivenEventLoop(NioIoHandler.newFactory()) : null;
         EventLoopGroup group = driven != null ? driven
                 : new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("mpj-tcp", true),
@@ -109,7 +112,7 @@ final class TcpEventLoops {
                     .option(ChannelOption.SO_KEEPALIVE, true)
                     .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectTimeoutMillis);
             ByteBufAllocator.DEFAULT.directBuffer(1).release(); // load the allocator here, not on the first send
-            return new TcpEventLoops(group, registered.channel(), connector, driven);
+            return new TcpEventLoops(group, registered.channel(), connector, driven, standbyAwayNanos);
         } catch (RuntimeException | InterruptedException e) {
             if (driven != null) {
                 driven.terminate();

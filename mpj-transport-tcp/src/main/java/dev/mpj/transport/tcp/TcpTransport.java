@@ -73,6 +73,7 @@ public final class TcpTransport implements Transport, PeerConnector {
     private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger superseded = new AtomicInteger();
 
+    private final long standbyAwayNanos;
     private int rank;
     private int size;
     private FrameSink sink;
@@ -99,6 +100,15 @@ public final class TcpTransport implements Transport, PeerConnector {
         volatile Connection sender;
         /** Whether a frame went to or came from this peer. */
         volatile boolean talked;
+    }
+
+    public TcpTransport() {
+        this(StandbyDriver.AWAY_NANOS);
+    }
+
+    /** With {@code mpj.tcp.progress=caller}: the standby drives the sockets once nobody has for this long. */
+    TcpTransport(long standbyAwayNanos) {
+        this.standbyAwayNanos = standbyAwayNanos;
     }
 
     @Override
@@ -160,7 +170,7 @@ public final class TcpTransport implements Transport, PeerConnector {
     private void startEventLoops(int ioThreads) {
         TcpEventLoops loops;
         try {
-            loops = TcpEventLoops.start(listener, progress, ioThreads, inboundInitializer(),
+            loops = TcpEventLoops.start(listener, progress, ioThreads, standbyAwayNanos, inboundInitializer(),
                     (int) Math.min(Integer.MAX_VALUE, handshakeTimeoutMillis));
         } catch (Throwable e) {
             TcpLog.warn("cannot start the TCP event loops: " + TcpLog.describe(e));
