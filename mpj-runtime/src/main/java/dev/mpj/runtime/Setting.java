@@ -15,7 +15,11 @@ public enum Setting {
     TCP_MAX_FRAME("mpj.tcp.maxFrame", "4194304",
             "largest TCP frame accepted; a longer length field closes the connection"),
     TCP_IO_THREADS("mpj.tcp.ioThreads", "1",
-            "Netty event-loop threads per process"),
+            "Netty event-loop threads per process (with mpj.tcp.progress=threads)"),
+    TCP_PROGRESS("mpj.tcp.progress", "caller",
+            "who reads and writes the TCP sockets: caller (the thread that calls MPI, on every send and progress"
+                    + " pass; a standby thread while it stays away) or threads (Netty event-loop threads, which"
+                    + " hand frames over to it)"),
     PMI("mpj.pmi", "auto",
             "PMI client: auto (from the environment), pmi1, pmi2, singleton"),
     INIT_TIMEOUT("mpj.initTimeout", "60",

@@ -132,6 +132,11 @@ public final class Settings {
         if (getInt(Setting.TCP_IO_THREADS) < 1) {
             throw new IllegalArgumentException(Setting.TCP_IO_THREADS.property() + " must be >= 1");
         }
+        String progress = get(Setting.TCP_PROGRESS);
+        if (!progress.equals("caller") && !progress.equals("threads")) {
+            throw new IllegalArgumentException(Setting.TCP_PROGRESS.property() + " must be caller or threads, not "
+                    + progress);
+        }
         if (initTimeoutSeconds() < 1) {
             throw new IllegalArgumentException(Setting.INIT_TIMEOUT.property() + " must be >= 1");
         }

@@ -89,7 +89,11 @@ final class Connection {
         } else if (finished.isDone()) {
             releaseQueued();
         } else if (ready) {
-            scheduleDrain();
+            if (channel.eventLoop().inEventLoop()) {
+                drain(); // the caller drives the loop: write now, no hand-off
+            } else {
+                scheduleDrain();
+            }
         }
     }
 

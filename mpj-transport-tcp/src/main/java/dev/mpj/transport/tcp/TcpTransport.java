@@ -48,9 +48,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * both sides agree: if the lower rank had admitted the higher rank's attempt first, it would not have connected
  * itself.
  * <p>
- * Threading: {@code send} (the MPI thread) copies the frame into a pooled direct buffer and queues it; the
- * connection's event loop writes whatever is queued and flushes once. Inbound frames are decoded on the event
- * loop and passed to the sink there, as slices of the received bytes.
+ * Threading ({@code mpj.tcp.progress}, see {@link TcpEventLoops}): {@code send} copies the frame into a pooled
+ * direct buffer and queues it on the connection. By default the thread that calls MPI drives the sockets itself:
+ * {@code send} then writes the frame at once, and {@link #poll} (every progress pass of the engine) reads what has
+ * arrived and hands it to the sink on that thread, so a ping-pong costs no thread hand-off; a standby thread drives
+ * them while the MPI thread stays away. With {@code threads}, Netty's event-loop threads write what is queued and
+ * push inbound frames to the sink from their own threads. Either way, inbound frames reach the sink as slices of
+ * the received bytes.
  * <p>
  * A connection that ends without the peer's BYE (the peer crashed, or broke the protocol) is reported once
  * per peer through {@link FrameSink#onPeerLost}; so is a peer that cannot be connected to.
@@ -69,6 +73,7 @@ public final class TcpTransport implements Transport, PeerConnector {
     private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger superseded = new AtomicInteger();
 
+    private final long standbyAwayNanos;
     private int rank;
     private int size;
     private FrameSink sink;
@@ -77,7 +82,10 @@ public final class TcpTransport implements Transport, PeerConnector {
     private TcpAddress self;
     private ServerSocketChannel listener;
     private Peer[] peers;
+    private TcpEventLoops.Progress progress;
     private CompletableFuture<TcpEventLoops> eventLoops;
+    /** The event loops once started, for the MPI thread's fast path. */
+    private volatile TcpEventLoops started;
 
     /** What this rank knows about one peer. */
     private static final class Peer {
@@ -92,6 +100,15 @@ public final class TcpTransport implements Transport, PeerConnector {
         volatile Connection sender;
         /** Whether a frame went to or came from this peer. */
         volatile boolean talked;
+    }
+
+    public TcpTransport() {
+        this(StandbyDriver.AWAY_NANOS);
+    }
+
+    /** With {@code mpj.tcp.progress=caller}: the standby drives the sockets once nobody has for this long. */
+    TcpTransport(long standbyAwayNanos) {
+        this.standbyAwayNanos = standbyAwayNanos;
     }
 
     @Override
@@ -123,6 +140,7 @@ public final class TcpTransport implements Transport, PeerConnector {
         maxFrame = settings.tcpMaxFrame();
         handshakeTimeoutMillis = TimeUnit.SECONDS.toMillis(settings.getInt(Setting.INIT_TIMEOUT));
         int ioThreads = settings.getInt(Setting.TCP_IO_THREADS);
+        progress = TcpEventLoops.Progress.of(settings);
 
         ServerSocketChannel bound = ServerSocketChannel.open();
         try {
@@ -148,15 +166,21 @@ public final class TcpTransport implements Transport, PeerConnector {
         return self.encode();
     }
 
+    /** On the starter thread, which stays on as the standby driver of a driven loop. */
     private void startEventLoops(int ioThreads) {
+        TcpEventLoops loops;
         try {
-            eventLoops.complete(TcpEventLoops.start(listener, ioThreads, inboundInitializer(),
-                    (int) Math.min(Integer.MAX_VALUE, handshakeTimeoutMillis)));
+            loops = TcpEventLoops.start(listener, progress, ioThreads, standbyAwayNanos, inboundInitializer(),
+                    (int) Math.min(Integer.MAX_VALUE, handshakeTimeoutMillis));
         } catch (Throwable e) {
             TcpLog.warn("cannot start the TCP event loops: " + TcpLog.describe(e));
             closeQuietly(listener);
             eventLoops.completeExceptionally(e);
+            return;
         }
+        started = loops;
+        eventLoops.complete(loops);
+        loops.runStandby();
     }
 
     /**
@@ -203,7 +227,32 @@ public final class TcpTransport implements Transport, PeerConnector {
             p.talked = true;
         }
         // the event-loop start initialises the allocator, so it is usually ready by the first send
-        senderTo(peer, p).enqueue(WireFormat.frame(ByteBufAllocator.DEFAULT, header, payload));
+        ByteBuf frame = WireFormat.frame(ByteBufAllocator.DEFAULT, header, payload);
+        TcpEventLoops loops = started;
+        boolean holding = loops != null && loops.tryHold(); // then the connection writes it on this thread
+        try {
+            senderTo(peer, p).enqueue(frame);
+        } finally {
+            if (holding) {
+                loops.release();
+            }
+        }
+    }
+
+    /**
+     * Reads and writes the sockets on the calling thread, handing arrived frames to the sink, when this thread drives
+     * them ({@code mpj.tcp.progress=caller}); returns the I/O events and tasks handled.
+     */
+    @Override
+    public int poll() {
+        TcpEventLoops loops = started;
+        return loops == null ? 0 : loops.poll();
+    }
+
+    /** True when the thread that calls MPI drives the sockets, so nobody wakes it when a frame arrives. */
+    @Override
+    public boolean needsPolling() {
+        return progress == TcpEventLoops.Progress.CALLER;
     }
 
     private Connection senderTo(int rank, Peer p) {
@@ -450,24 +499,11 @@ public final class TcpTransport implements Transport, PeerConnector {
             closeQuietly(listener);
             return;
         }
-        loops.closeListener();
+        loops.closeListener(CLOSE_TIMEOUT_MILLIS);
         for (Connection connection : connections) {
             connection.requestClose();
         }
-        for (Connection connection : connections) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                break;
-            }
-            try {
-                connection.finished().get(left, TimeUnit.NANOSECONDS);
-            } catch (TimeoutException | ExecutionException e) {
-                break;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        loops.await(() -> connections.stream().allMatch(Connection::isFinished), deadline);
         loops.shutdown(500);
         for (Connection connection : connections) {
             connection.finish(); // frames still queued on connections that never opened

@@ -13,8 +13,8 @@ import java.util.Map;
 
 /** A sink that copies and releases every frame, and lets a test wait for frames or lost peers. */
 final class RecordingSink implements FrameSink {
-    /** One frame as the sink saw it. */
-    record Received(int peer, byte kind, int tag, long cookie, byte[] payload, boolean littleEndian) {
+    /** One frame as the sink saw it, and the thread that handed it over. */
+    record Received(int peer, byte kind, int tag, long cookie, byte[] payload, boolean littleEndian, Thread thread) {
     }
 
     private final List<Received> frames = new ArrayList<>();
@@ -27,7 +27,7 @@ final class RecordingSink implements FrameSink {
             byte[] payload = new byte[frame.remaining() - FrameHeader.LENGTH];
             frame.get(frame.position() + FrameHeader.LENGTH, payload);
             Received r = new Received(peer, FrameHeader.kind(frame), FrameHeader.tag(frame),
-                    FrameHeader.cookie(frame), payload, frame.order() == ByteOrder.LITTLE_ENDIAN);
+                    FrameHeader.cookie(frame), payload, frame.order() == ByteOrder.LITTLE_ENDIAN, Thread.currentThread());
             synchronized (this) {
                 frames.add(r);
                 notifyAll();

@@ -7,6 +7,7 @@ import dev.mpj.runtime.spi.TransportContext;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.Supplier;
 
 /** Several TCP transports of one job in this JVM, on loopback, each knowing every other's address. */
 final class TcpJob implements AutoCloseable {
@@ -25,12 +26,17 @@ final class TcpJob implements AutoCloseable {
 
     /** Starts {@code size} ranks and introduces them to each other. */
     static TcpJob start(int size) throws IOException {
+        return start(size, Settings.defaults(), TcpTransport::new);
+    }
+
+    /** Starts {@code size} ranks made by {@code transports}, with {@code settings}, and introduces them. */
+    static TcpJob start(int size, Settings settings, Supplier<TcpTransport> transports) throws IOException {
         TcpJob job = new TcpJob(size);
         byte[][] encoded = new byte[size][];
         for (int r = 0; r < size; r++) {
             job.sinks[r] = new RecordingSink();
-            job.transports[r] = new TcpTransport();
-            encoded[r] = job.transports[r].start(new Context(r, size, job.sinks[r], Settings.defaults()));
+            job.transports[r] = transports.get();
+            encoded[r] = job.transports[r].start(new Context(r, size, job.sinks[r], settings));
             job.addresses[r] = TcpAddress.decode(encoded[r]);
         }
         for (TcpTransport t : job.transports) {
