@@ -71,17 +71,22 @@ class DataMovementTest {
     @ParameterizedTest(name = "{0} np={1}")
     @MethodSource("bcasts")
     void bcastGivesEveryRankTheRootsBytes(Bcast algorithm, int np) {
-        new ThreadedJob(np, forcing(algorithm)).run((coll, world) -> {
+        new ThreadedJob(np, forcing(algorithm)).run(bcastsFromSeveralRoots(SIZES));
+    }
+
+    /** Bcasts of each of these sizes from several roots, each checked on every member. */
+    static ThreadedJob.RankBody bcastsFromSeveralRoots(int... sizes) {
+        return (coll, comm) -> {
             int seed = 0;
-            for (int bytes : SIZES) {
-                for (int root : roots(np)) {
+            for (int bytes : sizes) {
+                for (int root : roots(comm.size())) {
                     seed++;
-                    ByteBuffer buf = world.rank() == root ? of(root, bytes, seed) : zeros(bytes);
-                    coll.bcast(world, buf, root);
+                    ByteBuffer buf = comm.rank() == root ? of(root, bytes, seed) : zeros(bytes);
+                    coll.bcast(comm, buf, root);
                     assertSame(of(root, bytes, seed), buf, "bcast of " + bytes + " bytes from " + root);
                 }
             }
-        });
+        };
     }
 
     @ParameterizedTest(name = "{0} np={1}")

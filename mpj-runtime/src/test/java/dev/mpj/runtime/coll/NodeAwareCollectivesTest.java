@@ -88,17 +88,7 @@ class NodeAwareCollectivesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("layouts")
     void bcastGivesEveryRankTheRootsBytes(Layout layout) {
-        run(layout, (coll, comm) -> {
-            int seed = 0;
-            for (int bytes : SIZES) {
-                for (int root : roots(comm.size())) {
-                    seed++;
-                    ByteBuffer data = comm.rank() == root ? of(root, bytes, seed) : zeros(bytes);
-                    coll.bcast(comm, data, root);
-                    assertSame(of(root, bytes, seed), data, "bcast of " + bytes + " bytes from " + root);
-                }
-            }
-        });
+        run(layout, DataMovementTest.bcastsFromSeveralRoots(SIZES));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,7 +1,6 @@
 package dev.mpj.samples.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs {@link ConnBench} under {@code mpjrun} for every connection mode over a grid of process counts and ranks per
@@ -123,20 +121,8 @@ public final class ConnSweep {
     /** One job of connbench; its CSV row. */
     private static Map<String, String> run(int np, int ppn, String mode, String op, String iterations, String bytes)
             throws IOException, InterruptedException {
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "dev.mpj.runtime.launch.MpjRun", "-np", Integer.toString(np), "--fake-nodes",
-                Integer.toString((np + ppn - 1) / ppn), "--timeout", "600", ConnBench.class.getName(),
-                "--mode", mode, "--ops", op, "-i", iterations, "--bytes", bytes, "--csv", "-");
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.environment().putIfAbsent("MPJ_JVM_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1 -Xshare:auto");
-        // many cold JVMs on few cores can take longer than the default minute to start
-        pb.environment().putIfAbsent("MPJ_INIT_TIMEOUT", "300");
-        Process p = pb.start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(660, TimeUnit.SECONDS) || p.exitValue() != 0) {
-            throw new IllegalStateException("np " + np + " ppn " + ppn + " " + mode + " " + op + " failed:\n" + text);
-        }
+        String text = SweepJob.run("np " + np + " ppn " + ppn + " " + mode + " " + op, np, (np + ppn - 1) / ppn,
+                ConnBench.class, "--mode", mode, "--ops", op, "-i", iterations, "--bytes", bytes, "--csv", "-");
         List<Map<String, String>> rows = readCsv(text);
         if (rows.size() != 1) {
             throw new IllegalStateException("expected one CSV row from connbench, got " + rows.size() + ":\n" + text);

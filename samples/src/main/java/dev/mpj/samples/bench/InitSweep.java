@@ -1,7 +1,6 @@
 package dev.mpj.samples.bench;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,7 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Runs {@link InitBench} under {@code mpjrun} over a grid of process counts, fake node counts and strategies,
@@ -122,19 +120,8 @@ public final class InitSweep {
     private static List<Row> run(int np, int nodes, String exchange, int repeat) throws Exception {
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < repeat; i++) {
-            List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx128m", "-cp", System.getProperty("java.class.path"), "dev.mpj.runtime.launch.MpjRun",
-                    "-np", Integer.toString(np), "--fake-nodes", Integer.toString(nodes), "--timeout", "600",
-                    InitBench.class.getName(), "--exchange", exchange, "--csv");
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-            pb.environment().putIfAbsent("MPJ_JVM_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1 -Xshare:auto");
-            // dozens of cold JVMs on a few cores: init is slow, not stuck
-            pb.environment().putIfAbsent("MPJ_INIT_TIMEOUT", "600");
-            Process p = pb.start();
-            String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!p.waitFor(660, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IllegalStateException("np " + np + " nodes " + nodes + " " + exchange + " failed:\n" + text);
-            }
+            String text = SweepJob.run("np " + np + " nodes " + nodes + " " + exchange, np, nodes, InitBench.class,
+                    "--exchange", exchange, "--csv");
             rows.add(parse(text));
         }
         return rows;
