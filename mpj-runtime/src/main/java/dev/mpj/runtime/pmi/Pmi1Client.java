@@ -26,7 +26,7 @@ public final class Pmi1Client implements PmiClient {
     private final int rank;
     private final int size;
     private final String kvsName;
-    private boolean barrierPending;
+    private final SplitBarrier splitBarrier = new SplitBarrier();
     private final int maxKeyLength;
     private final int maxValueLength;
     private String processMapping;
@@ -186,17 +186,13 @@ public final class Pmi1Client implements PmiClient {
 
     @Override
     public void barrierBegin() {
-        requireNoBarrierPending();
+        splitBarrier.begin();
         connection.send(Pmi1Message.of("barrier_in"));
-        barrierPending = true;
     }
 
     @Override
     public void barrierEnd() {
-        if (!barrierPending) {
-            throw new PmiException("barrierEnd() without barrierBegin()");
-        }
-        barrierPending = false;
+        splitBarrier.end();
         Pmi1Message reply = connection.receive("barrier_out");
         connection.counters().countBarrier();
         if (!"barrier_out".equals(reply.command())) {
@@ -209,15 +205,8 @@ public final class Pmi1Client implements PmiClient {
     }
 
     private Pmi1Message call(Pmi1Message request, String expectedReply) {
-        requireNoBarrierPending();
+        splitBarrier.requireNone();
         return connection.call(request, expectedReply);
-    }
-
-    /** PMI-1 is strictly lock-step: no request may pass a barrier whose reply is still unread. */
-    private void requireNoBarrierPending() {
-        if (barrierPending) {
-            throw new PmiException("a PMI request was made while a split barrier is pending (call barrierEnd() first)");
-        }
     }
 
     /** Sends {@code finalize}, waits for {@code finalize_ack} (Hydra kills a job whose rank skips it), closes. */

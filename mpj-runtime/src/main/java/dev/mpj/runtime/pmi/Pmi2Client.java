@@ -43,7 +43,7 @@ public final class Pmi2Client implements PmiClient {
     private final String jobId;
     private final NodeAttributes nodeAttributes = new NodeAttributes();
     private String processMapping;
-    private boolean barrierPending;
+    private final SplitBarrier splitBarrier = new SplitBarrier();
 
     /**
      * A client over an established connection (a test server, or a channel opened by other means); runs the
@@ -191,18 +191,14 @@ public final class Pmi2Client implements PmiClient {
     /** Sends {@code kvs-fence}; under Slurm and mpjrun its reply comes when every rank has fenced. */
     @Override
     public void barrierBegin() {
-        requireNoBarrierPending();
+        splitBarrier.begin();
         connection.send(Pmi2Message.of("kvs-fence"));
-        barrierPending = true;
     }
 
     /** Reads the fence reply, then gets the probe key, which under Hydra waits for every rank's fence. */
     @Override
     public void barrierEnd() {
-        if (!barrierPending) {
-            throw new PmiException("barrierEnd() without barrierBegin()");
-        }
-        barrierPending = false;
+        splitBarrier.end();
         Pmi2Message reply = connection.receiveFrame("kvs-fence-response");
         if (!"kvs-fence-response".equals(reply.command())) {
             throw new PmiException("expected cmd=kvs-fence-response in reply to cmd=kvs-fence but the process"
@@ -283,14 +279,8 @@ public final class Pmi2Client implements PmiClient {
     }
 
     private Pmi2Message call(Pmi2Message request, String expectedReply) {
-        requireNoBarrierPending();
+        splitBarrier.requireNone();
         return connection.call(request, expectedReply);
-    }
-
-    private void requireNoBarrierPending() {
-        if (barrierPending) {
-            throw new PmiException("a PMI request was made while a split barrier is pending (call barrierEnd() first)");
-        }
     }
 
     private static void requireSuccess(Pmi2Message reply, String what) {

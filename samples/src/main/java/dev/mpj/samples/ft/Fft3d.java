@@ -94,58 +94,48 @@ final class Fft3d {
     /** 1D layout, (x·y, z/np) to (z, x·y/np): local transpose, Alltoall, reorder (NPB's transpose_xy_z). */
     private void transposeXyZ(int l1, double[] xin, double[] xout) {
         int[] d = layout.dims[l1];
-        int n1 = d[0] * d[1], n2 = d[2];
-        timers.start(FtTimers.TRANSPOSE_LOCAL);
-        Transposes.transpose2Local(n1, n2, xin, xout);
-        timers.stop(FtTimers.TRANSPOSE_LOCAL);
-        timers.start(FtTimers.ALLTOALL);
-        alltoall(slice1, xout, xin, layout.ntdivnp);
-        timers.stop(FtTimers.ALLTOALL);
-        timers.start(FtTimers.TRANSPOSE_FINISH);
-        Transposes.transpose2Finish(n1, n2, layout.np2, xin, xout);
-        timers.stop(FtTimers.TRANSPOSE_FINISH);
+        transpose2(d[0] * d[1], d[2], xin, xout);
     }
 
     /** 1D layout, (z, x·y/np) to (x·y, z/np) (NPB's transpose_x_yz). */
     private void transposeXYz(int l1, double[] xin, double[] xout) {
         int[] d = layout.dims[l1];
-        int n1 = d[0], n2 = d[1] * d[2];
-        timers.start(FtTimers.TRANSPOSE_LOCAL);
-        Transposes.transpose2Local(n1, n2, xin, xout);
-        timers.stop(FtTimers.TRANSPOSE_LOCAL);
-        timers.start(FtTimers.ALLTOALL);
-        alltoall(slice1, xout, xin, layout.ntdivnp);
-        timers.stop(FtTimers.ALLTOALL);
-        timers.start(FtTimers.TRANSPOSE_FINISH);
-        Transposes.transpose2Finish(n1, n2, layout.np2, xin, xout);
-        timers.stop(FtTimers.TRANSPOSE_FINISH);
+        transpose2(d[0], d[1] * d[2], xin, xout);
+    }
+
+    /** 1D layout: an n1 × n2 matrix transposed across the ranks of {@code slice1}. */
+    private void transpose2(int n1, int n2, double[] xin, double[] xout) {
+        exchange(() -> Transposes.transpose2Local(n1, n2, xin, xout), slice1, xin, xout,
+                () -> Transposes.transpose2Finish(n1, n2, layout.np2, xin, xout));
     }
 
     /** 2D layout, x and y exchanged among the ranks of {@code slice2} (NPB's transpose_x_y). */
     private void transposeXY(int l1, int l2, double[] xin, double[] xout) {
         int[] a = layout.dims[l1], b = layout.dims[l2];
-        timers.start(FtTimers.TRANSPOSE_LOCAL);
-        Transposes.xyLocal(a[0], a[1], a[2], xin, xout);
-        timers.stop(FtTimers.TRANSPOSE_LOCAL);
-        timers.start(FtTimers.ALLTOALL);
-        alltoall(slice2, xout, xin, layout.ntdivnp);
-        timers.stop(FtTimers.ALLTOALL);
-        timers.start(FtTimers.TRANSPOSE_FINISH);
-        Transposes.xyFinish(b[0], b[1], b[2], layout.np1, xin, xout);
-        timers.stop(FtTimers.TRANSPOSE_FINISH);
+        exchange(() -> Transposes.xyLocal(a[0], a[1], a[2], xin, xout), slice2, xin, xout,
+                () -> Transposes.xyFinish(b[0], b[1], b[2], layout.np1, xin, xout));
     }
 
     /** 2D layout, x and z exchanged among the ranks of {@code slice1} (NPB's transpose_x_z). */
     private void transposeXZ(int l1, int l2, double[] xin, double[] xout) {
         int[] a = layout.dims[l1], b = layout.dims[l2];
+        exchange(() -> Transposes.xzLocal(a[0], a[1], a[2], xin, xout), slice1, xin, xout,
+                () -> Transposes.xzFinish(b[0], b[1], b[2], layout.np2, xin, xout));
+    }
+
+    /**
+     * The three timed steps of every transpose: the local reordering from {@code xin} into {@code xout}, the
+     * Alltoall among {@code comm} back into {@code xin}, and the final reordering into {@code xout}.
+     */
+    private void exchange(Runnable local, Intracomm comm, double[] xin, double[] xout, Runnable finish) {
         timers.start(FtTimers.TRANSPOSE_LOCAL);
-        Transposes.xzLocal(a[0], a[1], a[2], xin, xout);
+        local.run();
         timers.stop(FtTimers.TRANSPOSE_LOCAL);
         timers.start(FtTimers.ALLTOALL);
-        alltoall(slice1, xout, xin, layout.ntdivnp);
+        alltoall(comm, xout, xin, layout.ntdivnp);
         timers.stop(FtTimers.ALLTOALL);
         timers.start(FtTimers.TRANSPOSE_FINISH);
-        Transposes.xzFinish(b[0], b[1], b[2], layout.np2, xin, xout);
+        finish.run();
         timers.stop(FtTimers.TRANSPOSE_FINISH);
     }
 
