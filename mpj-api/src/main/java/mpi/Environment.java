@@ -22,6 +22,8 @@ final class Environment {
     private static Thread mainThread;
     private static final BufferedSends bufferedSends = new BufferedSends();
     private static ContextIds contextIds = new ContextIds();
+    /** The runtime {@link #load} tries first. */
+    static final String DEFAULT_BACKEND = "dev.mpj.runtime.MpjRuntime";
 
     private Environment() {
     }
@@ -87,8 +89,30 @@ final class Environment {
         return contextIds;
     }
 
-    /** The first {@link MpiBackend} registered with {@link ServiceLoader} that {@code loader} sees. */
+    /**
+     * The mpj runtime, named in {@code mpj.backend} (by default {@value #DEFAULT_BACKEND}); when no such class is
+     * on the class path, the first {@link MpiBackend} registered with {@link ServiceLoader} that {@code loader}
+     * sees. The name comes first because a service lookup opens every jar of the class path, some 50 ms of a cold
+     * JVM's {@code MPI.Init}, where loading one class from the class-data archive takes well under one.
+     */
     static MpiBackend load(ClassLoader loader) {
+        String name = System.getProperty("mpj.backend", DEFAULT_BACKEND);
+        try {
+            Class<?> named = Class.forName(name, true, loader);
+            if (!MpiBackend.class.isAssignableFrom(named)) {
+                throw new MPIException(MPI.ERR_OTHER, "MPI.Init: mpj.backend " + name + " is not a "
+                        + MpiBackend.class.getName());
+            }
+            return (MpiBackend) named.getConstructor().newInstance();
+        } catch (ClassNotFoundException e) {
+            if (!name.equals(DEFAULT_BACKEND)) {
+                throw new MPIException(MPI.ERR_OTHER, "MPI.Init: mpj.backend " + name + " is not on the class path",
+                        e);
+            }
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new MPIException(MPI.ERR_OTHER, "MPI.Init: the mpj runtime " + name + " cannot be loaded: " + e,
+                    e);
+        }
         try {
             Iterator<MpiBackend> found = ServiceLoader.load(MpiBackend.class, loader).iterator();
             if (found.hasNext()) {

@@ -11,10 +11,10 @@ final class LauncherWatchdog implements Runnable {
     /** How often the launcher is looked at: a rank outlives a killed launcher by at most this. */
     private static final long POLL_MILLIS = 250;
 
-    private final ProcessHandle launcher;
+    private final long launcherPid;
 
-    private LauncherWatchdog(ProcessHandle launcher) {
-        this.launcher = launcher;
+    private LauncherWatchdog(long launcherPid) {
+        this.launcherPid = launcherPid;
     }
 
     static void watch(Map<String, String> env) {
@@ -22,21 +22,19 @@ final class LauncherWatchdog implements Runnable {
         if (pid == null) {
             return;
         }
-        ProcessHandle launcher = ProcessHandle.of(Long.parseLong(pid.trim())).orElse(null);
-        if (launcher == null) {
-            launcherGone();
-        }
         // A polling daemon thread rather than onExit(): the launcher is no child of ours, so onExit() would poll
-        // too, after loading CompletableFuture's machinery during MPI.Init.
-        Thread t = new Thread(new LauncherWatchdog(launcher), "mpj-launcher-watchdog");
+        // too, after loading CompletableFuture's machinery during MPI.Init. The thread also looks the launcher up:
+        // ProcessHandle starts its reaper executor, a few milliseconds MPI.Init need not wait for.
+        Thread t = new Thread(new LauncherWatchdog(Long.parseLong(pid.trim())), "mpj-launcher-watchdog");
         t.setDaemon(true);
         t.start();
     }
 
     @Override
     public void run() {
+        ProcessHandle launcher = ProcessHandle.of(launcherPid).orElse(null);
         try {
-            while (launcher.isAlive()) {
+            while (launcher != null && launcher.isAlive()) {
                 Thread.sleep(POLL_MILLIS);
             }
         } catch (InterruptedException e) {

@@ -5,7 +5,9 @@ import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.node.NodeMap;
 import org.agrona.concurrent.IdleStrategy;
 
-import java.lang.management.ManagementFactory;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -52,7 +54,26 @@ public enum WaitPolicy {
      */
     public static WaitPolicy forRank(Settings settings, NodeMap map, int rank) {
         return of(settings).resolve(sharingRanks(settings, map, rank), Runtime.getRuntime().availableProcessors(),
-                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+                loadAverage());
+    }
+
+    /**
+     * The one-minute load average from {@code /proc/loadavg}, or -1 when unknown. Not through the operating
+     * system MXBean: starting java.lang.management (its cgroup probing, regexes and streams) took some 50 ms of a
+     * cold JVM's MPI.Init.
+     */
+    static double loadAverage() {
+        byte[] text = new byte[64];
+        try (FileInputStream in = new FileInputStream("/proc/loadavg")) {
+            int n = in.read(text);
+            int end = 0;
+            while (end < n && text[end] != ' ') {
+                end++;
+            }
+            return end == 0 ? -1 : Double.parseDouble(new String(text, 0, end, StandardCharsets.US_ASCII));
+        } catch (IOException | NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** The ranks on {@code rank}'s machine, as far as the job knows. */

@@ -1,5 +1,7 @@
 package dev.mpj.runtime.launch;
 
+import dev.mpj.runtime.pmi.PmiClients;
+
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -26,7 +28,8 @@ final class RankCommand {
 
     /** Variables an enclosing process manager may have set; a rank's PMI client must not see them. */
     static final List<String> ENCLOSING_PMI_VARIABLES = List.of("PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK",
-            "PMI_SIZE", "PMI_JOBID", "PMI_SPAWNED", "PMI_TOTALVIEW", "MPI_LOCALRANKID", "MPI_LOCALNRANKS");
+            "PMI_SIZE", "PMI_JOBID", "PMI_SPAWNED", "PMI_TOTALVIEW", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
+            PmiClients.PIPELINE_VARIABLE);
 
     private final LaunchOptions options;
     private final ProcessMapping mapping;
@@ -104,6 +107,7 @@ final class RankCommand {
         v.put("PMI_ID", Integer.toString(rank));
         v.put("PMI_RANK", Integer.toString(rank));
         v.put("PMI_SIZE", Integer.toString(mapping.size()));
+        v.put(PmiClients.PIPELINE_VARIABLE, "1");
         v.put("MPI_LOCALRANKID", Integer.toString(mapping.localRank(rank)));
         v.put("MPI_LOCALNRANKS", Integer.toString(mapping.localSize(rank)));
         v.put("MPJ_LAUNCHER_PID", Long.toString(ProcessHandle.current().pid()));

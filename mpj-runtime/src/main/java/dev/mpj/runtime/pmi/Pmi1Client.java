@@ -17,7 +17,8 @@ import java.util.Map;
  * the expected one. Reply fields are matched by key; a missing {@code rc} means success.
  *
  * <p>Construction runs the init sequence ({@code init}, {@code get_maxes}, {@code get_my_kvsname}: three
- * round trips); {@code PMI_process_mapping} is fetched on first use. Not thread-safe.
+ * round trips, or with the port handshake one when pipelined under mpjrun); {@code PMI_process_mapping} is
+ * fetched on first use. Not thread-safe.
  */
 public final class Pmi1Client implements PmiClient {
     private static final String PROCESS_MAPPING = "PMI_process_mapping";
@@ -36,10 +37,11 @@ public final class Pmi1Client implements PmiClient {
      * init sequence. {@code resource} is closed by {@link #close()}, and on failure here.
      */
     public Pmi1Client(InputStream in, OutputStream out, Closeable resource, int rank, int size) {
-        this(new PmiConnection(in, out, resource), rank, size);
+        this(new PmiConnection(in, out, resource), rank, size, false);
     }
 
-    private Pmi1Client(PmiConnection connection, int rank, int size) {
+    /** {@code sent}: the init sequence's requests are already on their way ({@link #sendInitSequence}). */
+    private Pmi1Client(PmiConnection connection, int rank, int size, boolean sent) {
         this.connection = connection;
         try {
             if (size < 1 || rank < 0 || rank >= size) {
@@ -47,13 +49,12 @@ public final class Pmi1Client implements PmiClient {
             }
             this.rank = rank;
             this.size = size;
-            Pmi1Message init = connection.call(
-                    Pmi1Message.of("init", "pmi_version", "1", "pmi_subversion", "1"), "response_to_init");
+            Pmi1Message init = initStep(sent, INIT, "response_to_init");
             String version = init.get("pmi_version");
             if (init.rc() != 0 || (version != null && !version.equals("1"))) {
                 throw new PmiException("the process manager refused PMI 1.1: " + init);
             }
-            Pmi1Message maxes = connection.call(Pmi1Message.of("get_maxes"), "maxes");
+            Pmi1Message maxes = initStep(sent, GET_MAXES, "maxes");
             int kvsNameMax = maxes.requireInt("kvsname_max");
             int keyLenMax = maxes.requireInt("keylen_max");
             int valLenMax = maxes.requireInt("vallen_max");
@@ -64,11 +65,27 @@ public final class Pmi1Client implements PmiClient {
             if (maxKeyLength < 1 || maxValueLength < 1) {
                 throw new PmiException("unusable PMI limits: " + maxes);
             }
-            this.kvsName = connection.call(Pmi1Message.of("get_my_kvsname"), "my_kvsname").require("kvsname");
+            this.kvsName = initStep(sent, GET_MY_KVSNAME, "my_kvsname").require("kvsname");
         } catch (RuntimeException e) {
             connection.close();
             throw e;
         }
+    }
+
+    private static final Pmi1Message INIT = Pmi1Message.of("init", "pmi_version", "1", "pmi_subversion", "1");
+    private static final Pmi1Message GET_MAXES = Pmi1Message.of("get_maxes");
+    private static final Pmi1Message GET_MY_KVSNAME = Pmi1Message.of("get_my_kvsname");
+
+    /** One request of the init sequence: a round trip, or only its reply when the request was sent ahead. */
+    private Pmi1Message initStep(boolean sent, Pmi1Message request, String expectedReply) {
+        return sent ? connection.reply(request, expectedReply) : connection.call(request, expectedReply);
+    }
+
+    /** Writes the init sequence's three requests without waiting for replies. */
+    private static void sendInitSequence(PmiConnection connection) {
+        connection.send(INIT);
+        connection.send(GET_MAXES);
+        connection.send(GET_MY_KVSNAME);
     }
 
     /**
@@ -79,7 +96,7 @@ public final class Pmi1Client implements PmiClient {
     public static Pmi1Client overFd(int fd, Map<String, String> env) {
         int rank = requireIntVariable(env, "PMI_RANK");
         int size = requireIntVariable(env, "PMI_SIZE");
-        return new Pmi1Client(PmiConnection.overFd(fd), rank, size);
+        return new Pmi1Client(PmiConnection.overFd(fd), rank, size, false);
     }
 
     /**
@@ -87,20 +104,38 @@ public final class Pmi1Client implements PmiClient {
      * handshake ({@code cmd=initack pmiid=<pmiId>}) yields rank and size.
      */
     public static Pmi1Client overPort(String hostPort, int pmiId) {
+        return overPort(hostPort, pmiId, false);
+    }
+
+    /**
+     * As {@link #overPort(String, int)}; {@code pipelined} writes the handshake and the whole init sequence at
+     * once and then reads the four replies, one round trip instead of four. Only for a server known to read
+     * every line of a read (mpjrun's {@code PmiServer}): the PMI-1 protocol itself is lock-step.
+     */
+    public static Pmi1Client overPort(String hostPort, int pmiId, boolean pipelined) {
         PmiConnection connection = PmiConnection.overPort(hostPort);
         int[] rankAndSize;
         try {
-            rankAndSize = initAck(connection, pmiId);
+            connection.send(Pmi1Message.of("initack", "pmiid", Integer.toString(pmiId)));
+            if (pipelined) {
+                sendInitSequence(connection);
+            }
+            rankAndSize = initAckReplies(connection, pmiId);
         } catch (RuntimeException e) {
             connection.close();
             throw e;
         }
-        return new Pmi1Client(connection, rankAndSize[0], rankAndSize[1]);
+        return new Pmi1Client(connection, rankAndSize[0], rankAndSize[1], pipelined);
     }
 
     /** Port mode: the server answers the initack with four lines, {@code initack} and three {@code set}s. */
     static int[] initAck(PmiConnection connection, int pmiId) {
         connection.send(Pmi1Message.of("initack", "pmiid", Integer.toString(pmiId)));
+        return initAckReplies(connection, pmiId);
+    }
+
+    /** The four lines answering an initack already sent: rank and size. */
+    private static int[] initAckReplies(PmiConnection connection, int pmiId) {
         boolean acknowledged = false;
         int rank = -1;
         int size = -1;

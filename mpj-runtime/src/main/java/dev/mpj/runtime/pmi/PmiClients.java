@@ -8,6 +8,11 @@ import java.util.Map;
 /** Chooses and starts the PMI client for this process, from the {@code mpj.pmi} setting and the environment. */
 public final class PmiClients {
     static final String VALID_VALUES = "auto, pmi1, pmi2, singleton";
+    /**
+     * Set to 1 by mpjrun, whose PMI server reads every line of a read: the PMI-1 client may then send its start
+     * requests all at once ({@link Pmi1Client#overPort(String, int, boolean)}).
+     */
+    public static final String PIPELINE_VARIABLE = "MPJ_PMI_PIPELINE";
 
     private PmiClients() {
     }
@@ -68,7 +73,8 @@ public final class PmiClients {
             String idName = variable(env, "PMI_ID") != null ? "PMI_ID"
                     : variable(env, "PMI_RANK") != null ? "PMI_RANK" : null;
             int id = idName == null ? 0 : parseInt(idName, variable(env, idName));
-            return pmi2 ? Pmi2Client.overPort(port, id, env) : Pmi1Client.overPort(port, id);
+            return pmi2 ? Pmi2Client.overPort(port, id, env) : Pmi1Client.overPort(port, id,
+                    "1".equals(variable(env, PIPELINE_VARIABLE)));
         }
         return null;
     }

@@ -87,6 +87,11 @@ final class PmiConnection implements Closeable {
     /** Sends one request and returns its reply, which must be the command {@code expectedReply}. */
     Pmi1Message call(Pmi1Message request, String expectedReply) {
         send(request);
+        return reply(request, expectedReply);
+    }
+
+    /** The reply to {@code request}, sent earlier; it must be the command {@code expectedReply}. */
+    Pmi1Message reply(Pmi1Message request, String expectedReply) {
         Pmi1Message reply = receive(expectedReply);
         if (!expectedReply.equals(reply.command())) {
             throw new PmiException("expected cmd=" + expectedReply + " in reply to cmd=" + request.command()

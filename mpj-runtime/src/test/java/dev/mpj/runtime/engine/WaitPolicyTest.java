@@ -17,6 +17,15 @@ class WaitPolicyTest {
     }
 
     @Test
+    void theLoadAverageIsTheMachinesOneMinuteFigure() throws Exception {
+        String first = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
+        double read = WaitPolicy.loadAverage();
+        // the kernel may update it between the two reads, by little
+        assertEquals(Double.parseDouble(first), read, 1.0);
+        assertTrue(read >= 0);
+    }
+
+    @Test
     void autoSpinsWhenTheLoadIsUnknown() {
         assertEquals(WaitPolicy.SPIN, WaitPolicy.AUTO.resolve(2, 2, -1));
     }

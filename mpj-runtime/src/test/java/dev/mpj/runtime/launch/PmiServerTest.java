@@ -1,5 +1,6 @@
 package dev.mpj.runtime.launch;
 
+import dev.mpj.runtime.pmi.Pmi1Client;
 import dev.mpj.runtime.pmi.Pmi1Message;
 import dev.mpj.runtime.pmi.Pmi2Message;
 import org.junit.jupiter.api.AfterEach;
@@ -43,6 +44,25 @@ class PmiServerTest {
         List<String> replies = c.initack(2).stream().map(Pmi1Message::toString).toList();
         assertEquals(List.of("cmd=initack", "cmd=set size=3", "cmd=set rank=2", "cmd=set debug=0"), replies);
         assertEquals("connected 2", nextEvent());
+    }
+
+    @Test
+    void aPipelinedClientStartsInOneRoundTripAndWorksOnAsUsual() throws Exception {
+        start(ProcessMapping.singleNode(2));
+        try (Pmi1Client zero = Pmi1Client.overPort(server.portVariable(), 0, true);
+             Pmi1Client one = Pmi1Client.overPort(server.portVariable(), 1, true)) {
+            assertEquals(List.of(0, 2, 1, 2), List.of(zero.rank(), zero.size(), one.rank(), one.size()));
+            assertEquals(KVS, zero.jobId());
+            assertEquals(KVS, one.jobId());
+            assertTrue(zero.maxValueLength() > 0);
+            // the connection is in step after the pipelined start: a put, a barrier and a get still match up
+            zero.put("card-0", "abc");
+            Thread other = new Thread(one::barrier);
+            other.start();
+            zero.barrier();
+            other.join(5000);
+            assertEquals("abc", one.get("card-0"));
+        }
     }
 
     @Test
