@@ -6,8 +6,9 @@ import java.nio.ByteBuffer;
  * The MPI environment: start-up and shut-down, the predefined communicators and datatypes, and the
  * constants of MPI, with the mpiJava 1.2 / MPJ Express names.
  *
- * <p>{@link #Init} finds the mpj runtime with {@link java.util.ServiceLoader} (an implementation of
- * {@code dev.mpj.api.MpiBackend} on the class path) and starts it. Every communication call made
+ * <p>{@link #Init} finds the mpj runtime (an implementation of {@code dev.mpj.api.MpiBackend} on the class path:
+ * {@code dev.mpj.runtime.MpjRuntime} or the class named in the {@code mpj.backend} property by name, else one
+ * registered with {@link java.util.ServiceLoader}) and starts it. Every communication call made
  * before {@code Init} or after {@link #Finalize} raises {@link MPIException} ({@code ERR_OTHER}).
  * The predefined communicators are usable as soon as {@code Init} returns. The thread level provided
  * is at most {@link #THREAD_SERIALIZED}: MPI may be called from any thread, one at a time.

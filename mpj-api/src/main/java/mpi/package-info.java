@@ -6,7 +6,7 @@
  *
  * <p>This package checks arguments, packs Java buffers into little-endian bytes, translates ranks of
  * communicators to world ranks, and tracks requests; the runtime behind
- * {@code dev.mpj.api.MpiBackend} (found with {@link java.util.ServiceLoader} at {@code MPI.Init})
+ * {@code dev.mpj.api.MpiBackend} (loaded by name at {@code MPI.Init}, else found with {@link java.util.ServiceLoader})
  * moves bytes between world ranks.
  *
  * <p>Choices worth knowing:

@@ -4,7 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.function.BooleanSupplier;
 
 /**
- * The implementation behind package {@code mpi}, found with {@link java.util.ServiceLoader}. It speaks
+ * The implementation behind package {@code mpi}: {@code dev.mpj.runtime.MpjRuntime} (or the class named in
+ * {@code mpj.backend}) by name, else one found with {@link java.util.ServiceLoader}. It speaks
  * bytes and world ranks: the {@code mpi} classes check arguments, pack and unpack Java arrays
  * (little-endian) and translate communicator ranks. Called from one thread at a time (the MPI
  * thread levels up to {@code THREAD_SERIALIZED}); nothing here is re-entrant.
