@@ -1,6 +1,5 @@
 package dev.mpj.samples;
 
-import java.util.Locale;
 
 import mpi.MPI;
 
@@ -93,7 +92,7 @@ public final class MatMul {
                     }
                 }
             }
-            System.out.printf(Locale.ROOT, "matmul n=%d np=%d time_s=%.3f gflops=%.3f %s%n", n, size, seconds,
+            Lines.printf("matmul n=%d np=%d time_s=%.3f gflops=%.3f %s%n", n, size, seconds,
                     2.0 * n * n * n / seconds / 1e9, wrong == 0 ? "correct" : wrong + " WRONG elements");
             if (wrong != 0) {
                 MPI.COMM_WORLD.Abort(1);

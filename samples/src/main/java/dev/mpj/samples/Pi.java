@@ -35,7 +35,7 @@ public final class Pi {
         double[] pi = new double[1];
         MPI.COMM_WORLD.Reduce(partial, 0, pi, 0, 1, MPI.DOUBLE, MPI.SUM, 0);
         if (rank == 0) {
-            System.out.printf("pi is approximately %.16f, error %.3e, %d intervals on %d ranks, %.3f s%n",
+            Lines.printf("pi is approximately %.16f, error %.3e, %d intervals on %d ranks, %.3f s%n",
                     pi[0], Math.abs(pi[0] - Math.PI), n, size, MPI.Wtime() - t0);
         }
         MPI.Finalize();

@@ -38,7 +38,7 @@ public final class Ring {
         }
         double t = MPI.Wtime() - t0;
         if (rank == 0) {
-            System.out.printf("ring: %d laps over %d ranks, token = %d (expected %d), %.1f us per hop%n",
+            Lines.printf("ring: %d laps over %d ranks, token = %d (expected %d), %.1f us per hop%n",
                     laps, size, token[0], laps * size, t * 1e6 / Math.max(1, laps * size));
         }
         MPI.Finalize();

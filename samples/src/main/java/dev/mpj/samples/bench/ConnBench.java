@@ -3,6 +3,7 @@ package dev.mpj.samples.bench;
 import dev.mpj.runtime.MpjRuntime;
 import dev.mpj.runtime.connect.ConnectionStats;
 import dev.mpj.runtime.connect.EagerReport;
+import dev.mpj.samples.Lines;
 import mpi.Cartcomm;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -128,7 +129,7 @@ public final class ConnBench {
                     worst[2 * k] / worst[2 * k + 1], sums[0], peers, worst[times.length], worst[times.length + 1],
                     slowest);
         }
-        System.out.printf(Locale.ROOT, "# connbench: mode %s, np %d on %d nodes, %d bytes per block, %d iterations"
+        Lines.printf("# connbench: mode %s, np %d on %d nodes, %d bytes per block, %d iterations"
                         + " after the first; TCP connections in the job %d, peers talked to per rank %.1f%n", mode, size,
                 nodes, bytes, iterations, sums[0], peers);
         if (eager != null) {
@@ -136,7 +137,7 @@ public final class ConnBench {
             for (double r : rounds) {
                 line.append(String.format(Locale.ROOT, " %.1f", r));
             }
-            System.out.printf(Locale.ROOT, "# eager phase %.1f ms (every transport ready after %.1f ms), slowest"
+            Lines.printf("# eager phase %.1f ms (every transport ready after %.1f ms), slowest"
                     + " connect %.1f ms, slowest per round (ms):%s%n", worst[times.length], worst[times.length + 1],
                     slowest, line);
         }

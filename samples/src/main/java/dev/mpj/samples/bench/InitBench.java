@@ -2,6 +2,7 @@ package dev.mpj.samples.bench;
 
 import dev.mpj.runtime.InitReport;
 import dev.mpj.runtime.MpjRuntime;
+import dev.mpj.samples.Lines;
 import mpi.MPI;
 
 import java.util.Arrays;
@@ -92,24 +93,24 @@ public final class InitBench {
         long puts = (long) Arrays.stream(column(all, PUTS)).sum();
         long gets = (long) Arrays.stream(column(all, GETS)).sum();
         String exchange = report.exchange();
-        System.out.printf(Locale.ROOT, "nprocs: %d, min: %.2f ms, max: %.2f ms, avg: %.2f ms%n", np, min, max, avg);
-        System.out.printf(Locale.ROOT, "nodes: %d, exchange: %s%n", nodes, exchange);
+        Lines.printf("nprocs: %d, min: %.2f ms, max: %.2f ms, avg: %.2f ms%n", np, min, max, avg);
+        Lines.printf("nodes: %d, exchange: %s%n", nodes, exchange);
         StringBuilder phases = new StringBuilder("phases (median over ranks, ms):");
         for (int p = 0; p < PHASES.length; p++) {
             phases.append(String.format(Locale.ROOT, " %s %.2f", PHASES[p], median(column(all, FIRST_PHASE + p))));
         }
         System.out.println(phases);
-        System.out.printf(Locale.ROOT, "exchange PMI operations of the job: puts=%d gets=%d (formula %s)%n", puts,
+        Lines.printf("exchange PMI operations of the job: puts=%d gets=%d (formula %s)%n", puts,
                 gets, formula(exchange, np, nodes));
         long agreementPuts = (long) Arrays.stream(column(all, AGREEMENT_PUTS)).sum();
         long agreementGets = (long) Arrays.stream(column(all, AGREEMENT_GETS)).sum();
         if (agreementPuts + agreementGets > 0) {
-            System.out.printf(Locale.ROOT, "card-length agreement, PMI operations of the job: puts=%d gets=%d"
+            Lines.printf("card-length agreement, PMI operations of the job: puts=%d gets=%d"
                     + " (formula N puts, N·P gets: puts=%d gets=%d)%n", agreementPuts, agreementGets, nodes,
                     (long) nodes * np);
         }
         if (csv) {
-            System.out.printf(Locale.ROOT, "csv,%d,%d,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d%n", np, nodes, exchange, min,
+            Lines.printf("csv,%d,%d,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d%n", np, nodes, exchange, min,
                     max, avg, median(total), median(column(all, FIRST_PHASE + indexOf("exchange"))), puts, gets);
         }
     }

@@ -3,6 +3,7 @@ package dev.mpj.samples.ft;
 import java.util.Locale;
 
 import dev.mpj.samples.JobExit;
+import dev.mpj.samples.Lines;
 import mpi.Intracomm;
 import mpi.MPI;
 
@@ -58,7 +59,7 @@ public final class Ft {
             world.Reduce(local, 0, sums[iter - 1], 0, 2, MPI.DOUBLE, MPI.SUM, 0);
             timers.stop(FtTimers.CHECKSUM);
             if (me == 0) {
-                System.out.printf(Locale.ROOT, " T =%5d     Checksum =%22.12E%22.12E%n", iter, sums[iter - 1][0],
+                Lines.printf(" T =%5d     Checksum =%22.12E%22.12E%n", iter, sums[iter - 1][0],
                         sums[iter - 1][1]);
             }
         }
@@ -66,7 +67,7 @@ public final class Ft {
         double seconds = MPI.Wtime() - t0;
         if (me == 0) {
             System.out.println(verified ? " Result verification successful" : " Result verification failed");
-            System.out.printf(Locale.ROOT, " class = %s%n", cls.name());
+            Lines.printf(" class = %s%n", cls.name());
             printResults(cls, np, seconds, verified);
         }
         timers.print(world);
@@ -167,26 +168,26 @@ public final class Ft {
 
     private static void printHeader(FtLayout layout, int np) {
         FtClass c = layout.cls;
-        System.out.printf(Locale.ROOT, "%n%n NAS Parallel Benchmarks 3.4 -- FT Benchmark (mpj Java port)%n%n");
-        System.out.printf(Locale.ROOT, " Size                : %4dx%4dx%4d%n", c.nx, c.ny, c.nz);
-        System.out.printf(Locale.ROOT, " Iterations          : %14d%n", c.niter);
-        System.out.printf(Locale.ROOT, " Number of processes : %14d%n", np);
-        System.out.printf(Locale.ROOT, " Processor array     : %9dx%4d%n", layout.np1, layout.np2);
-        System.out.printf(Locale.ROOT, " Layout type         : %14s%n%n", layout);
+        Lines.printf("%n%n NAS Parallel Benchmarks 3.4 -- FT Benchmark (mpj Java port)%n%n");
+        Lines.printf(" Size                : %4dx%4dx%4d%n", c.nx, c.ny, c.nz);
+        Lines.printf(" Iterations          : %14d%n", c.niter);
+        Lines.printf(" Number of processes : %14d%n", np);
+        Lines.printf(" Processor array     : %9dx%4d%n", layout.np1, layout.np2);
+        Lines.printf(" Layout type         : %14s%n%n", layout);
     }
 
     private static void printResults(FtClass c, int np, double seconds, boolean verified) {
         double mops = c.mops(seconds);
-        System.out.printf(Locale.ROOT, "%n%n FT Benchmark Completed.%n");
-        System.out.printf(Locale.ROOT, " Class           = %24s%n", c.name());
-        System.out.printf(Locale.ROOT, " Size            = %14dx%4dx%4d%n", c.nx, c.ny, c.nz);
-        System.out.printf(Locale.ROOT, " Iterations      = %24d%n", c.niter);
-        System.out.printf(Locale.ROOT, " Time in seconds = %24.2f%n", seconds);
-        System.out.printf(Locale.ROOT, " Total processes = %24d%n", np);
-        System.out.printf(Locale.ROOT, " Mop/s total     = %24.2f%n", mops);
-        System.out.printf(Locale.ROOT, " Mop/s/process   = %24.2f%n", mops / np);
-        System.out.printf(Locale.ROOT, " Operation type  = %24s%n", "floating point");
-        System.out.printf(Locale.ROOT, " Verification    = %24s%n", verified ? "SUCCESSFUL" : "UNSUCCESSFUL");
-        System.out.printf(Locale.ROOT, " Version         = %24s%n", "3.4 (mpj)");
+        Lines.printf("%n%n FT Benchmark Completed.%n");
+        Lines.printf(" Class           = %24s%n", c.name());
+        Lines.printf(" Size            = %14dx%4dx%4d%n", c.nx, c.ny, c.nz);
+        Lines.printf(" Iterations      = %24d%n", c.niter);
+        Lines.printf(" Time in seconds = %24.2f%n", seconds);
+        Lines.printf(" Total processes = %24d%n", np);
+        Lines.printf(" Mop/s total     = %24.2f%n", mops);
+        Lines.printf(" Mop/s/process   = %24.2f%n", mops / np);
+        Lines.printf(" Operation type  = %24s%n", "floating point");
+        Lines.printf(" Verification    = %24s%n", verified ? "SUCCESSFUL" : "UNSUCCESSFUL");
+        Lines.printf(" Version         = %24s%n", "3.4 (mpj)");
     }
 }

@@ -1,6 +1,6 @@
 package dev.mpj.samples.ft;
 
-import java.util.Locale;
+import dev.mpj.samples.Lines;
 
 import mpi.Intracomm;
 import mpi.MPI;
@@ -55,9 +55,9 @@ final class FtTimers {
         comm.Reduce(seconds, 0, max, 0, n, MPI.DOUBLE, MPI.MAX, 0);
         comm.Reduce(seconds, 0, sum, 0, n, MPI.DOUBLE, MPI.SUM, 0);
         if (comm.Rank() == 0) {
-            System.out.printf(Locale.ROOT, " nprocs =%6d %27s %11s %11s%n", comm.Size(), "minimum", "maximum", "average");
+            Lines.printf(" nprocs =%6d %27s %11s %11s%n", comm.Size(), "minimum", "maximum", "average");
             for (int i = 0; i < n; i++) {
-                System.out.printf(Locale.ROOT, " timer %2d(%16s) :  %10.4f  %10.4f  %10.4f%n", i + 1, NAMES[i], min[i],
+                Lines.printf(" timer %2d(%16s) :  %10.4f  %10.4f  %10.4f%n", i + 1, NAMES[i], min[i],
                         max[i], sum[i] / comm.Size());
             }
         }

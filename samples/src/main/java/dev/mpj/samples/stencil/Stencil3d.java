@@ -1,8 +1,7 @@
 package dev.mpj.samples.stencil;
 
-import java.util.Locale;
-
 import dev.mpj.samples.JobExit;
+import dev.mpj.samples.Lines;
 import mpi.Intracomm;
 import mpi.MPI;
 
@@ -79,7 +78,7 @@ public final class Stencil3d {
         if (rank == 0) {
             int[] d = grid.dims();
             double perIter = 1e6 / (np * (double) Math.max(o.iters, 1));
-            System.out.printf(Locale.ROOT, "stencil3d np=%d dims=%dx%dx%d n=%d iters=%d periodic=%d faces=%s"
+            Lines.printf("stencil3d np=%d dims=%dx%dx%d n=%d iters=%d periodic=%d faces=%s"
                             + " total_s=%.6f comm_us_per_iter=%.3f halo_us_per_iter=%.3f allreduce_us_per_iter=%.3f"
                             + " residual=%.15e res1=%.15e maxdiff=%.15e checksum=%.15e%n",
                     np, d[0], d[1], d[2], n, o.iters, o.periodic ? 1 : 0, o.datatypes ? "datatypes" : "packed",
