@@ -109,7 +109,7 @@ public final class NodeSegment implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(segment.removeOnExit);
         UnsafeBuffer b = segment.buffer;
         NodeSegmentDescriptor.fillHeader(b, nodeId, localSize, jobSize, cardCapacity, transportLength,
-                ProcessHandle.current().pid());
+                ProcessId.current());
         b.putInt(ATTACHED_OFFSET, 1);
         NodeSegmentDescriptor.signalReady(b);
         return segment;

@@ -3,6 +3,7 @@ package dev.mpj.transport.shm;
 import dev.mpj.runtime.engine.WaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
+import dev.mpj.runtime.node.ProcessId;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import dev.mpj.runtime.spi.Transport;
@@ -101,7 +102,7 @@ public final class ShmTransport implements Transport {
         }
         reader = new InboundReader(rings[self], sink, locals);
         idle = WaitPolicy.forRank(context.settings(), map, rank).pollingIdleStrategy();
-        long pid = ProcessHandle.current().pid();
+        long pid = ProcessId.current();
         watch = new PeerWatch(layout, locals.worldRanks(), self, pid, sink);
         layout.attach(self, pid);
         return ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(0, node).array();
