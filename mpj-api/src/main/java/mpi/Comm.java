@@ -3,7 +3,6 @@ package mpi;
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
-import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -145,17 +144,17 @@ public abstract class Comm {
 
     /** Standard-mode send: returns once {@code buf} may be reused. */
     public void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        blockingSend("Send", buf, offset, count, datatype, dest, tag, SendMode.STANDARD);
+        started(checkedSend("Send", buf, offset, count, datatype, dest, tag, SendMode.STANDARD)).Wait();
     }
 
     /** Synchronous send: returns once the receiver has matched the message. */
     public void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        blockingSend("Ssend", buf, offset, count, datatype, dest, tag, SendMode.SYNCHRONOUS);
+        started(checkedSend("Ssend", buf, offset, count, datatype, dest, tag, SendMode.SYNCHRONOUS)).Wait();
     }
 
     /** Ready send: the matching receive must already be posted (treated as a standard send). */
     public void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        blockingSend("Rsend", buf, offset, count, datatype, dest, tag, SendMode.READY);
+        started(checkedSend("Rsend", buf, offset, count, datatype, dest, tag, SendMode.READY)).Wait();
     }
 
     /**
@@ -190,14 +189,7 @@ public abstract class Comm {
 
     /** Receives a message into {@code buf}; a longer message than {@code count} items raises {@code ERR_TRUNCATE}. */
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
-        checkReceiveArguments("Recv", buf, offset, count, datatype, source, tag);
-        if (source == MPI.PROC_NULL) {
-            return Status.procNull();
-        }
-        ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
-        Operation op = Environment.backend().receive(into.room(), worldSource(source), tag,
-                spec.pointToPointContext());
-        return Request.complete(this, op, into);
+        return started(checkedReceive("Recv", buf, offset, count, datatype, source, tag)).Wait();
     }
 
     public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
@@ -389,22 +381,6 @@ public abstract class Comm {
         return request;
     }
 
-    /**
-     * A blocking send without a {@link Request} and its starter lambdas: the same checks, packing and completion
-     * as {@code Isend(...).Wait()}, in straight-line code the JIT can inline (the starters' call sites see every
-     * kind of communication and go megamorphic).
-     */
-    private void blockingSend(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag,
-                              SendMode mode) {
-        checkSendArguments(call, buf, offset, count, datatype, dest, tag);
-        if (dest == MPI.PROC_NULL) {
-            return;
-        }
-        Operation op = Environment.backend().send(datatype.pack(buf, offset, count, true), ranks.toWorld(dest), tag,
-                spec.pointToPointContext(), mode);
-        Request.complete(this, op, null);
-    }
-
     private Request.Starter checkedSend(String call, Object buf, int offset, int count, Datatype datatype,
                                         int dest, int tag, SendMode mode) {
         checkSendArguments(call, buf, offset, count, datatype, dest, tag);
@@ -438,7 +414,11 @@ public abstract class Comm {
 
     private Request.Starter checkedReceive(String call, Object buf, int offset, int count, Datatype datatype,
                                            int source, int tag) {
-        checkReceiveArguments(call, buf, offset, count, datatype, source, tag);
+        Environment.backend();
+        checkDatatype(call, datatype);
+        datatype.checkBuffer(call, buf, offset, count, true);
+        checkSource(call, source);
+        checkTag(call, tag, true);
         if (source == MPI.PROC_NULL) {
             return PROC_NULL;
         }
@@ -448,15 +428,6 @@ public abstract class Comm {
             ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
             request.started(Environment.backend().receive(into.room(), world, tag, context), into);
         };
-    }
-
-    private void checkReceiveArguments(String call, Object buf, int offset, int count, Datatype datatype, int source,
-                                       int tag) {
-        Environment.backend();
-        checkDatatype(call, datatype);
-        datatype.checkBuffer(call, buf, offset, count, true);
-        checkSource(call, source);
-        checkTag(call, tag, true);
     }
 
     private int worldSource(int source) {

@@ -116,21 +116,6 @@ public class Request {
         if (op == null) {
             return early;
         }
-        return finished(comm, op, into);
-    }
-
-    /**
-     * Waits for {@code op} and finishes it as a request of {@code comm} would: its status, its error raised, a
-     * receive unpacked into {@code into} (null for a send). For the blocking calls, which need no request.
-     */
-    static Status complete(Comm comm, Operation op, ReceiveBuffer into) {
-        if (!op.isComplete()) {
-            Environment.backend().await(op::isComplete);
-        }
-        return finished(comm, op, into);
-    }
-
-    private static Status finished(Comm comm, Operation op, ReceiveBuffer into) {
         Status status = new Status(comm.toCommRank(op.source()), op.tag(), op.byteCount());
         if (op.isCancelled()) {
             status.cancelled = true;
