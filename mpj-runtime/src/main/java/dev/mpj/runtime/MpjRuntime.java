@@ -432,8 +432,17 @@ public final class MpjRuntime implements MpiBackend {
         return segment;
     }
 
-    private record Context(int rank, int size, FrameSink sink, Settings settings, NodeMap nodeMap,
+    private record Context(int rank, int size, ProgressEngine engine, Settings settings, NodeMap nodeMap,
                            NodeSegment nodeSegment) implements TransportContext {
+        @Override
+        public FrameSink sink() {
+            return engine;
+        }
+
+        @Override
+        public WaitPolicy waitPolicy() {
+            return engine.waitPolicy();
+        }
     }
 
     // Small classes rather than lambdas: no lambda bootstrap on the init path.

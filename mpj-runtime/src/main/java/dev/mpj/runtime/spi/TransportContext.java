@@ -1,6 +1,7 @@
 package dev.mpj.runtime.spi;
 
 import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.engine.WaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 
@@ -23,5 +24,13 @@ public interface TransportContext {
     /** This rank's node segment (with its transport room), or null when there is none. */
     default NodeSegment nodeSegment() {
         return null;
+    }
+
+    /**
+     * How a polled transport idles while it waits: the engine's policy, so both wait alike and {@code auto} is
+     * decided once; resolved here from the settings and node map when the runtime does not say.
+     */
+    default WaitPolicy waitPolicy() {
+        return WaitPolicy.forRank(settings(), nodeMap(), rank());
     }
 }

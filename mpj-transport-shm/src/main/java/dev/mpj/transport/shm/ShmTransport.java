@@ -101,7 +101,7 @@ public final class ShmTransport implements Transport {
             rings[local] = layout.ring(local);
         }
         reader = new InboundReader(rings[self], sink, locals);
-        idle = WaitPolicy.forRank(context.settings(), map, rank).pollingIdleStrategy();
+        idle = context.waitPolicy().pollingIdleStrategy();
         long pid = ProcessId.current();
         watch = new PeerWatch(layout, locals.worldRanks(), self, pid, sink);
         layout.attach(self, pid);
