@@ -1,7 +1,6 @@
 package dev.mpj.runtime.coll;
 
 import dev.mpj.api.CommSpec;
-import dev.mpj.api.Reduction;
 import dev.mpj.runtime.coll.CollectiveTuning.Hierarchical;
 import dev.mpj.runtime.node.NodeMap;
 import org.junit.jupiter.api.Test;
@@ -14,12 +13,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import static dev.mpj.runtime.coll.DataMovementTest.roots;
 import static dev.mpj.runtime.coll.TestVectors.COMPOSE;
 import static dev.mpj.runtime.coll.TestVectors.SUM;
 import static dev.mpj.runtime.coll.TestVectors.assertSame;
 import static dev.mpj.runtime.coll.TestVectors.of;
-import static dev.mpj.runtime.coll.TestVectors.reduced;
 import static dev.mpj.runtime.coll.TestVectors.zeros;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -94,36 +91,13 @@ class NodeAwareCollectivesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("layouts")
     void allreduceCombinesEveryRanksVectorInRankOrder(Layout layout) {
-        run(layout, (coll, comm) -> {
-            int seed = 0;
-            for (Reduction op : new Reduction[] {SUM, COMPOSE}) {
-                for (int bytes : SIZES) {
-                    seed++;
-                    ByteBuffer recv = zeros(bytes);
-                    coll.allreduce(comm, of(comm.rank(), bytes, seed), recv, op);
-                    assertSame(reduced(op, 0, comm.size() - 1, bytes, seed), recv, "allreduce of " + bytes + " bytes");
-                }
-            }
-        });
+        run(layout, ReductionCollectivesTest.allreducesInRankOrder(SIZES));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("layouts")
     void reduceLeavesTheRankOrderedResultAtEveryRoot(Layout layout) {
-        run(layout, (coll, comm) -> {
-            int seed = 0;
-            for (Reduction op : new Reduction[] {SUM, COMPOSE}) {
-                for (int root : roots(comm.size())) {
-                    seed++;
-                    int bytes = 1024;
-                    ByteBuffer recv = comm.rank() == root ? zeros(bytes) : null;
-                    coll.reduce(comm, of(comm.rank(), bytes, seed), recv, op, root);
-                    if (comm.rank() == root) {
-                        assertSame(reduced(op, 0, comm.size() - 1, bytes, seed), recv, "reduce to " + root);
-                    }
-                }
-            }
-        });
+        run(layout, ReductionCollectivesTest.reducesToSeveralRoots(1024));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -52,17 +52,22 @@ class ReductionCollectivesTest {
     @ParameterizedTest(name = "{0} np={1}")
     @MethodSource("allreduces")
     void allreduceCombinesEveryRanksVectorInRankOrder(Allreduce algorithm, int np) {
-        new ThreadedJob(np, forcing(algorithm)).run((coll, world) -> {
+        new ThreadedJob(np, forcing(algorithm)).run(allreducesInRankOrder(SIZES));
+    }
+
+    /** Allreduces of each of these sizes by a commutative and a non-commutative op, checked on every member. */
+    static ThreadedJob.RankBody allreducesInRankOrder(int... sizes) {
+        return (coll, comm) -> {
             int seed = 0;
             for (Reduction op : new Reduction[] {SUM, COMPOSE}) {
-                for (int bytes : SIZES) {
+                for (int bytes : sizes) {
                     seed++;
                     ByteBuffer recv = zeros(bytes);
-                    coll.allreduce(world, of(world.rank(), bytes, seed), recv, op);
-                    assertSame(reduced(op, 0, np - 1, bytes, seed), recv, "allreduce of " + bytes + " bytes");
+                    coll.allreduce(comm, of(comm.rank(), bytes, seed), recv, op);
+                    assertSame(reduced(op, 0, comm.size() - 1, bytes, seed), recv, "allreduce of " + bytes + " bytes");
                 }
             }
-        });
+        };
     }
 
     @ParameterizedTest(name = "{0} np={1}")
@@ -82,22 +87,27 @@ class ReductionCollectivesTest {
     @ParameterizedTest(name = "np={0}")
     @MethodSource("counts")
     void reduceLeavesTheRankOrderedResultAtEveryRoot(int np) {
-        new ThreadedJob(np, CollectiveTuning.automatic()).run((coll, world) -> {
+        new ThreadedJob(np, CollectiveTuning.automatic()).run(reducesToSeveralRoots(SIZES));
+    }
+
+    /** Reduces of each of these sizes by both ops to several roots, each checked at its root. */
+    static ThreadedJob.RankBody reducesToSeveralRoots(int... sizes) {
+        return (coll, comm) -> {
             int seed = 0;
             for (Reduction op : new Reduction[] {SUM, COMPOSE}) {
-                for (int bytes : SIZES) {
-                    for (int root : roots(np)) {
+                for (int bytes : sizes) {
+                    for (int root : roots(comm.size())) {
                         seed++;
-                        ByteBuffer recv = world.rank() == root ? zeros(bytes) : null;
-                        coll.reduce(world, of(world.rank(), bytes, seed), recv, op, root);
-                        if (world.rank() == root) {
-                            assertSame(reduced(op, 0, np - 1, bytes, seed), recv,
+                        ByteBuffer recv = comm.rank() == root ? zeros(bytes) : null;
+                        coll.reduce(comm, of(comm.rank(), bytes, seed), recv, op, root);
+                        if (comm.rank() == root) {
+                            assertSame(reduced(op, 0, comm.size() - 1, bytes, seed), recv,
                                     "reduce of " + bytes + " bytes to " + root);
                         }
                     }
                 }
             }
-        });
+        };
     }
 
     @ParameterizedTest(name = "np={0}")
