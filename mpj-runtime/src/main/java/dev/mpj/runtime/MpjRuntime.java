@@ -18,8 +18,11 @@ import dev.mpj.runtime.bootstrap.AddressExchanges;
 import dev.mpj.runtime.bootstrap.BusinessCard;
 import dev.mpj.runtime.bootstrap.CardLengthAgreement;
 import dev.mpj.runtime.bootstrap.EngineMessenger;
+import dev.mpj.runtime.bootstrap.InitLinkTransport;
+import dev.mpj.runtime.bootstrap.InitMessenger;
 import dev.mpj.runtime.bootstrap.ExchangeContext;
 import dev.mpj.runtime.bootstrap.PeerDirectory;
+import dev.mpj.runtime.bootstrap.RootsAllgatherExchange;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.engine.WaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
@@ -118,10 +121,13 @@ public final class MpjRuntime implements MpiBackend {
         // Shared memory needs no room when it will not be used (the file stays small and sparse anyway).
         Settings segmentSettings = useShm ? settings : settings.with(Setting.SHM_TRANSPORT_BYTES, "0");
         router = new TransportRouter(rank, size);
+        AddressExchange exchange = AddressExchanges.choose(settings.addressExchange(), size, nodeMap.nodeCount());
+        boolean initLinks = exchange instanceof RootsAllgatherExchange && nodeMap.isRoot(rank)
+                && nodeMap.nodeCount() > 1;
         byte[] address = new byte[0];
         if (useTcp) {
             tcp = loadTransport("tcp");
-            address = tcp.start(new Context(rank, size, engine, settings, nodeMap, null));
+            address = tcp.start(new Context(rank, size, engine, settings, nodeMap, null, initLinks));
             for (int peer = 0; peer < size; peer++) {
                 if (peer != rank) {
                     router.route(peer, tcp); // node roots talk over TCP during the exchange
@@ -134,19 +140,20 @@ public final class MpjRuntime implements MpiBackend {
         byte[] card = new BusinessCard(node, nodeMap.isRoot(rank) ? BusinessCard.FLAG_NODE_ROOT : 0, address)
                 .encode();
         r.phase("card");
-        AddressExchange exchange = AddressExchanges.choose(settings.addressExchange(), size, nodeMap.nodeCount());
-        ExchangeContext x = new ExchangeContext(pmi, nodeMap, card,
-                new SegmentAttacher(nodeMap, rank, pmi.jobId(), segmentSettings), new EngineMessenger(engine),
-                new TcpPeers(tcp), r);
-        if (settings.irregularCards()) {
-            x.attachForIrregularCards();
-            r.phase("segment");
-            CardLengthAgreement.run(x);
-            r.phase("cardlength");
+        InitMessenger links = tcp instanceof InitLinkTransport t ? t.initLinks() : null;
+        try (InitMessenger messenger = links != null ? links : new EngineMessenger(engine)) {
+            ExchangeContext x = new ExchangeContext(pmi, nodeMap, card,
+                    new SegmentAttacher(nodeMap, rank, pmi.jobId(), segmentSettings), messenger, new TcpPeers(tcp), r);
+            if (settings.irregularCards()) {
+                x.attachForIrregularCards();
+                r.phase("segment");
+                CardLengthAgreement.run(x);
+                r.phase("cardlength");
+            }
+            exchange.run(x);
+            segment = x.segment();
         }
-        exchange.run(x);
         r.phase("exchange");
-        segment = x.segment();
         if (segment.isCreator()) {
             // Every local rank has mapped it (the exchange ended with a node barrier): the name is no longer
             // needed, and without it a crash of the whole node's ranks, under any launcher, leaves no file behind.
@@ -197,7 +204,7 @@ public final class MpjRuntime implements MpiBackend {
     private Transport startShm(TransportRouter.Mode mode) throws IOException {
         Transport shm = loadTransport("shm");
         try {
-            shm.start(new Context(rank, size, engine, settings, nodeMap, segment));
+            shm.start(new Context(rank, size, engine, settings, nodeMap, segment, false));
             return shm;
         } catch (IOException | RuntimeException e) {
             if (mode == TransportRouter.Mode.SHM || tcp == null) {
@@ -433,7 +440,7 @@ public final class MpjRuntime implements MpiBackend {
     }
 
     private record Context(int rank, int size, ProgressEngine engine, Settings settings, NodeMap nodeMap,
-                           NodeSegment nodeSegment) implements TransportContext {
+                           NodeSegment nodeSegment, boolean initLinks) implements TransportContext {
         @Override
         public FrameSink sink() {
             return engine;

@@ -76,8 +76,11 @@ public enum WaitPolicy {
         }
     }
 
-    /** The ranks on {@code rank}'s machine, as far as the job knows. */
+    /** The ranks on {@code rank}'s machine, as far as the job knows; without a node map, as if crowded. */
     static int sharingRanks(Settings settings, NodeMap map, int rank) {
+        if (map == null) {
+            return Integer.MAX_VALUE;
+        }
         return settings.fakeNodes() > 0 ? map.size() : map.localSize(map.nodeOf(rank));
     }
 

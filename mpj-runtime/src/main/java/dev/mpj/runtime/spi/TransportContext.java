@@ -27,6 +27,14 @@ public interface TransportContext {
     }
 
     /**
+     * Whether this rank is a node root that will run the {@code roots} allgather, so a transport that implements
+     * {@link dev.mpj.runtime.bootstrap.InitLinkTransport} opens its init-link listener.
+     */
+    default boolean initLinks() {
+        return false;
+    }
+
+    /**
      * How a polled transport idles while it waits: the engine's policy, so both wait alike and {@code auto} is
      * decided once; resolved here from the settings and node map when the runtime does not say.
      */

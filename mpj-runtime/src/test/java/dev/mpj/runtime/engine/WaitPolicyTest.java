@@ -70,4 +70,9 @@ class WaitPolicyTest {
         Settings fake = Settings.defaults().with(Setting.FAKE_NODES, "4");
         assertEquals(8, WaitPolicy.sharingRanks(fake, NodeMap.blocks(8, 4), 5));
     }
+
+    @Test
+    void withoutANodeMapTheMachineCountsAsCrowded() {
+        assertEquals(WaitPolicy.YIELD, WaitPolicy.forRank(Settings.defaults(), null, 0));
+    }
 }

@@ -20,6 +20,7 @@ import java.util.Objects;
  *  n bytes           IP address
  *  2 bytes           port (unsigned, 1..65535)
  *  16 bytes          credential (random, one per listener)
+ *  2 bytes           init-link port (unsigned; 0: none), where a node root accepts the other roots' init links
  * </pre>
  * IPv6 scope ids are not carried, so link-local IPv6 addresses cannot be advertised.
  */
@@ -32,15 +33,25 @@ public final class TcpAddress {
     private final InetAddress host;
     private final int port;
     private final byte[] credential;
+    private final int initLinkPort;
+
+    /** An address without an init-link listener. */
+    public TcpAddress(InetAddress host, int port, byte[] credential) {
+        this(host, port, credential, 0);
+    }
 
     /**
-     * @throws IllegalArgumentException if the port is not in 1..65535 or the credential is not
-     *                                  {@value #CREDENTIAL_LENGTH} bytes
+     * @param initLinkPort where {@link TcpInitLinks} accepts, or 0 when this rank has no init-link listener
+     * @throws IllegalArgumentException if the port is not in 1..65535, the init-link port not in 0..65535, or the
+     *                                  credential is not {@value #CREDENTIAL_LENGTH} bytes
      */
-    public TcpAddress(InetAddress host, int port, byte[] credential) {
+    public TcpAddress(InetAddress host, int port, byte[] credential, int initLinkPort) {
         this.host = Objects.requireNonNull(host, "host");
         if (port < 1 || port > 0xFFFF) {
             throw new IllegalArgumentException("TCP port must be in 1..65535, not " + port);
+        }
+        if (initLinkPort < 0 || initLinkPort > 0xFFFF) {
+            throw new IllegalArgumentException("init-link port must be in 0..65535, not " + initLinkPort);
         }
         if (credential.length != CREDENTIAL_LENGTH) {
             throw new IllegalArgumentException("credential must be " + CREDENTIAL_LENGTH + " bytes, not "
@@ -48,6 +59,7 @@ public final class TcpAddress {
         }
         this.port = port;
         this.credential = credential.clone();
+        this.initLinkPort = initLinkPort;
     }
 
     /**
@@ -76,8 +88,9 @@ public final class TcpAddress {
         int port = Short.toUnsignedInt(in.getShort());
         byte[] credential = new byte[CREDENTIAL_LENGTH];
         in.get(credential);
+        int initLinkPort = Short.toUnsignedInt(in.getShort());
         try {
-            return new TcpAddress(InetAddress.getByAddress(ip), port, credential);
+            return new TcpAddress(InetAddress.getByAddress(ip), port, credential, initLinkPort);
         } catch (UnknownHostException e) {
             throw new IllegalArgumentException("malformed TCP address: " + e.getMessage(), e);
         }
@@ -86,7 +99,7 @@ public final class TcpAddress {
     public byte[] encode() {
         byte[] ip = host.getAddress();
         ByteBuffer out = ByteBuffer.allocate(encodedLength(ip.length));
-        out.put((byte) ip.length).put(ip).putShort((short) port).put(credential);
+        out.put((byte) ip.length).put(ip).putShort((short) port).put(credential).putShort((short) initLinkPort);
         return out.array();
     }
 
@@ -100,6 +113,11 @@ public final class TcpAddress {
 
     public InetSocketAddress socketAddress() {
         return new InetSocketAddress(host, port);
+    }
+
+    /** Where this rank accepts init links, or null when it has no init-link listener. */
+    public InetSocketAddress initLinkAddress() {
+        return initLinkPort == 0 ? null : new InetSocketAddress(host, initLinkPort);
     }
 
     /** A copy of the credential. */
@@ -132,13 +150,13 @@ public final class TcpAddress {
     }
 
     private static int encodedLength(int ipLength) {
-        return 1 + ipLength + PORT_LENGTH + CREDENTIAL_LENGTH;
+        return 1 + ipLength + PORT_LENGTH + CREDENTIAL_LENGTH + PORT_LENGTH;
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof TcpAddress a && port == a.port && host.equals(a.host)
-                && Arrays.equals(credential, a.credential);
+                && Arrays.equals(credential, a.credential) && initLinkPort == a.initLinkPort;
     }
 
     @Override

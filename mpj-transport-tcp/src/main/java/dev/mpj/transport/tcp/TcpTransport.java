@@ -2,6 +2,8 @@ package dev.mpj.transport.tcp;
 
 import dev.mpj.runtime.Setting;
 import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.bootstrap.InitLinkTransport;
+import dev.mpj.runtime.bootstrap.InitMessenger;
 import dev.mpj.runtime.connect.ConnectionStats;
 import dev.mpj.runtime.connect.PeerConnector;
 import dev.mpj.runtime.spi.FrameHeader;
@@ -20,6 +22,7 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.Channel;
 import java.nio.channels.ServerSocketChannel;
 import java.util.List;
 import java.util.Set;
@@ -30,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 
 /**
  * Frames between ranks over TCP, with Netty.
@@ -59,7 +63,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A connection that ends without the peer's BYE (the peer crashed, or broke the protocol) is reported once
  * per peer through {@link FrameSink#onPeerLost}; so is a peer that cannot be connected to.
  */
-public final class TcpTransport implements Transport, PeerConnector {
+public final class TcpTransport implements Transport, PeerConnector, InitLinkTransport {
     static final String NAME = "tcp";
 
     private static final int MIN_BACKLOG = 128;
@@ -81,6 +85,8 @@ public final class TcpTransport implements Transport, PeerConnector {
     private long handshakeTimeoutMillis;
     private TcpAddress self;
     private ServerSocketChannel listener;
+    /** A node root's links for the roots allgather, until the runtime takes them; null otherwise. */
+    private TcpInitLinks initLinks;
     private Peer[] peers;
     private TcpEventLoops.Progress progress;
     private CompletableFuture<TcpEventLoops> eventLoops;
@@ -152,11 +158,26 @@ public final class TcpTransport implements Transport, PeerConnector {
                     + "): " + TcpLog.describe(e), e);
         }
         listener = bound;
+        ServerSocketChannel initListener = null;
+        if (context.initLinks()) {
+            try {
+                initListener = TcpInitLinks.listen(new InetSocketAddress(host, 0), size);
+            } catch (IOException e) {
+                bound.close();
+                throw new IOException("cannot listen for init links on " + host.getHostAddress() + ": "
+                        + TcpLog.describe(e), e);
+            }
+        }
         self = new TcpAddress(host, ((InetSocketAddress) bound.getLocalAddress()).getPort(),
-                TcpAddress.newCredential());
+                TcpAddress.newCredential(),
+                initListener == null ? 0 : ((InetSocketAddress) initListener.getLocalAddress()).getPort());
         peers = new Peer[size];
         for (int i = 0; i < size; i++) {
             peers[i] = new Peer();
+        }
+        if (initListener != null) {
+            initLinks = new TcpInitLinks(initListener, rank, size, self, new KnownAddresses(peers),
+                    context.waitPolicy().pollingIdleStrategy(), TimeUnit.MILLISECONDS.toNanos(handshakeTimeoutMillis));
         }
 
         eventLoops = new CompletableFuture<>();
@@ -189,6 +210,13 @@ public final class TcpTransport implements Transport, PeerConnector {
     @Override
     public void addPeer(int rank, byte[] address) {
         peer(rank).address = TcpAddress.decode(address);
+    }
+
+    @Override
+    public synchronized InitMessenger initLinks() {
+        InitMessenger links = initLinks;
+        initLinks = null;
+        return links;
     }
 
     /**
@@ -487,6 +515,10 @@ public final class TcpTransport implements Transport, PeerConnector {
         if (!closed.compareAndSet(false, true) || eventLoops == null) {
             return;
         }
+        InitMessenger links = initLinks();
+        if (links != null) {
+            links.close();
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MILLIS);
         TcpEventLoops loops;
         try {
@@ -521,11 +553,19 @@ public final class TcpTransport implements Transport, PeerConnector {
         return peers[rank];
     }
 
-    private static void closeQuietly(ServerSocketChannel channel) {
+    static void closeQuietly(Channel channel) {
         try {
             channel.close();
         } catch (IOException ignored) {
             // nothing left to do with it
+        }
+    }
+
+    /** Peers' addresses as {@link #addPeer} recorded them, for the init links (a class: no lambda in init). */
+    private record KnownAddresses(Peer[] peers) implements IntFunction<TcpAddress> {
+        @Override
+        public TcpAddress apply(int rank) {
+            return rank >= 0 && rank < peers.length ? peers[rank].address : null;
         }
     }
 }

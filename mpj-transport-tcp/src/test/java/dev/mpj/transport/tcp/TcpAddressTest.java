@@ -5,11 +5,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,13 +36,27 @@ class TcpAddressTest {
         assertEquals(InetAddress.getByName(host), b.host());
         assertEquals(65535, b.port());
         assertArrayEquals(credential(), b.credential());
+        assertNull(b.initLinkAddress());
     }
 
     @Test
-    void ipv4AddressEncodesInTwentyThreeBytes() throws Exception {
+    void initLinkPortTravelsWithTheAddress() throws Exception {
+        TcpAddress a = new TcpAddress(InetAddress.getByName("127.0.0.1"), 4000, credential(), 65535);
+
+        TcpAddress b = TcpAddress.decode(a.encode());
+
+        assertEquals(a, b);
+        assertEquals(new InetSocketAddress("127.0.0.1", 65535), b.initLinkAddress());
+        assertNotEquals(new TcpAddress(InetAddress.getByName("127.0.0.1"), 4000, credential()), b);
+        assertThrows(IllegalArgumentException.class,
+                () -> new TcpAddress(InetAddress.getByName("127.0.0.1"), 4000, credential(), 65536));
+    }
+
+    @Test
+    void ipv4AddressEncodesInTwentyFiveBytes() throws Exception {
         byte[] encoded = new TcpAddress(InetAddress.getByName("127.0.0.1"), 4000, credential()).encode();
 
-        assertEquals(1 + 4 + 2 + 16, encoded.length);
+        assertEquals(1 + 4 + 2 + 16 + 2, encoded.length);
     }
 
     @Test

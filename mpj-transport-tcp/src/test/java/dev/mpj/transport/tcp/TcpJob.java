@@ -11,7 +11,11 @@ import java.util.function.Supplier;
 
 /** Several TCP transports of one job in this JVM, on loopback, each knowing every other's address. */
 final class TcpJob implements AutoCloseable {
-    record Context(int rank, int size, FrameSink sink, Settings settings) implements TransportContext {
+    record Context(int rank, int size, FrameSink sink, Settings settings, boolean initLinks)
+            implements TransportContext {
+        Context(int rank, int size, FrameSink sink, Settings settings) {
+            this(rank, size, sink, settings, false);
+        }
     }
 
     final TcpTransport[] transports;
@@ -31,12 +35,22 @@ final class TcpJob implements AutoCloseable {
 
     /** Starts {@code size} ranks made by {@code transports}, with {@code settings}, and introduces them. */
     static TcpJob start(int size, Settings settings, Supplier<TcpTransport> transports) throws IOException {
+        return start(size, settings, transports, false);
+    }
+
+    /** Starts {@code size} ranks that are all node roots with init links, and introduces them. */
+    static TcpJob withInitLinks(int size, Settings settings) throws IOException {
+        return start(size, settings, TcpTransport::new, true);
+    }
+
+    private static TcpJob start(int size, Settings settings, Supplier<TcpTransport> transports, boolean initLinks)
+            throws IOException {
         TcpJob job = new TcpJob(size);
         byte[][] encoded = new byte[size][];
         for (int r = 0; r < size; r++) {
             job.sinks[r] = new RecordingSink();
             job.transports[r] = transports.get();
-            encoded[r] = job.transports[r].start(new Context(r, size, job.sinks[r], settings));
+            encoded[r] = job.transports[r].start(new Context(r, size, job.sinks[r], settings, initLinks));
             job.addresses[r] = TcpAddress.decode(encoded[r]);
         }
         for (TcpTransport t : job.transports) {
