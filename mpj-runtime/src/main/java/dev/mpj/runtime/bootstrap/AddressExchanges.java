@@ -6,16 +6,16 @@ package dev.mpj.runtime.bootstrap;
  * <ul>
  *   <li>one node: {@code roots} (one put and one get in the whole job, no transport needed);</li>
  *   <li>fewer than {@value #ROOTS_FROM_RANKS} ranks on several nodes: {@code shm} (fewer gets than
- *       {@code simple}; the roots' first TCP messages in cold JVMs cost more than the gets they save: at np = 32
- *       and 64 on 8 fake nodes {@code roots} was the slowest exchange, see docs/PERFORMANCE.md);</li>
- *   <li>otherwise {@code roots}: beyond the measured range, where the paper's P² (here N·P) PMI gets outgrow
- *       the roots' N² gets plus their TCP allgather.</li>
+ *       {@code simple}, and on 4–16 ranks faster than {@code roots}, whose node barriers and ring steps cost more
+ *       than the gets they save);</li>
+ *   <li>otherwise {@code roots}: from 32 ranks its N puts and N² gets (against N·P) win; at np = 32 on 2, 4 and
+ *       8 fake nodes it took 0.91, 1.18 and 0.76 × {@code shm}'s exchange time, at np = 64 on 8 nodes 0.60 ×.</li>
  * </ul>
  * Every rank computes the same choice from the same node map, so the job agrees without a message.
  */
 public final class AddressExchanges {
     /** From this many ranks on several nodes, {@code auto} picks {@code roots}. */
-    public static final int ROOTS_FROM_RANKS = 128;
+    public static final int ROOTS_FROM_RANKS = 32;
 
     private AddressExchanges() {
     }

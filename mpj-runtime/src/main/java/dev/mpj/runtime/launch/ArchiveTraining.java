@@ -31,10 +31,25 @@ public final class ArchiveTraining {
         int[] sum = new int[1];
         MPI.COMM_WORLD.Allreduce(out, 0, sum, 0, 1, MPI.INT, MPI.SUM);
         MPI.COMM_WORLD.Bcast(out, 0, 1, MPI.INT, 0);
+        // the collectives' classes too, so that a program's first collective does not load them from the jars
+        int[] toEach = new int[size];
+        for (int peer = 0; peer < size; peer++) {
+            toEach[peer] = rank * size + peer;
+        }
+        int[] blocks = new int[size];
+        MPI.COMM_WORLD.Alltoall(toEach, 0, 1, MPI.INT, blocks, 0, 1, MPI.INT);
+        int[] ranks = new int[size];
+        MPI.COMM_WORLD.Allgather(out, 0, 1, MPI.INT, ranks, 0, 1, MPI.INT);
         MPI.COMM_WORLD.Barrier();
         for (int peer = 0; peer < size; peer++) {
             if (peer != rank && in[peer] != peer) {
                 throw new MPIException(MPIException.ERR_OTHER, "rank " + rank + " got " + in[peer] + " from " + peer);
+            }
+        }
+        for (int peer = 0; peer < size; peer++) {
+            if (blocks[peer] != peer * size + rank || ranks[peer] != 0) {
+                throw new MPIException(MPIException.ERR_OTHER, "rank " + rank
+                        + ": wrong alltoall or allgather result");
             }
         }
         if (sum[0] != size * (size - 1) / 2 || out[0] != 0) {
