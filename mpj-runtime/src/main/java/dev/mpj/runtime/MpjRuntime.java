@@ -22,7 +22,6 @@ import dev.mpj.runtime.bootstrap.InitLinkTransport;
 import dev.mpj.runtime.bootstrap.InitMessenger;
 import dev.mpj.runtime.bootstrap.ExchangeContext;
 import dev.mpj.runtime.bootstrap.PeerDirectory;
-import dev.mpj.runtime.bootstrap.RootsAllgatherExchange;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.engine.WaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
@@ -122,8 +121,7 @@ public final class MpjRuntime implements MpiBackend {
         Settings segmentSettings = useShm ? settings : settings.with(Setting.SHM_TRANSPORT_BYTES, "0");
         router = new TransportRouter(rank, size);
         AddressExchange exchange = AddressExchanges.choose(settings.addressExchange(), size, nodeMap.nodeCount());
-        boolean initLinks = exchange instanceof RootsAllgatherExchange && nodeMap.isRoot(rank)
-                && nodeMap.nodeCount() > 1;
+        boolean initLinks = exchange.messagesPeers(nodeMap, rank);
         byte[] address = new byte[0];
         if (useTcp) {
             tcp = loadTransport("tcp");

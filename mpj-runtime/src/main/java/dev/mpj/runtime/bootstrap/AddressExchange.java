@@ -1,5 +1,7 @@
 package dev.mpj.runtime.bootstrap;
 
+import dev.mpj.runtime.node.NodeMap;
+
 /**
  * One way for the ranks of a job to learn each other's business cards during {@code MPI.Init}. Whatever the
  * strategy, it ends with the same full card table (every rank's card in its slot, byte for byte the same) in
@@ -17,4 +19,12 @@ public interface AddressExchange {
      * @throws ExchangeException when a card is missing or does not fit the table, or a peer fails
      */
     void run(ExchangeContext context);
+
+    /**
+     * Whether {@code rank} sends messages of its own to other ranks during {@link #run} (through the
+     * {@link ExchangeContext#messenger()}), so its transport should open init links for them.
+     */
+    default boolean messagesPeers(NodeMap map, int rank) {
+        return false;
+    }
 }

@@ -18,6 +18,12 @@ public final class RootsAllgatherExchange implements AddressExchange {
         return NAME;
     }
 
+    /** The node roots of a job on several nodes run the ring. */
+    @Override
+    public boolean messagesPeers(NodeMap map, int rank) {
+        return map.isRoot(rank) && map.nodeCount() > 1;
+    }
+
     @Override
     public void run(ExchangeContext c) {
         NodeMap map = c.nodeMap();
@@ -43,7 +49,7 @@ public final class RootsAllgatherExchange implements AddressExchange {
             c.store(peerRoot, card);
         }
         segment.barrier();
-        if (root && nodes > 1) {
+        if (messagesPeers(map, rank)) {
             for (int k = 0; k < nodes; k++) {
                 if (k != node) {
                     c.peers().addPeer(map.nodeRoot(k), segment.card(map.nodeRoot(k)));

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -142,5 +143,17 @@ class AddressExchangeTest {
         assertEquals("shm", AddressExchanges.choose("auto", AddressExchanges.ROOTS_FROM_RANKS - 1, 2).name());
         assertEquals("roots", AddressExchanges.choose("auto", AddressExchanges.ROOTS_FROM_RANKS, 2).name());
         assertThrows(IllegalArgumentException.class, () -> AddressExchanges.choose("fast", 4, 2));
+    }
+
+    @Test
+    void onlyTheNodeRootsOfRootsOnSeveralNodesMessagePeers() {
+        NodeMap threeNodes = NodeMap.blocks(7, 3);
+        AddressExchange roots = AddressExchanges.choose("roots", 7, 3);
+        for (int rank = 0; rank < 7; rank++) {
+            assertEquals(threeNodes.isRoot(rank), roots.messagesPeers(threeNodes, rank), "rank " + rank);
+            assertFalse(AddressExchanges.choose("simple", 7, 3).messagesPeers(threeNodes, rank));
+            assertFalse(AddressExchanges.choose("shm", 7, 3).messagesPeers(threeNodes, rank));
+        }
+        assertFalse(roots.messagesPeers(NodeMap.blocks(7, 1), 0), "one node: no ring");
     }
 }

@@ -64,18 +64,6 @@ final class TcpInitLinks implements InitMessenger {
         this.timeoutNanos = timeoutNanos;
     }
 
-    /** Binds an init-link listener on {@code host}, port 0, with a backlog for every rank of the job. */
-    static ServerSocketChannel listen(InetSocketAddress host, int size) throws IOException {
-        ServerSocketChannel channel = ServerSocketChannel.open();
-        try {
-            channel.bind(host, Math.max(16, size));
-            return channel;
-        } catch (IOException e) {
-            channel.close();
-            throw e;
-        }
-    }
-
     @Override
     public void sendReceive(ByteBuffer out, int dest, ByteBuffer in, int source, int tag) {
         long deadline = System.nanoTime() + timeoutNanos;
@@ -84,20 +72,25 @@ final class TcpInitLinks implements InitMessenger {
             ByteBuffer header = ByteBuffer.allocate(HEADER_LENGTH).putInt(tag).putInt(out.remaining()).flip();
             ByteBuffer[] writes;
             if (to == null) {
-                to = connect(dest, deadline);
-                writes = new ByteBuffer[]{hello(dest), header, out};
+                TcpAddress address = addresses.apply(dest);
+                to = connect(dest, address, deadline);
+                writes = new ByteBuffer[]{hello(address), header, out};
             } else {
                 writes = new ByteBuffer[]{header, out};
+            }
+            long unsent = 0;
+            for (ByteBuffer b : writes) {
+                unsent += b.remaining();
             }
             ByteBuffer received = ByteBuffer.allocate(HEADER_LENGTH);
             boolean headerChecked = false;
             idle.reset();
             while (true) {
                 boolean moved = false;
-                boolean sent = !writes[writes.length - 1].hasRemaining() && !writes[0].hasRemaining()
-                        && !header.hasRemaining();
-                if (!sent) {
-                    moved = to.write(writes) > 0;
+                if (unsent > 0) {
+                    long n = to.write(writes);
+                    unsent -= n;
+                    moved = n > 0;
                 }
                 SocketChannel from = inbound.get(source);
                 if (from == null) {
@@ -114,15 +107,15 @@ final class TcpInitLinks implements InitMessenger {
                 if (headerChecked && in.hasRemaining()) {
                     moved |= read(from, in, source) > 0;
                 }
-                if (sent && headerChecked && !in.hasRemaining()) {
+                if (unsent == 0 && headerChecked && !in.hasRemaining()) {
                     return;
                 }
                 if (moved) {
                     idle.reset();
                 } else if (System.nanoTime() - deadline > 0) {
                     throw new ExchangeException("init message " + tag + " from rank " + rank + " to rank " + dest
-                            + " and from rank " + source + " did not complete within "
-                            + timeoutNanos / 1_000_000_000L + " s (is a node root dead or stuck?)");
+                            + " and from rank " + source + " did not complete within " + timeout()
+                            + " (is a node root dead or stuck?)");
                 } else {
                     idle.idle();
                 }
@@ -133,8 +126,7 @@ final class TcpInitLinks implements InitMessenger {
         }
     }
 
-    private SocketChannel connect(int dest, long deadline) throws IOException {
-        TcpAddress address = addresses.apply(dest);
+    private SocketChannel connect(int dest, TcpAddress address, long deadline) throws IOException {
         InetSocketAddress target = address == null ? null : address.initLinkAddress();
         if (target == null) {
             throw new ExchangeException("rank " + dest + " has no init-link listener in its address");
@@ -148,7 +140,7 @@ final class TcpInitLinks implements InitMessenger {
                 while (!channel.finishConnect()) {
                     if (System.nanoTime() - deadline > 0) {
                         throw new ExchangeException("cannot connect the init link to rank " + dest + " at "
-                                + target + " within " + timeoutNanos / 1_000_000_000L + " s");
+                                + target + " within " + timeout());
                     }
                     idle.idle();
                 }
@@ -161,9 +153,13 @@ final class TcpInitLinks implements InitMessenger {
         return channel;
     }
 
-    private ByteBuffer hello(int dest) {
-        return ByteBuffer.allocate(HELLO_LENGTH).putInt(MAGIC).putInt(rank).put(addresses.apply(dest).credential())
-                .flip();
+    /** Opens a link to {@code receiver}: proves this rank read the receiver's address from the job. */
+    private ByteBuffer hello(TcpAddress receiver) {
+        return ByteBuffer.allocate(HELLO_LENGTH).putInt(MAGIC).putInt(rank).put(receiver.credential()).flip();
+    }
+
+    private String timeout() {
+        return timeoutNanos / 1_000_000_000L + " s";
     }
 
     /** Accepts what is waiting and reads the hellos that have come; true when anything moved. */

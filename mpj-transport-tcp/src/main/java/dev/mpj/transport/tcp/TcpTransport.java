@@ -148,24 +148,15 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         int ioThreads = settings.getInt(Setting.TCP_IO_THREADS);
         progress = TcpEventLoops.Progress.of(settings);
 
-        ServerSocketChannel bound = ServerSocketChannel.open();
-        try {
-            bound.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            bound.bind(new InetSocketAddress(host, 0), Math.max(MIN_BACKLOG, size));
-        } catch (IOException e) {
-            bound.close();
-            throw new IOException("cannot listen on " + host.getHostAddress() + " (" + Setting.TCP_HOST.property()
-                    + "): " + TcpLog.describe(e), e);
-        }
+        ServerSocketChannel bound = listen(host, "(" + Setting.TCP_HOST.property() + ")");
         listener = bound;
         ServerSocketChannel initListener = null;
         if (context.initLinks()) {
             try {
-                initListener = TcpInitLinks.listen(new InetSocketAddress(host, 0), size);
+                initListener = listen(host, "for init links");
             } catch (IOException e) {
                 bound.close();
-                throw new IOException("cannot listen for init links on " + host.getHostAddress() + ": "
-                        + TcpLog.describe(e), e);
+                throw e;
             }
         }
         self = new TcpAddress(host, ((InetSocketAddress) bound.getLocalAddress()).getPort(),
@@ -551,6 +542,20 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
             throw new IllegalArgumentException("rank " + rank + " is not in [0, " + size + ")");
         }
         return peers[rank];
+    }
+
+    /** A listener on {@code host}, port 0, with a backlog for every rank of the job; {@code what} for errors. */
+    private ServerSocketChannel listen(InetAddress host, String what) throws IOException {
+        ServerSocketChannel channel = ServerSocketChannel.open();
+        try {
+            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            channel.bind(new InetSocketAddress(host, 0), Math.max(MIN_BACKLOG, size));
+            return channel;
+        } catch (IOException e) {
+            channel.close();
+            throw new IOException("cannot listen on " + host.getHostAddress() + " " + what + ": "
+                    + TcpLog.describe(e), e);
+        }
     }
 
     static void closeQuietly(Channel channel) {
