@@ -95,6 +95,18 @@ public enum WaitPolicy {
         return ranks <= cores && loadAverage < cores ? SPIN : YIELD;
     }
 
+    /**
+     * How long the thread that calls MPI may leave a transport's I/O untouched before a standby thread serves it
+     * (accepts, answers handshakes, notices lost peers) until it comes back. With cores to spare ({@link #SPIN}),
+     * 1 ms: a thread unseen that long is computing. With ranks outnumbering cores, a thread unseen for a few ms
+     * has usually just lost its core to another rank, and a standby that took the I/O over then, only to hand it
+     * back a moment later, cost a fifth to a third of a collective's time (np 16 on 2 cores: alltoall 80 to
+     * 60 ms, allreduce 42 to 28 ms with 20 ms); so 20 ms ({@link #AUTO} as {@link #YIELD}).
+     */
+    public long standbyAfterNanos() {
+        return this == SPIN ? 1_000_000 : 20_000_000;
+    }
+
     /** A fresh idle strategy for polled waits under this policy ({@link #AUTO} waits as {@link #YIELD}). */
     public IdleStrategy pollingIdleStrategy() {
         return this == SPIN

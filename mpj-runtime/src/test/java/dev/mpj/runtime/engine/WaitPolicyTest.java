@@ -26,6 +26,14 @@ class WaitPolicyTest {
     }
 
     @Test
+    void aStandbyTakesTheIoOverSoonOnlyWhenTheRanksHaveCoresToSpare() {
+        assertEquals(1_000_000, WaitPolicy.SPIN.standbyAfterNanos());
+        assertTrue(WaitPolicy.YIELD.standbyAfterNanos() > 10 * WaitPolicy.SPIN.standbyAfterNanos(),
+                "a rank that lost its core for a few ms is not away");
+        assertEquals(WaitPolicy.YIELD.standbyAfterNanos(), WaitPolicy.AUTO.standbyAfterNanos());
+    }
+
+    @Test
     void autoSpinsWhenTheLoadIsUnknown() {
         assertEquals(WaitPolicy.SPIN, WaitPolicy.AUTO.resolve(2, 2, -1));
     }

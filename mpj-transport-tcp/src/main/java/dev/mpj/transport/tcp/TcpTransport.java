@@ -77,6 +77,9 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
     private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger superseded = new AtomicInteger();
 
+    /** {@link #standbyAwayNanos} when the wait policy decides it. */
+    static final long FROM_WAIT_POLICY = -1;
+
     private final long standbyAwayNanos;
     private int rank;
     private int size;
@@ -108,11 +111,15 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         volatile boolean talked;
     }
 
+    /** The standby takes over after the wait policy's {@link dev.mpj.runtime.engine.WaitPolicy#standbyAfterNanos()}. */
     public TcpTransport() {
-        this(StandbyDriver.AWAY_NANOS);
+        this(FROM_WAIT_POLICY);
     }
 
-    /** With {@code mpj.tcp.progress=caller}: the standby drives the sockets once nobody has for this long. */
+    /**
+     * With {@code mpj.tcp.progress=caller}: the standby drives the sockets once nobody has for this long
+     * ({@link #FROM_WAIT_POLICY}: as the rank's wait policy says).
+     */
     TcpTransport(long standbyAwayNanos) {
         this.standbyAwayNanos = standbyAwayNanos;
     }
@@ -172,17 +179,19 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         }
 
         eventLoops = new CompletableFuture<>();
-        Thread starter = new Thread(() -> startEventLoops(ioThreads), "mpj-tcp-start");
+        long standbyAfter = standbyAwayNanos == FROM_WAIT_POLICY ? context.waitPolicy().standbyAfterNanos()
+                : standbyAwayNanos;
+        Thread starter = new Thread(() -> startEventLoops(ioThreads, standbyAfter), "mpj-tcp-start");
         starter.setDaemon(true);
         starter.start();
         return self.encode();
     }
 
     /** On the starter thread, which stays on as the standby driver of a driven loop. */
-    private void startEventLoops(int ioThreads) {
+    private void startEventLoops(int ioThreads, long standbyAfterNanos) {
         TcpEventLoops loops;
         try {
-            loops = TcpEventLoops.start(listener, progress, ioThreads, standbyAwayNanos, inboundInitializer(),
+            loops = TcpEventLoops.start(listener, progress, ioThreads, standbyAfterNanos, inboundInitializer(),
                     (int) Math.min(Integer.MAX_VALUE, handshakeTimeoutMillis));
         } catch (Throwable e) {
             TcpLog.warn("cannot start the TCP event loops: " + TcpLog.describe(e));

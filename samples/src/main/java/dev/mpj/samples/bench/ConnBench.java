@@ -21,10 +21,13 @@ import java.util.Locale;
  * {@code MPI.Init}, of the first call of each pattern and the average of the next ones, for {@code Alltoall},
  * {@code Allreduce}, {@code Bcast} and a 3D-stencil 6-neighbour exchange. Under {@code ondemand}, a pattern's
  * first call pays for the connections it is the first to use, so run one pattern per job ({@code --ops}) to see
- * each pattern's own first-call cost. Each figure is the largest over the ranks.
+ * each pattern's own first-call cost. Each figure is the largest over the ranks. {@code --warmup N} makes N untimed
+ * calls before the first timed one; {@code --cpu} also prints where the CPU went in the first call and in the next
+ * ones ({@link ThreadCpu}: the MPI thread, the JIT compilers, the collector, the runtime's threads; the mean over
+ * the ranks), which on a machine whose cores the ranks share is what sets the time of a call.
  * <pre>
  *   connbench [--mode eager|ondemand|auto] [--ops alltoall,allreduce,bcast,stencil] [-i 100] [--bytes 64]
- *             [--csv FILE|-]
+ *             [--warmup 0] [--cpu] [--csv FILE|-]
  * </pre>
  * The stencil's grid ({@code Dims_create}, {@code Create_cart}, {@code Shift}) is built before its first timed call;
  * building it is a collective, so it connects a few pairs of its own.
@@ -38,6 +41,8 @@ public final class ConnBench {
         List<String> ops = List.of("alltoall", "allreduce", "bcast", "stencil");
         int iterations = 100;
         int bytes = 64;
+        int warmup = 0;
+        boolean cpu = false;
         String csv = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -46,9 +51,11 @@ public final class ConnBench {
                 case "--ops" -> ops = List.of(value(args, ++i, a).toLowerCase(Locale.ROOT).split(","));
                 case "-i" -> iterations = Integer.parseInt(value(args, ++i, a));
                 case "--bytes" -> bytes = Integer.parseInt(value(args, ++i, a));
+                case "--warmup" -> warmup = Integer.parseInt(value(args, ++i, a));
+                case "--cpu" -> cpu = true;
                 case "--csv" -> csv = value(args, ++i, a);
                 default -> throw new IllegalArgumentException("unknown option " + a + " (--mode eager|ondemand|auto,"
-                        + " --ops alltoall,allreduce,bcast,stencil, -i N, --bytes B, --csv FILE|-)");
+                        + " --ops alltoall,allreduce,bcast,stencil, -i N, --bytes B, --warmup N, --cpu, --csv FILE|-)");
             }
         }
         for (String op : ops) {
@@ -56,8 +63,8 @@ public final class ConnBench {
                 throw new IllegalArgumentException("unknown pattern '" + op + "' (alltoall, allreduce, bcast, stencil)");
             }
         }
-        if (iterations < 1 || bytes < 4) {
-            throw new IllegalArgumentException("-i must be >= 1 and --bytes >= 4");
+        if (iterations < 1 || bytes < 4 || warmup < 0) {
+            throw new IllegalArgumentException("-i must be >= 1, --bytes >= 4 and --warmup >= 0");
         }
         MPI.Init(args);
         double initMs = ms(System.nanoTime() - start);
@@ -67,22 +74,39 @@ public final class ConnBench {
 
         // times[2k] = first call of pattern k, times[2k+1] = average of the next ones, all in ms
         double[] times = new double[2 * ops.size() + 1];
+        ThreadCpu threads = cpu ? new ThreadCpu() : null;
+        // cpuMs[k] = the first call's CPU per thread kind, then the next calls' per call, in ms
+        double[][] cpuMs = new double[ops.size()][];
         for (int k = 0; k < ops.size(); k++) {
             Pattern p = pattern(ops.get(k), world, size, bytes);
+            for (int w = 0; w < warmup; w++) {
+                p.run();
+            }
             // start the first call together, or it also times how much later than this rank the others left
             // MPI.Init; a PMI barrier, because an MPI one would open TCP connections of its own on demand
             runtime.pmi().barrier();
+            long[] before = threads == null ? null : threads.snapshot();
             long t0 = System.nanoTime();
             p.run();
             times[2 * k] = ms(System.nanoTime() - t0);
+            long[] afterFirst = threads == null ? null : threads.snapshot();
             t0 = System.nanoTime();
             for (int i = 0; i < iterations; i++) {
                 p.run();
             }
             times[2 * k + 1] = ms(System.nanoTime() - t0) / iterations;
+            if (threads != null) {
+                double[] first = ThreadCpu.millisPerCall(before, afterFirst, 1);
+                double[] next = ThreadCpu.millisPerCall(afterFirst, threads.snapshot(), iterations);
+                cpuMs[k] = Arrays.copyOf(first, 2 * first.length);
+                System.arraycopy(next, 0, cpuMs[k], first.length, next.length);
+            }
         }
         times[times.length - 1] = initMs;
         report(world, runtime, ops, times, bytes, iterations, csv);
+        if (threads != null) {
+            reportCpu(world, ops, cpuMs);
+        }
         MPI.Finalize();
     }
 
@@ -146,6 +170,21 @@ public final class ConnBench {
             System.out.print(table.csv());
         } else if (csv != null) {
             table.writeCsv(Path.of(csv));
+        }
+    }
+
+    /** Rank 0 prints, per pattern, the mean over the ranks of each thread kind's CPU in the first and next calls. */
+    private static void reportCpu(Intracomm world, List<String> ops, double[][] cpuMs) {
+        int kinds = ThreadCpu.Kind.values().length;
+        for (int k = 0; k < ops.size(); k++) {
+            double[] sum = new double[2 * kinds];
+            world.Reduce(cpuMs[k], 0, sum, 0, sum.length, MPI.DOUBLE, MPI.SUM, 0);
+            if (world.Rank() == 0) {
+                double[] mean = Arrays.stream(sum).map(v -> v / world.Size()).toArray();
+                Lines.printf("# %s, CPU ms per rank (mean over ranks): first call %s; next, per call %s%n",
+                        ops.get(k), ThreadCpu.describe(Arrays.copyOf(mean, kinds)),
+                        ThreadCpu.describe(Arrays.copyOfRange(mean, kinds, 2 * kinds)));
+            }
         }
     }
 

@@ -1,0 +1,106 @@
+package dev.mpj.samples.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * The CPU time of this JVM's threads by kind, from Linux's per-thread scheduler statistics
+ * ({@code /proc/self/task/TID/schedstat}: nanoseconds on a CPU), so a benchmark can tell where a call's time went
+ * on a machine whose cores the ranks share: the thread that calls MPI, the JIT compilers, the garbage collector,
+ * the runtime's own threads and the rest. Read without {@code java.lang.management}, whose own start-up would
+ * land in the window measured. All zeros where {@code /proc} has no such files.
+ */
+final class ThreadCpu {
+    /** What a thread does, from its name (Linux keeps the first 15 characters). */
+    enum Kind {
+        /** The thread that made this object: the one calling MPI. */
+        MPI,
+        /** HotSpot's C1 and C2 compiler threads. */
+        JIT,
+        /** G1's and the other collectors' threads. */
+        GC,
+        /** The runtime's own threads ({@code mpj-*}: the TCP standby, the launcher watchdog). */
+        RUNTIME,
+        /** Everything else (the VM thread, signal, reference and cleaner threads). */
+        OTHER;
+
+        static Kind of(String name) {
+            if (name.startsWith("C1 ") || name.startsWith("C2 ")) {
+                return JIT;
+            }
+            if (name.startsWith("G1 ") || name.startsWith("GC ")) {
+                return GC;
+            }
+            return name.startsWith("mpj-") ? RUNTIME : OTHER;
+        }
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    private static final Path TASKS = Path.of("/proc/self/task");
+
+    private final String caller;
+
+    /** Counts the calling thread as {@link Kind#MPI}. */
+    ThreadCpu() {
+        String tid = "";
+        try {
+            tid = Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
+        } catch (IOException | UnsupportedOperationException e) {
+            // not Linux: every snapshot is zeros anyway
+        }
+        caller = tid;
+    }
+
+    /** Nanoseconds on a CPU so far, indexed by {@link Kind#ordinal()}. */
+    long[] snapshot() {
+        long[] nanos = new long[Kind.values().length];
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
+            for (Path task : tasks) {
+                try {
+                    Kind kind = task.getFileName().toString().equals(caller) ? Kind.MPI
+                            : Kind.of(read(task.resolve("comm")));
+                    String stat = read(task.resolve("schedstat"));
+                    int end = stat.indexOf(' ');
+                    nanos[kind.ordinal()] += Long.parseLong(end < 0 ? stat : stat.substring(0, end));
+                } catch (IOException | NumberFormatException e) {
+                    // the thread ended between the listing and the read
+                }
+            }
+        } catch (IOException e) {
+            // no /proc/self/task: zeros
+        }
+        return nanos;
+    }
+
+    /** {@code (later - earlier) / calls}, per kind, in milliseconds. */
+    static double[] millisPerCall(long[] earlier, long[] later, int calls) {
+        double[] ms = new double[earlier.length];
+        for (int i = 0; i < ms.length; i++) {
+            ms[i] = (later[i] - earlier[i]) / 1e6 / calls;
+        }
+        return ms;
+    }
+
+    /** "mpi 9.8, jit 8.6, gc 0.0, runtime 6.1, other 0.3 = 24.8" from milliseconds per kind. */
+    static String describe(double[] ms) {
+        StringBuilder line = new StringBuilder();
+        double total = 0;
+        for (Kind kind : Kind.values()) {
+            line.append(line.length() == 0 ? "" : ", ")
+                    .append(String.format(Locale.ROOT, "%s %.1f", kind.label(), ms[kind.ordinal()]));
+            total += ms[kind.ordinal()];
+        }
+        return line.append(String.format(Locale.ROOT, " = %.1f", total)).toString();
+    }
+
+    private static String read(Path file) throws IOException {
+        return new String(Files.readAllBytes(file), StandardCharsets.US_ASCII).trim();
+    }
+}
