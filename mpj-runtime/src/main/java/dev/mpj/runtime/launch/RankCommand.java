@@ -22,9 +22,20 @@ import java.util.jar.Manifest;
  * the jar for {@code -jar} and the user's {@code -cp}, then the launcher's other entries.
  */
 final class RankCommand {
-    /** Flags every rank JVM gets first: Agrona 2.x reaches {@code jdk.internal.misc.Unsafe}. */
-    static final List<String> REQUIRED_JVM_FLAGS =
-            List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+    /** Flags every rank JVM gets first: those of the Java the launcher (and so every rank) runs. */
+    static final List<String> REQUIRED_JVM_FLAGS = requiredJvmFlags(Runtime.version().feature());
+
+    /**
+     * Agrona 2.x reaches {@code jdk.internal.misc.Unsafe}. From Java 23 on, JCTools' use of {@code sun.misc.Unsafe}
+     * is also allowed outright: Java 24 warns at its first use (JEP 498), four lines from every rank.
+     */
+    static List<String> requiredJvmFlags(int javaFeatureVersion) {
+        List<String> flags = new ArrayList<>(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        if (javaFeatureVersion >= 23) {
+            flags.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        return List.copyOf(flags);
+    }
 
     /** Variables an enclosing process manager may have set; a rank's PMI client must not see them. */
     static final List<String> ENCLOSING_PMI_VARIABLES = List.of("PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK",

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.Attributes;
@@ -25,8 +26,17 @@ class RankCommandTest {
     void ranksRunThisJavaWithTheRequiredFlagThenMpjJvmOpts() throws UsageException {
         List<String> cmd = command(options(Map.of("MPJ_JVM_OPTS", "-Xmx64m -Dk=v"), "-np", "2", "org.x.Main", "a"));
         assertEquals(Path.of(System.getProperty("java.home"), "bin", "java").toString(), cmd.get(0));
-        assertEquals(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xmx64m", "-Dk=v",
-                "-cp", LAUNCHER_CP, "org.x.Main", "a"), cmd.subList(1, cmd.size()));
+        List<String> expected = new ArrayList<>(RankCommand.REQUIRED_JVM_FLAGS);
+        expected.addAll(List.of("-Xmx64m", "-Dk=v", "-cp", LAUNCHER_CP, "org.x.Main", "a"));
+        assertEquals(expected, cmd.subList(1, cmd.size()));
+    }
+
+    @Test
+    void unsafeIsAllowedOutrightFromJava23OnAndTheInternalPackageAlwaysExported() {
+        assertEquals(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"),
+                RankCommand.requiredJvmFlags(17));
+        assertEquals(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow"), RankCommand.requiredJvmFlags(25));
     }
 
     @Test
@@ -44,8 +54,9 @@ class RankCommandTest {
         RankCommand c = RankCommand.of(options(Map.of("MPJ_JVM_OPTS", "-Xshare:off"), "-np", "2", "org.x.Main"),
                 LAUNCHER_CP, "127.0.0.1:1", rank -> rank == 1 ? List.of("-Dfor.one=yes") : List.of());
         List<String> one = c.processBuilder(1).command();
-        assertEquals(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Dfor.one=yes",
-                "-Xshare:off", "-cp"), one.subList(1, 6));
+        int required = RankCommand.REQUIRED_JVM_FLAGS.size();
+        assertEquals(RankCommand.REQUIRED_JVM_FLAGS, one.subList(1, 1 + required));
+        assertEquals(List.of("-Dfor.one=yes", "-Xshare:off", "-cp"), one.subList(1 + required, 4 + required));
         assertEquals(c.commandLine(), c.processBuilder(0).command());
     }
 
