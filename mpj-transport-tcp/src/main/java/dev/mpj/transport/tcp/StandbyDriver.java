@@ -6,10 +6,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Runs a {@link DrivenEventLoop} while the thread that calls MPI stays away from it: when nobody has taken the loop
  * with {@link DrivenEventLoop#tryHold} for a while (the wait policy's {@code standbyAfterNanos}), the standby holds
- * it, blocking in the selector, until
- * someone asks for it back. So a rank that computes, or waits on a future rather than in the engine, still
- * accepts connections, answers handshakes and notices lost peers; frames it reads then reach the engine through
- * its inbox, as from any other thread.
+ * it, blocking in the selector, until someone asks for it back. So a rank that computes, or waits on a future
+ * rather than in the engine, still accepts connections, answers handshakes and notices lost peers; frames it reads
+ * then reach the engine through its inbox, as from any other thread.
  */
 final class StandbyDriver {
     /** Upper bound of one blocking run; wake-ups end it sooner, this bounds the cost of one that got lost. */

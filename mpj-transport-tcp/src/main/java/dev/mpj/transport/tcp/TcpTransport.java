@@ -6,6 +6,7 @@ import dev.mpj.runtime.bootstrap.InitLinkTransport;
 import dev.mpj.runtime.bootstrap.InitMessenger;
 import dev.mpj.runtime.connect.ConnectionStats;
 import dev.mpj.runtime.connect.PeerConnector;
+import dev.mpj.runtime.engine.WaitPolicy;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import dev.mpj.runtime.spi.Transport;
@@ -67,6 +68,8 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
     static final String NAME = "tcp";
 
     private static final int MIN_BACKLOG = 128;
+    /** {@link #standbyAwayNanos} when the wait policy decides it. */
+    static final long FROM_WAIT_POLICY = -1;
     private static final long CLOSE_TIMEOUT_MILLIS = 2_000;
     /** Bounds how long close() waits for the background start, which normally takes a fraction of a second. */
     private static final long START_TIMEOUT_MILLIS = 30_000;
@@ -76,9 +79,6 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
     private final AtomicInteger initiated = new AtomicInteger();
     private final AtomicInteger accepted = new AtomicInteger();
     private final AtomicInteger superseded = new AtomicInteger();
-
-    /** {@link #standbyAwayNanos} when the wait policy decides it. */
-    static final long FROM_WAIT_POLICY = -1;
 
     private final long standbyAwayNanos;
     private int rank;
@@ -111,7 +111,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         volatile boolean talked;
     }
 
-    /** The standby takes over after the wait policy's {@link dev.mpj.runtime.engine.WaitPolicy#standbyAfterNanos()}. */
+    /** The standby takes over after the wait policy's {@link WaitPolicy#standbyAfterNanos()}. */
     public TcpTransport() {
         this(FROM_WAIT_POLICY);
     }
@@ -154,6 +154,8 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         handshakeTimeoutMillis = TimeUnit.SECONDS.toMillis(settings.getInt(Setting.INIT_TIMEOUT));
         int ioThreads = settings.getInt(Setting.TCP_IO_THREADS);
         progress = TcpEventLoops.Progress.of(settings);
+        // once: the init links' idling and the standby's patience follow the same decision
+        WaitPolicy waitPolicy = context.waitPolicy();
 
         ServerSocketChannel bound = listen(host, "(" + Setting.TCP_HOST.property() + ")");
         listener = bound;
@@ -175,12 +177,11 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         }
         if (initListener != null) {
             initLinks = new TcpInitLinks(initListener, rank, size, self, new KnownAddresses(peers),
-                    context.waitPolicy().pollingIdleStrategy(), TimeUnit.MILLISECONDS.toNanos(handshakeTimeoutMillis));
+                    waitPolicy.pollingIdleStrategy(), TimeUnit.MILLISECONDS.toNanos(handshakeTimeoutMillis));
         }
 
         eventLoops = new CompletableFuture<>();
-        long standbyAfter = standbyAwayNanos == FROM_WAIT_POLICY ? context.waitPolicy().standbyAfterNanos()
-                : standbyAwayNanos;
+        long standbyAfter = standbyAwayNanos == FROM_WAIT_POLICY ? waitPolicy.standbyAfterNanos() : standbyAwayNanos;
         Thread starter = new Thread(() -> startEventLoops(ioThreads, standbyAfter), "mpj-tcp-start");
         starter.setDaemon(true);
         starter.start();
