@@ -82,14 +82,16 @@ public final class ConnBench {
             for (int w = 0; w < warmup; w++) {
                 p.run();
             }
+            // before the barrier: a snapshot reads a file per thread, some 10 ms of cold code, and taken after it
+            // would hold up the peers this rank's first call serves (np 2: the first call 24 ms instead of 18)
+            ThreadCpu.Sample before = threads == null ? null : threads.snapshot();
             // start the first call together, or it also times how much later than this rank the others left
             // MPI.Init; a PMI barrier, because an MPI one would open TCP connections of its own on demand
             runtime.pmi().barrier();
-            long[] before = threads == null ? null : threads.snapshot();
             long t0 = System.nanoTime();
             p.run();
             times[2 * k] = ms(System.nanoTime() - t0);
-            long[] afterFirst = threads == null ? null : threads.snapshot();
+            ThreadCpu.Sample afterFirst = threads == null ? null : threads.snapshot();
             t0 = System.nanoTime();
             for (int i = 0; i < iterations; i++) {
                 p.run();

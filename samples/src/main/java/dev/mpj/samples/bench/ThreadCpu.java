@@ -1,6 +1,8 @@
 package dev.mpj.samples.bench;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -11,8 +13,10 @@ import java.util.Locale;
  * The CPU time of this JVM's threads by kind, from Linux's per-thread scheduler statistics
  * ({@code /proc/self/task/TID/schedstat}: nanoseconds on a CPU), so a benchmark can tell where a call's time went
  * on a machine whose cores the ranks share: the thread that calls MPI, the JIT compilers, the garbage collector,
- * the runtime's own threads and the rest. Read without {@code java.lang.management}, whose own start-up would
- * land in the window measured. All zeros where {@code /proc} has no such files.
+ * the runtime's own threads and the rest. The calling thread's own time comes from its CPU clock instead, read as
+ * a snapshot starts and as it ends, so a snapshot's own work (some 10 ms of cold code reading a file per thread)
+ * falls outside what it measures; its schedstat would also lag by up to a scheduler tick. The other kinds are
+ * zeros where {@code /proc} has no such files.
  */
 final class ThreadCpu {
     /** What a thread does, from its name (Linux keeps the first 15 characters). */
@@ -45,7 +49,16 @@ final class ThreadCpu {
 
     private static final Path TASKS = Path.of("/proc/self/task");
 
+    /**
+     * CPU nanoseconds by {@link Kind#ordinal()}; the {@link Kind#MPI} entry as the snapshot began, and
+     * {@code callerAtEnd} as it ended.
+     */
+    record Sample(long[] nanos, long callerAtEnd) {
+    }
+
     private final String caller;
+    /** Started here, outside any window measured: java.lang.management's start-up takes tens of ms. */
+    private final ThreadMXBean clock = ManagementFactory.getThreadMXBean();
 
     /** Counts the calling thread as {@link Kind#MPI}. */
     ThreadCpu() {
@@ -53,19 +66,22 @@ final class ThreadCpu {
         try {
             tid = Files.readSymbolicLink(Path.of("/proc/thread-self")).getFileName().toString();
         } catch (IOException | UnsupportedOperationException e) {
-            // not Linux: every snapshot is zeros anyway
+            // not Linux: every other kind is zeros anyway
         }
         caller = tid;
     }
 
-    /** Nanoseconds on a CPU so far, indexed by {@link Kind#ordinal()}. */
-    long[] snapshot() {
+    /** CPU time so far, by kind. Call it on the thread that made this object. */
+    Sample snapshot() {
         long[] nanos = new long[Kind.values().length];
+        nanos[Kind.MPI.ordinal()] = clock.getCurrentThreadCpuTime();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(TASKS)) {
             for (Path task : tasks) {
+                if (task.getFileName().toString().equals(caller)) {
+                    continue;
+                }
                 try {
-                    Kind kind = task.getFileName().toString().equals(caller) ? Kind.MPI
-                            : Kind.of(read(task.resolve("comm")));
+                    Kind kind = Kind.of(read(task.resolve("comm")));
                     String stat = read(task.resolve("schedstat"));
                     int end = stat.indexOf(' ');
                     nanos[kind.ordinal()] += Long.parseLong(end < 0 ? stat : stat.substring(0, end));
@@ -76,14 +92,18 @@ final class ThreadCpu {
         } catch (IOException e) {
             // no /proc/self/task: zeros
         }
-        return nanos;
+        return new Sample(nanos, clock.getCurrentThreadCpuTime());
     }
 
-    /** {@code (later - earlier) / calls}, per kind, in milliseconds. */
-    static double[] millisPerCall(long[] earlier, long[] later, int calls) {
-        double[] ms = new double[earlier.length];
+    /**
+     * {@code (later - earlier) / calls}, per kind, in milliseconds; the calling thread's from the end of
+     * {@code earlier} to the start of {@code later}.
+     */
+    static double[] millisPerCall(Sample earlier, Sample later, int calls) {
+        double[] ms = new double[earlier.nanos.length];
         for (int i = 0; i < ms.length; i++) {
-            ms[i] = (later[i] - earlier[i]) / 1e6 / calls;
+            long start = i == Kind.MPI.ordinal() ? earlier.callerAtEnd : earlier.nanos[i];
+            ms[i] = (later.nanos[i] - start) / 1e6 / calls;
         }
         return ms;
     }

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -30,8 +32,29 @@ class ThreadCpuTest {
     void describeListsEveryKindAndTheTotal() {
         assertEquals("mpi 1.0, jit 2.0, gc 0.0, runtime 0.5, other 0.0 = 3.5",
                 ThreadCpu.describe(new double[]{1, 2, 0, 0.5, 0}));
-        assertEquals(2.0, ThreadCpu.millisPerCall(new long[]{0, 0, 0, 0, 0},
-                new long[]{4_000_000, 0, 0, 0, 0}, 2)[0]);
+    }
+
+    @Test
+    void theCallerIsCountedFromTheEndOfOneSnapshotToTheStartOfTheNext() {
+        double[] ms = ThreadCpu.millisPerCall(new ThreadCpu.Sample(new long[]{1_000_000, 0, 0, 0, 0}, 3_000_000),
+                new ThreadCpu.Sample(new long[]{7_000_000, 4_000_000, 0, 0, 0}, 9_000_000), 2);
+        assertEquals(2.0, ms[ThreadCpu.Kind.MPI.ordinal()]);
+        assertEquals(2.0, ms[ThreadCpu.Kind.JIT.ordinal()]);
+    }
+
+    @Test
+    @EnabledOnOs(OS.LINUX)
+    @Timeout(30)
+    void aSnapshotsOwnWorkIsNotCountedToTheCaller() {
+        ThreadCpu cpu = new ThreadCpu();
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        long start = bean.getCurrentThreadCpuTime();
+        ThreadCpu.Sample first = cpu.snapshot();
+        ThreadCpu.Sample second = cpu.snapshot();
+        long bothSnapshots = bean.getCurrentThreadCpuTime() - start;
+
+        double between = ThreadCpu.millisPerCall(first, second, 1)[ThreadCpu.Kind.MPI.ordinal()] * 1e6;
+        assertTrue(between < bothSnapshots / 10.0, "counted " + between + " ns of two snapshots' " + bothSnapshots);
     }
 
     @Test
@@ -39,7 +62,7 @@ class ThreadCpuTest {
     @Timeout(30)
     void cpuBurnedIsCountedToTheThreadThatBurnedIt() throws InterruptedException {
         ThreadCpu cpu = new ThreadCpu();
-        long[] before = cpu.snapshot();
+        ThreadCpu.Sample before = cpu.snapshot();
         burn();
         CountDownLatch done = new CountDownLatch(1);
         Thread runtimeThread = new Thread(() -> {
@@ -64,7 +87,7 @@ class ThreadCpuTest {
     /** Keeps a core busy for {@link #BURN_NANOS} of this thread's own CPU time, however loaded the machine. */
     private static void burn() {
         long x = 0;
-        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
         long cpuStart = bean.getCurrentThreadCpuTime();
         while (bean.getCurrentThreadCpuTime() - cpuStart < BURN_NANOS) {
             for (int i = 0; i < 10_000; i++) {
