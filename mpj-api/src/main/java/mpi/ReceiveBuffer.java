@@ -15,7 +15,12 @@ final class ReceiveBuffer {
         void unpack(Operation completed, Status status);
     }
 
-    private static final Unpacker IN_PLACE = (completed, status) -> { };
+    /** Nothing to copy. Not a lambda, for the reason {@link Datatype}'s unpacker is not one. */
+    private static final Unpacker IN_PLACE = new Unpacker() {
+        @Override
+        public void unpack(Operation completed, Status status) {
+        }
+    };
 
     private final ByteBuffer room;
     private final Unpacker unpacker;

@@ -7,6 +7,7 @@ import dev.mpj.api.SendMode;
 import mpi.MPIException;
 
 import java.nio.ByteBuffer;
+import java.util.function.BooleanSupplier;
 
 /**
  * The members of a communicator as one collective sees them: numbered from 0 to size − 1, either
@@ -105,14 +106,7 @@ final class Peers {
 
     /** Waits for every operation (null entries are skipped), then raises the first error among them. */
     void waitAll(Operation... ops) {
-        backend.await(() -> {
-            for (Operation op : ops) {
-                if (op != null && !op.isComplete()) {
-                    return false;
-                }
-            }
-            return true;
-        });
+        backend.await(new AllComplete(ops));
         for (Operation op : ops) {
             if (op != null && op.error() != null) {
                 throw op.error();
@@ -135,6 +129,28 @@ final class Peers {
             throw new MPIException(MPIException.ERR_COUNT, "collective: received " + r.byteCount()
                     + " bytes from rank " + rankOf(v) + " where " + expected
                     + " were expected; do all ranks pass matching counts and datatypes?");
+        }
+    }
+
+    /**
+     * True once every operation (null entries aside) has completed. A class rather than a lambda: a cold JVM links
+     * a capturing lambda's call site on its first run, a cost every rank's first collective would pay.
+     */
+    private static final class AllComplete implements BooleanSupplier {
+        private final Operation[] ops;
+
+        AllComplete(Operation[] ops) {
+            this.ops = ops;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            for (Operation op : ops) {
+                if (op != null && !op.isComplete()) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }
