@@ -467,9 +467,9 @@ public class Datatype {
     }
 
     /**
-     * Copies a completed receive from its room into the user's buffer. A class rather than a lambda: a cold JVM
-     * links a capturing lambda's call site on its first run (new lambda forms for its shape), which cost a third
-     * of a rank's first interpreted alltoall.
+     * Copies a completed receive from its room into the user's buffer. A class rather than a lambda, as
+     * {@link dev.mpj.api.AllComplete} explains: as a lambda its linking took a third of a rank's first
+     * interpreted alltoall.
      */
     private static final class Unpack implements ReceiveBuffer.Unpacker {
         private final Datatype type;

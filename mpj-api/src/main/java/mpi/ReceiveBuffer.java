@@ -15,7 +15,7 @@ final class ReceiveBuffer {
         void unpack(Operation completed, Status status);
     }
 
-    /** Nothing to copy. Not a lambda, for the reason {@link Datatype}'s unpacker is not one. */
+    /** Nothing to copy. Not a lambda, for the reason {@link dev.mpj.api.AllComplete} is not one. */
     private static final Unpacker IN_PLACE = new Unpacker() {
         @Override
         public void unpack(Operation completed, Status status) {

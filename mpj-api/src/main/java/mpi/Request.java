@@ -1,7 +1,9 @@
 package mpi;
 
+import dev.mpj.api.AllComplete;
 import dev.mpj.api.Operation;
 import java.util.Arrays;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 
 /**
@@ -69,7 +71,7 @@ public class Request {
         }
         Operation op = operation;
         if (op != null && !op.isComplete()) {
-            Environment.backend().await(op::isComplete);
+            Environment.backend().await(new AllComplete(op));
         }
         return finish();
     }
@@ -141,7 +143,7 @@ public class Request {
     public static Status[] Waitall(Request[] requests) {
         check(requests, "Waitall");
         if (!allActiveDone(requests)) {
-            Environment.backend().await(() -> allActiveDone(requests));
+            Environment.backend().await(new AllActiveDone(requests));
         }
         return finishWhere(requests, i -> true, false);
     }
@@ -290,5 +292,19 @@ public class Request {
             throw failure;
         }
         return found == statuses.length ? statuses : Arrays.copyOf(statuses, found);
+    }
+
+    /** {@link #Waitall}'s condition; a class, not a lambda, for the reason {@link AllComplete} is one. */
+    private static final class AllActiveDone implements BooleanSupplier {
+        private final Request[] requests;
+
+        AllActiveDone(Request[] requests) {
+            this.requests = requests;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return allActiveDone(requests);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.mpj.runtime.coll;
 
+import dev.mpj.api.AllComplete;
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
@@ -7,7 +8,6 @@ import dev.mpj.api.SendMode;
 import mpi.MPIException;
 
 import java.nio.ByteBuffer;
-import java.util.function.BooleanSupplier;
 
 /**
  * The members of a communicator as one collective sees them: numbered from 0 to size − 1, either
@@ -129,28 +129,6 @@ final class Peers {
             throw new MPIException(MPIException.ERR_COUNT, "collective: received " + r.byteCount()
                     + " bytes from rank " + rankOf(v) + " where " + expected
                     + " were expected; do all ranks pass matching counts and datatypes?");
-        }
-    }
-
-    /**
-     * True once every operation (null entries aside) has completed. A class rather than a lambda: a cold JVM links
-     * a capturing lambda's call site on its first run, a cost every rank's first collective would pay.
-     */
-    private static final class AllComplete implements BooleanSupplier {
-        private final Operation[] ops;
-
-        AllComplete(Operation[] ops) {
-            this.ops = ops;
-        }
-
-        @Override
-        public boolean getAsBoolean() {
-            for (Operation op : ops) {
-                if (op != null && !op.isComplete()) {
-                    return false;
-                }
-            }
-            return true;
         }
     }
 }
