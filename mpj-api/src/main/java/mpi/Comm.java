@@ -425,19 +425,17 @@ public abstract class Comm {
      * lambdas their linking took a third of a rank's first interpreted exchange with its neighbours.
      */
 
-    /** Packs the data (unless they come packed) and hands the send to the runtime. */
-    private static final class SendStarter implements Request.Starter {
-        private final Datatype datatype;
-        private final Object buf;
-        private final int offset;
-        private final int count;
-        private final int world;
-        private final int tag;
-        private final int context;
-        private final SendMode mode;
+    /** What a send or receive starter holds: the user's buffer and the message's envelope in world terms. */
+    private abstract static class Transfer implements Request.Starter {
+        final Datatype datatype;
+        final Object buf;
+        final int offset;
+        final int count;
+        final int world;
+        final int tag;
+        final int context;
 
-        SendStarter(Datatype datatype, Object buf, int offset, int count, int world, int tag, int context,
-                    SendMode mode) {
+        Transfer(Datatype datatype, Object buf, int offset, int count, int world, int tag, int context) {
             this.datatype = datatype;
             this.buf = buf;
             this.offset = offset;
@@ -445,6 +443,16 @@ public abstract class Comm {
             this.world = world;
             this.tag = tag;
             this.context = context;
+        }
+    }
+
+    /** Packs the data (unless they come packed: no datatype) and hands the send to the runtime. */
+    private static final class SendStarter extends Transfer {
+        private final SendMode mode;
+
+        SendStarter(Datatype datatype, Object buf, int offset, int count, int world, int tag, int context,
+                    SendMode mode) {
+            super(datatype, buf, offset, count, world, tag, context);
             this.mode = mode;
         }
 
@@ -456,23 +464,9 @@ public abstract class Comm {
     }
 
     /** Finds where the data will land and hands the receive to the runtime. */
-    private static final class ReceiveStarter implements Request.Starter {
-        private final Datatype datatype;
-        private final Object buf;
-        private final int offset;
-        private final int count;
-        private final int world;
-        private final int tag;
-        private final int context;
-
+    private static final class ReceiveStarter extends Transfer {
         ReceiveStarter(Datatype datatype, Object buf, int offset, int count, int world, int tag, int context) {
-            this.datatype = datatype;
-            this.buf = buf;
-            this.offset = offset;
-            this.count = count;
-            this.world = world;
-            this.tag = tag;
-            this.context = context;
+            super(datatype, buf, offset, count, world, tag, context);
         }
 
         @Override
