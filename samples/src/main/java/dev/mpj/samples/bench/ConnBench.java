@@ -82,8 +82,10 @@ public final class ConnBench {
             for (int w = 0; w < warmup; w++) {
                 p.run();
             }
-            // before the barrier: a snapshot reads a file per thread, some 10 ms of cold code, and taken after it
-            // would hold up the peers this rank's first call serves (np 2: the first call 24 ms instead of 18)
+            // before the barrier: a snapshot reads a file per thread, some 10 ms of cold code (4 ms the second
+            // time), and taken after it would hold up the peers this rank's first call serves (np 2, warm: the
+            // first call 24 ms instead of 0.9). So the other threads' first-call CPU includes the barrier's wait;
+            // the MPI thread's does not, being read from its clock as the snapshot ends.
             ThreadCpu.Sample before = threads == null ? null : threads.snapshot();
             // start the first call together, or it also times how much later than this rank the others left
             // MPI.Init; a PMI barrier, because an MPI one would open TCP connections of its own on demand
