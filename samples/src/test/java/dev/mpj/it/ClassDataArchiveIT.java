@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The class-data archives of {@code mpjrun}: the first job makes them, every rank maps the ranks' archive
- * ({@code -Xshare:on} makes a JVM that cannot map it fail), the scripts give the launcher its own, and
- * {@code MPJ_CDS=off} turns them off.
+ * ({@code -Xshare:on} makes a JVM that cannot map it fail), which holds what connecting on demand loads, the
+ * scripts give the launcher its own, and {@code MPJ_CDS=off} turns them off.
  */
 @Timeout(180)
 class ClassDataArchiveIT {
@@ -38,6 +38,20 @@ class ClassDataArchiveIT {
         for (int r = 0; r < 3; r++) {
             assertTrue(next.out().contains("Hello from rank " + r + " of 3"), next::out);
         }
+    }
+
+    @Test
+    void anOnDemandJobConnectsWithArchivedClasses(@TempDir Path cache) throws IOException {
+        Job.Result first = job(cache).run("hello");
+        assertEquals(0, first.exitCode(), first::err);
+
+        // ring: rank 1 sends to rank 2 and rank 2 to rank 0 across the fake nodes, so connections open on demand
+        Job.Result r = job(cache).env("MPJ_CONNECTIONS", "ondemand")
+                .env("MPJ_JVM_OPTS", SHARING_REQUIRED + " -Xlog:class+load").run("ring");
+        assertEquals(0, r.exitCode(), r::err);
+        assertTrue(r.out().contains("token = "), r::out);
+        assertTrue(r.out().contains("dev.mpj.transport.tcp.HandshakeConnector source: shared objects file"),
+                "the connecting side's classes come from the jars: " + r.out());
     }
 
     @Test
