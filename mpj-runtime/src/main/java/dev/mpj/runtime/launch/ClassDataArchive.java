@@ -227,7 +227,7 @@ final class ClassDataArchive {
         env.put("MPJ_INIT_TIMEOUT", Long.toString(TRAINING_TIMEOUT_SECONDS / 2));
         // on demand, so that Netty's connecting side (bootstrap, resolver, connect listeners, our handshake) is
         // archived: loaded from the jars it cost an on-demand job's first alltoall a third of its time (np 16 on 4
-        // fake nodes: 2.3-2.6 s against 1.5-1.9 s), while the few classes of the eager phase that it leaves to the
+        // fake nodes: 2.3-2.6 s against 1.4-1.9 s), while the few classes of the eager phase that it leaves to the
         // jars made no measurable difference to an eager MPI.Init (np 4 and 16)
         env.put("MPJ_CONNECTIONS", "ondemand");
         try {
