@@ -4,7 +4,6 @@ import dev.mpj.api.AllComplete;
 import dev.mpj.api.Operation;
 import java.util.Arrays;
 import java.util.function.BooleanSupplier;
-import java.util.function.IntPredicate;
 
 /**
  * A nonblocking communication. Once a (non-persistent) request has completed through {@code Wait},
@@ -145,7 +144,7 @@ public class Request {
         if (!allActiveDone(requests)) {
             Environment.backend().await(new AllActiveDone(requests));
         }
-        return finishWhere(requests, i -> true, false);
+        return finishAll(requests, false);
     }
 
     /**
@@ -172,14 +171,14 @@ public class Request {
             return null;
         }
         awaitAny(requests);
-        return finishWhere(requests, i -> requests[i].isDone(), true);
+        return finishAll(requests, true);
     }
 
     /** The statuses of all requests if every one has completed, else null (and none is completed). */
     public static Status[] Testall(Request[] requests) {
         check(requests, "Testall");
         pollIfPending(requests);
-        return allActiveDone(requests) ? finishWhere(requests, i -> true, false) : null;
+        return allActiveDone(requests) ? finishAll(requests, false) : null;
     }
 
     /**
@@ -205,7 +204,7 @@ public class Request {
             return null;
         }
         pollIfPending(requests);
-        return finishWhere(requests, i -> requests[i].isDone(), true);
+        return finishAll(requests, true);
     }
 
     private static void check(Request[] requests, String call) {
@@ -235,7 +234,7 @@ public class Request {
     /** Drives progress until some active request is done (the caller knows one is active). */
     private static void awaitAny(Request[] requests) {
         if (firstDone(requests) < 0) {
-            Environment.backend().await(() -> firstDone(requests) >= 0);
+            Environment.backend().await(new AnyDone(requests));
         }
     }
 
@@ -262,18 +261,18 @@ public class Request {
     }
 
     /**
-     * Completes the requests selected by {@code which}: all of them (null and inactive ones give
-     * empty statuses) or, {@code compact}, only the active ones, in a result array just long enough.
-     * Every selected request is completed even if some fail; the first error is raised after.
+     * Completes all the requests (null and inactive ones give empty statuses) or, {@code doneOnly}, only
+     * the active ones that are done, in a result array just long enough. Every selected request is
+     * completed even if some fail; the first error is raised after.
      */
-    private static Status[] finishWhere(Request[] requests, IntPredicate which, boolean compact) {
+    private static Status[] finishAll(Request[] requests, boolean doneOnly) {
         Status[] statuses = new Status[requests.length];
         int found = 0;
         MPIException failure = null;
         for (int i = 0; i < requests.length; i++) {
             Request r = requests[i];
             boolean active = r != null && r.active;
-            if (compact && !active || !which.test(i)) {
+            if (doneOnly && !(active && r.isDone())) {
                 continue;
             }
             try {
@@ -305,6 +304,20 @@ public class Request {
         @Override
         public boolean getAsBoolean() {
             return allActiveDone(requests);
+        }
+    }
+
+    /** {@link #Waitany}'s and {@link #Waitsome}'s condition: some request is done. */
+    private static final class AnyDone implements BooleanSupplier {
+        private final Request[] requests;
+
+        AnyDone(Request[] requests) {
+            this.requests = requests;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return firstDone(requests) >= 0;
         }
     }
 }
