@@ -24,7 +24,6 @@ import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 
 /**
  * The Netty side of the transport: the event loops, the listener registered with them, and outbound connects.
@@ -193,35 +192,62 @@ final class TcpEventLoops {
         return true;
     }
 
-    /**
-     * Connects to {@code address} with the pipeline {@code initializer} sets up, retrying with doubling
-     * delays (10 ms, 20 ms, ... five times) while the peer refuses; {@code onGiveUp} gets the last cause once every attempt failed or
-     * {@code stop} says to give up.
-     */
-    void connect(InetSocketAddress address, ChannelHandler initializer, BooleanSupplier stop,
-                 Consumer<Throwable> onGiveUp) {
-        connect(address, initializer, stop, onGiveUp, 1);
+    /** Whom a {@link #connect} reports to: whether to stop retrying, and the last cause once it gives up. */
+    interface ConnectOutcome {
+        boolean stopRetrying();
+
+        void gaveUp(Throwable cause);
     }
 
-    private void connect(InetSocketAddress address, ChannelHandler initializer, BooleanSupplier stop,
-                         Consumer<Throwable> onGiveUp, int attempt) {
-        connector.clone().handler(initializer).connect(address).addListener((ChannelFutureListener) f -> {
+    /**
+     * Connects to {@code address} with the pipeline {@code initializer} sets up, retrying with doubling delays (10 ms,
+     * 20 ms, ... five times) while the peer refuses; {@code outcome} gets the last cause once every attempt failed or
+     * it said to stop.
+     */
+    void connect(InetSocketAddress address, ChannelHandler initializer, ConnectOutcome outcome) {
+        new ConnectAttempt(address, initializer, outcome, 1).run();
+    }
+
+    /**
+     * One attempt of {@link #connect}, and its retry. A class, not lambdas: an on-demand job connects in its first
+     * calls, where linking a lambda's call site in a cold JVM would add to them.
+     */
+    private final class ConnectAttempt implements ChannelFutureListener, Runnable {
+        private final InetSocketAddress address;
+        private final ChannelHandler initializer;
+        private final ConnectOutcome outcome;
+        private final int attempt;
+
+        ConnectAttempt(InetSocketAddress address, ChannelHandler initializer, ConnectOutcome outcome, int attempt) {
+            this.address = address;
+            this.initializer = initializer;
+            this.outcome = outcome;
+            this.attempt = attempt;
+        }
+
+        @Override
+        public void run() {
+            connector.clone().handler(initializer).connect(address).addListener(this);
+        }
+
+        @Override
+        public void operationComplete(ChannelFuture f) {
             if (f.isSuccess()) {
                 return;
             }
             // a timeout already waited long: retry only a refusal, which a listener about to start gives
-            if (attempt >= CONNECT_ATTEMPTS || f.cause() instanceof ConnectTimeoutException || stop.getAsBoolean()) {
-                onGiveUp.accept(f.cause());
+            if (attempt >= CONNECT_ATTEMPTS || f.cause() instanceof ConnectTimeoutException || outcome.stopRetrying()) {
+                outcome.gaveUp(f.cause());
                 return;
             }
             long delay = FIRST_RETRY_DELAY_MILLIS << (attempt - 1);
             try {
-                group.schedule(() -> connect(address, initializer, stop, onGiveUp, attempt + 1),
-                        delay, TimeUnit.MILLISECONDS);
+                group.schedule(new ConnectAttempt(address, initializer, outcome, attempt + 1), delay,
+                        TimeUnit.MILLISECONDS);
             } catch (RuntimeException shuttingDown) {
-                onGiveUp.accept(f.cause());
+                outcome.gaveUp(f.cause());
             }
-        });
+        }
     }
 
     /** Stops accepting connections, waiting at most {@code timeoutMillis}. */

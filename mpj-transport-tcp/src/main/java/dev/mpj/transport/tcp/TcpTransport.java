@@ -34,6 +34,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.function.IntFunction;
 
 /**
@@ -343,26 +344,53 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         }
         Connection connection = new Connection(this.rank, rank);
         connections.add(connection);
-        ChannelHandler initializer = new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel ch) {
-                connection.attach(ch);
-                ch.pipeline().addLast(
-                        new HandshakeConnector(connection, TcpTransport.this.rank, address.credential(),
-                                handshakeTimeoutMillis, TcpTransport.this),
-                        new FrameDecoder(maxFrame),
-                        new FrameHandler(TcpTransport.this, connection));
-            }
-        };
-        eventLoops.whenComplete((loops, startFailure) -> {
-            if (startFailure != null) {
-                connectFailed(connection, address, startFailure);
-            } else {
-                loops.connect(address.socketAddress(), initializer, closed::get,
-                        cause -> connectFailed(connection, address, cause));
-            }
-        });
+        eventLoops.whenComplete(new Dial(connection, address));
         return connection;
+    }
+
+    /**
+     * An outbound connection to one peer: sets up its pipeline, connects once the event loops have started, and
+     * gives the pair up if it cannot. A class, not lambdas, for the reason {@link TcpEventLoops.ConnectAttempt} is one.
+     */
+    private final class Dial extends ChannelInitializer<SocketChannel>
+            implements BiConsumer<TcpEventLoops, Throwable>, TcpEventLoops.ConnectOutcome {
+        private final Connection connection;
+        private final TcpAddress address;
+
+        Dial(Connection connection, TcpAddress address) {
+            this.connection = connection;
+            this.address = address;
+        }
+
+        @Override
+        protected void initChannel(SocketChannel ch) {
+            connection.attach(ch);
+            ch.pipeline().addLast(
+                    new HandshakeConnector(connection, rank, address.credential(), handshakeTimeoutMillis,
+                            TcpTransport.this),
+                    new FrameDecoder(maxFrame),
+                    new FrameHandler(TcpTransport.this, connection));
+        }
+
+        /** The event loops have started, or failed to. */
+        @Override
+        public void accept(TcpEventLoops loops, Throwable startFailure) {
+            if (startFailure != null) {
+                gaveUp(startFailure);
+            } else {
+                loops.connect(address.socketAddress(), this, this);
+            }
+        }
+
+        @Override
+        public boolean stopRetrying() {
+            return closed.get();
+        }
+
+        @Override
+        public void gaveUp(Throwable cause) {
+            connectFailed(connection, address, cause);
+        }
     }
 
     private void connectFailed(Connection connection, TcpAddress address, Throwable cause) {
