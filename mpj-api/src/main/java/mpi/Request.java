@@ -142,7 +142,7 @@ public class Request {
     public static Status[] Waitall(Request[] requests) {
         check(requests, "Waitall");
         if (!allActiveDone(requests)) {
-            Environment.backend().await(new AllActiveDone(requests));
+            Environment.backend().await(new Done(requests, false));
         }
         return finishAll(requests, false);
     }
@@ -234,7 +234,7 @@ public class Request {
     /** Drives progress until some active request is done (the caller knows one is active). */
     private static void awaitAny(Request[] requests) {
         if (firstDone(requests) < 0) {
-            Environment.backend().await(new AnyDone(requests));
+            Environment.backend().await(new Done(requests, true));
         }
     }
 
@@ -293,31 +293,22 @@ public class Request {
         return found == statuses.length ? statuses : Arrays.copyOf(statuses, found);
     }
 
-    /** {@link #Waitall}'s condition; a class, not a lambda, for the reason {@link AllComplete} is one. */
-    private static final class AllActiveDone implements BooleanSupplier {
+    /**
+     * The wait condition of {@link #Waitall} (every active request done) or, {@code any}, of {@link #Waitany} and
+     * {@link #Waitsome} (some request done); a class, not a lambda, for the reason {@link AllComplete} is one.
+     */
+    private static final class Done implements BooleanSupplier {
         private final Request[] requests;
+        private final boolean any;
 
-        AllActiveDone(Request[] requests) {
+        Done(Request[] requests, boolean any) {
             this.requests = requests;
+            this.any = any;
         }
 
         @Override
         public boolean getAsBoolean() {
-            return allActiveDone(requests);
-        }
-    }
-
-    /** {@link #Waitany}'s and {@link #Waitsome}'s condition: some request is done. */
-    private static final class AnyDone implements BooleanSupplier {
-        private final Request[] requests;
-
-        AnyDone(Request[] requests) {
-            this.requests = requests;
-        }
-
-        @Override
-        public boolean getAsBoolean() {
-            return firstDone(requests) >= 0;
+            return any ? firstDone(requests) >= 0 : allActiveDone(requests);
         }
     }
 }
