@@ -13,11 +13,13 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The class-data archives of {@code mpjrun}: the first job makes them, every rank maps the ranks' archive
  * ({@code -Xshare:on} makes a JVM that cannot map it fail), which holds what connecting on demand loads, the
- * scripts give the launcher its own, and {@code MPJ_CDS=off} turns them off.
+ * scripts give the launcher its own, and {@code MPJ_CDS=off} turns them off; on a newer Java (24 on) too, where the
+ * ranks' archive is a static one, without a line of errors from any rank.
  */
 @Timeout(180)
 class ClassDataArchiveIT {
@@ -71,6 +73,55 @@ class ClassDataArchiveIT {
         assertEquals(0, next.exitCode(), next::text);
         assertTrue(next.text().contains("dev.mpj.runtime.launch.MpjRun source: shared objects file (top)"),
                 next::text);
+    }
+
+    /** From Java 24 on the ranks' archive is static, dumped with their flags, so no rank reports a mismatch. */
+    @Test
+    void onANewerJavaEveryRankMapsTheArchiveWithoutErrors(@TempDir Path cache) throws Exception {
+        Path jdk = newerJdk();
+        assumeTrue(jdk != null, "no JDK 24 or newer in /usr/lib/jvm");
+        List<String> cmd = List.of("env", "JAVA_HOME=" + jdk, "MPJ_CDS_DIR=" + cache, "MPJ_BUILD=0",
+                "MPJ_JVM_OPTS=" + SHARING_REQUIRED + " -Xlog:class+load",
+                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2", "--fake-nodes", "2", "hello");
+        Commands.Output first = Commands.run(cmd, Commands.repoRoot(), 120);
+        assertEquals(0, first.exitCode(), first::text);
+        assertTrue(first.text().contains("making the class-data archive"), first::text);
+        Commands.Output next = Commands.run(cmd, Commands.repoRoot(), 60);
+        assertEquals(0, next.exitCode(), next::text);
+        for (Commands.Output run : List.of(first, next)) {
+            assertFalse(run.text().contains("[error]"), run::text);
+            assertEquals(2, run.text().lines()
+                    .filter(l -> l.contains("dev.mpj.runtime.MpjRuntime source: shared objects file")).count(),
+                    run::text);
+        }
+    }
+
+    /** A JDK of feature version 24 or later among the installed ones, or null. */
+    private static Path newerJdk() throws IOException {
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (!Files.isDirectory(jvms)) {
+            return null;
+        }
+        try (Stream<Path> dirs = Files.list(jvms)) {
+            return dirs.filter(d -> Files.isExecutable(d.resolve("bin/java")) && featureVersion(d) >= 24)
+                    .sorted().findFirst().orElse(null);
+        }
+    }
+
+    /** From the JDK's {@code release} file ({@code JAVA_VERSION="25.0.3"}); 0 when it cannot tell. */
+    private static int featureVersion(Path jdk) {
+        try {
+            for (String line : Files.readAllLines(jdk.resolve("release"))) {
+                if (line.startsWith("JAVA_VERSION=")) {
+                    String v = line.substring("JAVA_VERSION=".length()).replace("\"", "");
+                    int end = v.indexOf('.');
+                    return Integer.parseInt(end < 0 ? v : v.substring(0, end));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not a JDK we can use here
+        }
+        return 0;
     }
 
     private static Job job(Path cache) {

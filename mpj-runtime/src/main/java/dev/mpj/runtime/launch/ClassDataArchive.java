@@ -25,7 +25,8 @@ import java.util.concurrent.TimeUnit;
  * <p>{@code mpjrun} makes it on first use by a training job ({@link ArchiveTraining}: 3 ranks on 2 fake nodes
  * with on-demand connections, so PMI, both exchanges' paths, shared memory, TCP's connecting and accepting sides
  * and {@code MPI.Finalize} run) whose rank 0 writes it with
- * {@code -XX:ArchiveClassesAtExit}; the training job's launcher JVM writes a second archive, of the launcher,
+ * {@code -XX:ArchiveClassesAtExit} (from Java 24 on, a static archive of the classes rank 0 loaded, dumped with the
+ * ranks' flags: see {@link #staticArchive}); the training job's launcher JVM writes a second archive, of the launcher,
  * which the {@code mpjrun} scripts pass to later launchers. Both are written under temporary names and renamed
  * into place, under a file lock, so concurrent first jobs neither corrupt nor duplicate them.
  *
@@ -72,7 +73,7 @@ final class ClassDataArchive {
     static RankJvmFlags rankFlags(String launcherClassPath, Map<String, String> env, PrintStream err) {
         String dump = env.get(DUMP_VARIABLE);
         if (dump != null) {
-            List<String> flags = List.of("-XX:ArchiveClassesAtExit=" + dump);
+            List<String> flags = List.of(dumpFlag(Runtime.version().feature(), dump));
             return rank -> rank == 0 ? flags : List.of();
         }
         if (isOff(env.get(SWITCH_VARIABLE))) {
@@ -98,6 +99,21 @@ final class ClassDataArchive {
         }
         List<String> flags = List.of("-XX:SharedArchiveFile=" + file);
         return rank -> flags;
+    }
+
+    /**
+     * Whether the ranks' archive must be a static one, dumped with the ranks' own flags. A dynamic archive lies on
+     * the JDK's base archive, dumped without the ranks' {@code --add-exports} ({@link RankCommand}); from Java 24
+     * on, a JVM given an archive reports such a mismatch of module options in three error lines (seen on 25), which
+     * every rank would print. Java 17 says nothing, and keeps the dynamic archive, whose timings are measured.
+     */
+    static boolean staticArchive(int javaFeatureVersion) {
+        return javaFeatureVersion >= 24;
+    }
+
+    /** The flag of the training job's rank 0: writes the archive itself, or the class list a static one needs. */
+    static String dumpFlag(int javaFeatureVersion, String dump) {
+        return (staticArchive(javaFeatureVersion) ? "-XX:DumpLoadedClassList=" : "-XX:ArchiveClassesAtExit=") + dump;
     }
 
     static boolean isOff(String value) {
@@ -212,7 +228,9 @@ final class ClassDataArchive {
         long pid = ProcessHandle.current().pid();
         Path ranksTmp = directory.resolve(name + "." + pid + ".ranks.tmp");
         Path launcherTmp = directory.resolve(name + "." + pid + ".launcher.tmp");
+        Path classList = directory.resolve(name + "." + pid + ".classlist.tmp");
         Path log = directory.resolve(name + "." + pid + ".log");
+        boolean staticArchive = staticArchive(Runtime.version().feature());
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-XX:ArchiveClassesAtExit=" + launcherTmp, "-XX:TieredStopAtLevel=1", "-Xmx64m",
                 "-cp", String.join(java.io.File.pathSeparator, jars), MpjRun.class.getName(),
@@ -222,7 +240,7 @@ final class ClassDataArchive {
         Map<String, String> env = pb.environment();
         // the training job runs the defaults, whatever this job's settings say
         env.keySet().removeIf(k -> k.startsWith("MPJ_") && !k.equals("MPJ_SEGMENT_DIR") && !k.equals("MPJ_TCP_HOST"));
-        env.put(DUMP_VARIABLE, ranksTmp.toString());
+        env.put(DUMP_VARIABLE, (staticArchive ? classList : ranksTmp).toString());
         env.put("MPJ_JVM_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1");
         env.put("MPJ_INIT_TIMEOUT", Long.toString(TRAINING_TIMEOUT_SECONDS / 2));
         // on demand, so that Netty's connecting side (bootstrap, resolver, connect listeners, our handshake) is
@@ -238,9 +256,12 @@ final class ClassDataArchive {
                 throw new IOException("the training job did not end within " + TRAINING_TIMEOUT_SECONDS
                         + " s (its output: " + log + ")");
             }
-            if (p.exitValue() != 0 || !Files.isRegularFile(ranksTmp)) {
+            if (p.exitValue() != 0 || !Files.isRegularFile(staticArchive ? classList : ranksTmp)) {
                 throw new IOException("the training job failed with status " + p.exitValue() + " (its output: "
                         + log + ")");
+            }
+            if (staticArchive) {
+                dumpStatic(classList, ranksTmp, log);
             }
             if (Files.isRegularFile(launcherTmp)) {
                 Files.move(launcherTmp, launcherArchive(), StandardCopyOption.ATOMIC_MOVE,
@@ -254,6 +275,27 @@ final class ClassDataArchive {
         } finally {
             Files.deleteIfExists(ranksTmp);
             Files.deleteIfExists(launcherTmp);
+            Files.deleteIfExists(classList);
+        }
+    }
+
+    /** Dumps the static archive of the classes in {@code classList}, with the flags every rank runs with. */
+    private void dumpStatic(Path classList, Path archive, Path log) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(RankCommand.REQUIRED_JVM_FLAGS);
+        command.addAll(List.of("-Xshare:dump", "-XX:SharedClassListFile=" + classList,
+                "-XX:SharedArchiveFile=" + archive, "-cp", String.join(java.io.File.pathSeparator, jars)));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        if (!p.waitFor(TRAINING_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException("dumping the archive did not end within " + TRAINING_TIMEOUT_SECONDS
+                    + " s (its output: " + log + ")");
+        }
+        if (p.exitValue() != 0 || !Files.isRegularFile(archive)) {
+            throw new IOException("dumping the archive failed with status " + p.exitValue() + " (its output: "
+                    + log + ")");
         }
     }
 

@@ -48,8 +48,16 @@ class ClassDataArchiveTest {
     void trainingLauncherMakesRankZeroAloneWriteTheArchive() {
         RankJvmFlags flags = ClassDataArchive.rankFlags("/opt/mpj/runtime.jar",
                 Map.of(ClassDataArchive.DUMP_VARIABLE, "/tmp/x.tmp"), quiet());
-        assertEquals(List.of("-XX:ArchiveClassesAtExit=/tmp/x.tmp"), flags.of(0));
+        assertEquals(List.of(ClassDataArchive.dumpFlag(Runtime.version().feature(), "/tmp/x.tmp")), flags.of(0));
         assertEquals(List.of(), flags.of(1));
+    }
+
+    @Test
+    void fromJava24TheTrainingListsClassesForAStaticArchive() {
+        assertEquals("-XX:ArchiveClassesAtExit=/tmp/x", ClassDataArchive.dumpFlag(17, "/tmp/x"));
+        assertEquals("-XX:ArchiveClassesAtExit=/tmp/x", ClassDataArchive.dumpFlag(23, "/tmp/x"));
+        assertEquals("-XX:DumpLoadedClassList=/tmp/x", ClassDataArchive.dumpFlag(24, "/tmp/x"));
+        assertEquals("-XX:DumpLoadedClassList=/tmp/x", ClassDataArchive.dumpFlag(25, "/tmp/x"));
     }
 
     @Test
