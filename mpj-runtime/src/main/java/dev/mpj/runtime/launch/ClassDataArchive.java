@@ -249,17 +249,7 @@ final class ClassDataArchive {
         // jars made no measurable difference to an eager MPI.Init (np 4 and 16)
         env.put("MPJ_CONNECTIONS", "ondemand");
         try {
-            Process p = pb.start();
-            if (!p.waitFor(TRAINING_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                throw new IOException("the training job did not end within " + TRAINING_TIMEOUT_SECONDS
-                        + " s (its output: " + log + ")");
-            }
-            if (p.exitValue() != 0 || !Files.isRegularFile(staticArchive ? classList : ranksTmp)) {
-                throw new IOException("the training job failed with status " + p.exitValue() + " (its output: "
-                        + log + ")");
-            }
+            runToEnd(pb, "the training job", staticArchive ? classList : ranksTmp, log);
             if (staticArchive) {
                 dumpStatic(classList, ranksTmp, log);
             }
@@ -286,16 +276,22 @@ final class ClassDataArchive {
         command.addAll(RankCommand.REQUIRED_JVM_FLAGS);
         command.addAll(List.of("-Xshare:dump", "-XX:SharedClassListFile=" + classList,
                 "-XX:SharedArchiveFile=" + archive, "-cp", String.join(java.io.File.pathSeparator, jars)));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        runToEnd(new ProcessBuilder(command).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())), "dumping the archive", archive, log);
+    }
+
+    /** Runs {@code what} (its output going to {@code log}) to its end, which must leave {@code product} behind. */
+    private static void runToEnd(ProcessBuilder pb, String what, Path product, Path log)
+            throws IOException, InterruptedException {
+        Process p = pb.start();
         if (!p.waitFor(TRAINING_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
-            throw new IOException("dumping the archive did not end within " + TRAINING_TIMEOUT_SECONDS
-                    + " s (its output: " + log + ")");
-        }
-        if (p.exitValue() != 0 || !Files.isRegularFile(archive)) {
-            throw new IOException("dumping the archive failed with status " + p.exitValue() + " (its output: "
+            throw new IOException(what + " did not end within " + TRAINING_TIMEOUT_SECONDS + " s (its output: "
                     + log + ")");
+        }
+        if (p.exitValue() != 0 || !Files.isRegularFile(product)) {
+            throw new IOException(what + " failed with status " + p.exitValue() + " (its output: " + log + ")");
         }
     }
 
