@@ -350,7 +350,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
 
     /**
      * An outbound connection to one peer: sets up its pipeline, connects once the event loops have started, and
-     * gives the pair up if it cannot. A class, not lambdas, for the reason {@link TcpEventLoops.ConnectAttempt} is one.
+     * gives the pair up if it cannot. A class, not lambdas, for the reason {@code TcpEventLoops.ConnectAttempt} is one.
      */
     private final class Dial extends ChannelInitializer<SocketChannel>
             implements BiConsumer<TcpEventLoops, Throwable>, TcpEventLoops.ConnectOutcome {
