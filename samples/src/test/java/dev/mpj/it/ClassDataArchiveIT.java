@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The class-data archives of {@code mpjrun}: the first job makes them, every rank maps the ranks' archive
  * ({@code -Xshare:on} makes a JVM that cannot map it fail), which holds what connecting on demand loads, the
  * scripts give the launcher its own, and {@code MPJ_CDS=off} turns them off; on a newer Java (24 on) too, where the
- * ranks' archive is a static one, without a line of errors from any rank.
+ * ranks' archive is an AOT cache, without a line of errors from any rank.
  */
 @Timeout(180)
 class ClassDataArchiveIT {
@@ -75,7 +75,10 @@ class ClassDataArchiveIT {
                 next::text);
     }
 
-    /** From Java 24 on the ranks' archive is static, dumped with their flags, so no rank reports a mismatch. */
+    /**
+     * From Java 24 on the ranks' archive is an AOT cache created with their flags, so no rank reports a mismatch; with
+     * module options of the user's, which the JVM could not use it with, the launcher leaves it out and says so.
+     */
     @Test
     void onANewerJavaEveryRankMapsTheArchiveWithoutErrors(@TempDir Path cache) throws Exception {
         Path jdk = newerJdk();
@@ -94,6 +97,13 @@ class ClassDataArchiveIT {
                     .filter(l -> l.contains("dev.mpj.runtime.MpjRuntime source: shared objects file")).count(),
                     run::text);
         }
+
+        Commands.Output opens = Commands.run(List.of("env", "JAVA_HOME=" + jdk, "MPJ_CDS_DIR=" + cache, "MPJ_BUILD=0",
+                "MPJ_JVM_OPTS=-Xmx64m --add-opens java.base/java.lang=ALL-UNNAMED",
+                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2", "hello"), Commands.repoRoot(), 60);
+        assertEquals(0, opens.exitCode(), opens::text);
+        assertFalse(opens.text().contains("[error]"), opens::text);
+        assertTrue(opens.text().contains("ranks start without a class-data archive"), opens::text);
     }
 
     /** A JDK of feature version 24 or later among the installed ones, or null. */

@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
  * <p>{@code mpjrun} makes it on first use by a training job ({@link ArchiveTraining}: 3 ranks on 2 fake nodes
  * with on-demand connections, so PMI, both exchanges' paths, shared memory, TCP's connecting and accepting sides
  * and {@code MPI.Finalize} run) whose rank 0 writes it with
- * {@code -XX:ArchiveClassesAtExit} (from Java 24 on, a static archive of the classes rank 0 loaded, dumped with the
- * ranks' flags: see {@link #staticArchive}); the training job's launcher JVM writes a second archive, of the launcher,
+ * {@code -XX:ArchiveClassesAtExit} (from Java 24 on, an AOT cache that rank 0 records and a JVM with the ranks' flags
+ * creates: see {@link #aotCache}); the training job's launcher JVM writes a second archive, of the launcher,
  * which the {@code mpjrun} scripts pass to later launchers. Both are written under temporary names and renamed
  * into place, under a file lock, so concurrent first jobs neither corrupt nor duplicate them.
  *
@@ -73,10 +73,18 @@ final class ClassDataArchive {
     static RankJvmFlags rankFlags(String launcherClassPath, Map<String, String> env, PrintStream err) {
         String dump = env.get(DUMP_VARIABLE);
         if (dump != null) {
-            List<String> flags = List.of(dumpFlag(Runtime.version().feature(), dump));
+            List<String> flags = dumpFlags(Runtime.version().feature(), dump);
             return rank -> rank == 0 ? flags : List.of();
         }
         if (isOff(env.get(SWITCH_VARIABLE))) {
+            return RankJvmFlags.NONE;
+        }
+        String moduleOption = aotCache(Runtime.version().feature())
+                ? moduleOption(env.get(LaunchOptions.JVM_OPTS_VARIABLE)) : null;
+        if (moduleOption != null) {
+            err.println("mpjrun: ranks start without a class-data archive: the JVM cannot use its AOT cache with "
+                    + moduleOption + " from " + LaunchOptions.JVM_OPTS_VARIABLE + " (" + SWITCH_VARIABLE
+                    + "=off says nothing)");
             return RankJvmFlags.NONE;
         }
         ClassDataArchive archive = of(LauncherClassPath.parse(launcherClassPath).jars(), env);
@@ -102,18 +110,45 @@ final class ClassDataArchive {
     }
 
     /**
-     * Whether the ranks' archive must be a static one, dumped with the ranks' own flags. A dynamic archive lies on
-     * the JDK's base archive, dumped without the ranks' {@code --add-exports} ({@link RankCommand}); from Java 24
-     * on, a JVM given an archive reports such a mismatch of module options in three error lines (seen on 25), which
-     * every rank would print. Java 17 says nothing, and keeps the dynamic archive, whose timings are measured.
+     * Whether the ranks' archive is an AOT cache (JEP 483: classes loaded and linked, and from Java 25 on method
+     * profiles, JEP 515), recorded by the training's rank 0 and created with the ranks' own flags. The JVM maps it
+     * through {@code -XX:SharedArchiveFile} like a CDS archive. Two reasons:
+     * <ul>
+     *   <li>A dynamic archive lies on the JDK's base archive, which was dumped without the ranks' {@code --add-exports}
+     *   ({@link RankCommand}). From Java 24 on, a JVM given an archive reports such a mismatch of module options in
+     *   three error lines (seen on 25), which every rank would print.</li>
+     *   <li>On JDK 25 the cache starts ranks faster: {@code MPI.Init} at np 4 takes 680-750 ms against 877-962 ms with
+     *   a static archive.</li>
+     * </ul>
+     * Java 17 keeps the dynamic archive, whose timings are measured.
      */
-    static boolean staticArchive(int javaFeatureVersion) {
+    static boolean aotCache(int javaFeatureVersion) {
         return javaFeatureVersion >= 24;
     }
 
-    /** The flag of the training job's rank 0: writes the archive itself, or the class list a static one needs. */
-    static String dumpFlag(int javaFeatureVersion, String dump) {
-        return (staticArchive(javaFeatureVersion) ? "-XX:DumpLoadedClassList=" : "-XX:ArchiveClassesAtExit=") + dump;
+    /** The flags of the training job's rank 0: it writes the archive itself, or records the AOT configuration. */
+    static List<String> dumpFlags(int javaFeatureVersion, String dump) {
+        return aotCache(javaFeatureVersion) ? List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=" + dump)
+                : List.of("-XX:ArchiveClassesAtExit=" + dump);
+    }
+
+    /** Options that change the module graph the cache holds, so that the JVM would refuse it with four error lines. */
+    private static final List<String> MODULE_OPTIONS = List.of("--add-opens", "--add-exports", "--add-modules",
+            "--add-reads", "--patch-module", "--limit-modules", "--upgrade-module-path", "--module-path", "-javaagent");
+
+    /** The first option in {@code jvmOptions} that changes the module graph, or null. */
+    static String moduleOption(String jvmOptions) {
+        if (jvmOptions == null) {
+            return null;
+        }
+        for (String option : jvmOptions.trim().split("\\s+")) {
+            for (String module : MODULE_OPTIONS) {
+                if (option.equals(module) || option.startsWith(module + "=") || option.startsWith(module + ":")) {
+                    return module;
+                }
+            }
+        }
+        return null;
     }
 
     static boolean isOff(String value) {
@@ -228,9 +263,9 @@ final class ClassDataArchive {
         long pid = ProcessHandle.current().pid();
         Path ranksTmp = directory.resolve(name + "." + pid + ".ranks.tmp");
         Path launcherTmp = directory.resolve(name + "." + pid + ".launcher.tmp");
-        Path classList = directory.resolve(name + "." + pid + ".classlist.tmp");
+        Path aotConfiguration = directory.resolve(name + "." + pid + ".aotconf.tmp");
         Path log = directory.resolve(name + "." + pid + ".log");
-        boolean staticArchive = staticArchive(Runtime.version().feature());
+        boolean aotCache = aotCache(Runtime.version().feature());
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-XX:ArchiveClassesAtExit=" + launcherTmp, "-XX:TieredStopAtLevel=1", "-Xmx64m",
                 "-cp", String.join(java.io.File.pathSeparator, jars), MpjRun.class.getName(),
@@ -240,7 +275,7 @@ final class ClassDataArchive {
         Map<String, String> env = pb.environment();
         // the training job runs the defaults, whatever this job's settings say
         env.keySet().removeIf(k -> k.startsWith("MPJ_") && !k.equals("MPJ_SEGMENT_DIR") && !k.equals("MPJ_TCP_HOST"));
-        env.put(DUMP_VARIABLE, (staticArchive ? classList : ranksTmp).toString());
+        env.put(DUMP_VARIABLE, (aotCache ? aotConfiguration : ranksTmp).toString());
         env.put("MPJ_JVM_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1");
         env.put("MPJ_INIT_TIMEOUT", Long.toString(TRAINING_TIMEOUT_SECONDS / 2));
         // on demand, so that Netty's connecting side (bootstrap, resolver, connect listeners, our handshake) is
@@ -249,9 +284,9 @@ final class ClassDataArchive {
         // jars made no measurable difference to an eager MPI.Init (np 4 and 16)
         env.put("MPJ_CONNECTIONS", "ondemand");
         try {
-            runToEnd(pb, "the training job", staticArchive ? classList : ranksTmp, log);
-            if (staticArchive) {
-                dumpStatic(classList, ranksTmp, log);
+            runToEnd(pb, "the training job", aotCache ? aotConfiguration : ranksTmp, log);
+            if (aotCache) {
+                createAotCache(aotConfiguration, ranksTmp, log);
             }
             if (Files.isRegularFile(launcherTmp)) {
                 Files.move(launcherTmp, launcherArchive(), StandardCopyOption.ATOMIC_MOVE,
@@ -265,19 +300,19 @@ final class ClassDataArchive {
         } finally {
             Files.deleteIfExists(ranksTmp);
             Files.deleteIfExists(launcherTmp);
-            Files.deleteIfExists(classList);
+            Files.deleteIfExists(aotConfiguration);
         }
     }
 
-    /** Dumps the static archive of the classes in {@code classList}, with the flags every rank runs with. */
-    private void dumpStatic(Path classList, Path archive, Path log) throws IOException, InterruptedException {
+    /** Creates the AOT cache of {@code configuration}, with the flags every rank runs with. */
+    private void createAotCache(Path configuration, Path cache, Path log) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(RankCommand.REQUIRED_JVM_FLAGS);
-        command.addAll(List.of("-Xshare:dump", "-XX:SharedClassListFile=" + classList,
-                "-XX:SharedArchiveFile=" + archive, "-cp", String.join(java.io.File.pathSeparator, jars)));
+        command.addAll(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + configuration, "-XX:AOTCache=" + cache,
+                "-cp", String.join(java.io.File.pathSeparator, jars)));
         runToEnd(new ProcessBuilder(command).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())), "dumping the archive", archive, log);
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())), "creating the AOT cache", cache, log);
     }
 
     /** Runs {@code what} (its output going to {@code log}) to its end, which must leave {@code product} behind. */

@@ -48,16 +48,27 @@ class ClassDataArchiveTest {
     void trainingLauncherMakesRankZeroAloneWriteTheArchive() {
         RankJvmFlags flags = ClassDataArchive.rankFlags("/opt/mpj/runtime.jar",
                 Map.of(ClassDataArchive.DUMP_VARIABLE, "/tmp/x.tmp"), quiet());
-        assertEquals(List.of(ClassDataArchive.dumpFlag(Runtime.version().feature(), "/tmp/x.tmp")), flags.of(0));
+        assertEquals(ClassDataArchive.dumpFlags(Runtime.version().feature(), "/tmp/x.tmp"), flags.of(0));
         assertEquals(List.of(), flags.of(1));
     }
 
     @Test
-    void fromJava24TheTrainingListsClassesForAStaticArchive() {
-        assertEquals("-XX:ArchiveClassesAtExit=/tmp/x", ClassDataArchive.dumpFlag(17, "/tmp/x"));
-        assertEquals("-XX:ArchiveClassesAtExit=/tmp/x", ClassDataArchive.dumpFlag(23, "/tmp/x"));
-        assertEquals("-XX:DumpLoadedClassList=/tmp/x", ClassDataArchive.dumpFlag(24, "/tmp/x"));
-        assertEquals("-XX:DumpLoadedClassList=/tmp/x", ClassDataArchive.dumpFlag(25, "/tmp/x"));
+    void findsTheOptionsThatChangeTheModuleGraph() {
+        assertEquals("--add-opens", ClassDataArchive.moduleOption("-Xmx64m --add-opens java.base/java.lang=ALL-UNNAMED"));
+        assertEquals("--add-exports", ClassDataArchive.moduleOption("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED"));
+        assertEquals("-javaagent", ClassDataArchive.moduleOption(" -javaagent:/opt/agent.jar -Xss1m"));
+        assertEquals(null, ClassDataArchive.moduleOption("-Xmx64m -XX:TieredStopAtLevel=1 -Dmpj.add-opens=x"));
+        assertEquals(null, ClassDataArchive.moduleOption(null));
+    }
+
+    @Test
+    void fromJava24TheTrainingRecordsAnAotConfiguration() {
+        assertEquals(List.of("-XX:ArchiveClassesAtExit=/tmp/x"), ClassDataArchive.dumpFlags(17, "/tmp/x"));
+        assertEquals(List.of("-XX:ArchiveClassesAtExit=/tmp/x"), ClassDataArchive.dumpFlags(23, "/tmp/x"));
+        for (int feature : new int[] {24, 25}) {
+            assertEquals(List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=/tmp/x"),
+                    ClassDataArchive.dumpFlags(feature, "/tmp/x"));
+        }
     }
 
     @Test
