@@ -67,10 +67,12 @@ final class ClassDataArchive {
 
     /**
      * The flags that give every rank of a job the archive, making it first when there is none yet; no flags when
-     * it is turned off, when the launcher runs from no jars, or when it cannot be made (then with one line on
-     * {@code err} saying why).
+     * it is turned off, when the launcher runs from no jars, or when it cannot be made or the ranks' own
+     * {@code jvmOptions} (from {@link LaunchOptions#JVM_OPTS_VARIABLE}) keep the JVM from using it (then with one
+     * line on {@code err} saying why).
      */
-    static RankJvmFlags rankFlags(String launcherClassPath, Map<String, String> env, PrintStream err) {
+    static RankJvmFlags rankFlags(String launcherClassPath, List<String> jvmOptions, Map<String, String> env,
+                                  PrintStream err) {
         String dump = env.get(DUMP_VARIABLE);
         if (dump != null) {
             List<String> flags = dumpFlags(Runtime.version().feature(), dump);
@@ -79,8 +81,7 @@ final class ClassDataArchive {
         if (isOff(env.get(SWITCH_VARIABLE))) {
             return RankJvmFlags.NONE;
         }
-        String moduleOption = aotCache(Runtime.version().feature())
-                ? moduleOption(env.get(LaunchOptions.JVM_OPTS_VARIABLE)) : null;
+        String moduleOption = AOT_CACHE ? moduleOption(jvmOptions) : null;
         if (moduleOption != null) {
             err.println("mpjrun: ranks start without a class-data archive: the JVM cannot use its AOT cache with "
                     + moduleOption + " from " + LaunchOptions.JVM_OPTS_VARIABLE + " (" + SWITCH_VARIABLE
@@ -126,6 +127,9 @@ final class ClassDataArchive {
         return javaFeatureVersion >= 24;
     }
 
+    /** {@link #aotCache} for the Java this launcher (and so every rank) runs. */
+    private static final boolean AOT_CACHE = aotCache(Runtime.version().feature());
+
     /** The flags of the training job's rank 0: it writes the archive itself, or records the AOT configuration. */
     static List<String> dumpFlags(int javaFeatureVersion, String dump) {
         return aotCache(javaFeatureVersion) ? List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=" + dump)
@@ -137,11 +141,8 @@ final class ClassDataArchive {
             "--add-reads", "--patch-module", "--limit-modules", "--upgrade-module-path", "--module-path", "-javaagent");
 
     /** The first option in {@code jvmOptions} that changes the module graph, or null. */
-    static String moduleOption(String jvmOptions) {
-        if (jvmOptions == null) {
-            return null;
-        }
-        for (String option : jvmOptions.trim().split("\\s+")) {
+    static String moduleOption(List<String> jvmOptions) {
+        for (String option : jvmOptions) {
             for (String module : MODULE_OPTIONS) {
                 if (option.equals(module) || option.startsWith(module + "=") || option.startsWith(module + ":")) {
                     return module;
@@ -265,17 +266,16 @@ final class ClassDataArchive {
         Path launcherTmp = directory.resolve(name + "." + pid + ".launcher.tmp");
         Path aotConfiguration = directory.resolve(name + "." + pid + ".aotconf.tmp");
         Path log = directory.resolve(name + "." + pid + ".log");
-        boolean aotCache = aotCache(Runtime.version().feature());
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-XX:ArchiveClassesAtExit=" + launcherTmp, "-XX:TieredStopAtLevel=1", "-Xmx64m",
-                "-cp", String.join(java.io.File.pathSeparator, jars), MpjRun.class.getName(),
+        List<String> command = java(List.of("-XX:ArchiveClassesAtExit=" + launcherTmp, "-XX:TieredStopAtLevel=1",
+                "-Xmx64m"));
+        command.addAll(List.of(MpjRun.class.getName(),
                 "-np", "3", "--fake-nodes", "2", "--timeout", Long.toString(TRAINING_TIMEOUT_SECONDS - 10),
                 ArchiveTraining.class.getName()));
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = pb.environment();
         // the training job runs the defaults, whatever this job's settings say
         env.keySet().removeIf(k -> k.startsWith("MPJ_") && !k.equals("MPJ_SEGMENT_DIR") && !k.equals("MPJ_TCP_HOST"));
-        env.put(DUMP_VARIABLE, (aotCache ? aotConfiguration : ranksTmp).toString());
+        env.put(DUMP_VARIABLE, (AOT_CACHE ? aotConfiguration : ranksTmp).toString());
         env.put("MPJ_JVM_OPTS", "-Xmx64m -XX:TieredStopAtLevel=1");
         env.put("MPJ_INIT_TIMEOUT", Long.toString(TRAINING_TIMEOUT_SECONDS / 2));
         // on demand, so that Netty's connecting side (bootstrap, resolver, connect listeners, our handshake) is
@@ -284,8 +284,8 @@ final class ClassDataArchive {
         // jars made no measurable difference to an eager MPI.Init (np 4 and 16)
         env.put("MPJ_CONNECTIONS", "ondemand");
         try {
-            runToEnd(pb, "the training job", aotCache ? aotConfiguration : ranksTmp, log);
-            if (aotCache) {
+            runToEnd(pb, "the training job", AOT_CACHE ? aotConfiguration : ranksTmp, log);
+            if (AOT_CACHE) {
                 createAotCache(aotConfiguration, ranksTmp, log);
             }
             if (Files.isRegularFile(launcherTmp)) {
@@ -306,13 +306,19 @@ final class ClassDataArchive {
 
     /** Creates the AOT cache of {@code configuration}, with the flags every rank runs with. */
     private void createAotCache(Path configuration, Path cache, Path log) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(RankCommand.REQUIRED_JVM_FLAGS);
-        command.addAll(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + configuration, "-XX:AOTCache=" + cache,
-                "-cp", String.join(java.io.File.pathSeparator, jars)));
-        runToEnd(new ProcessBuilder(command).redirectErrorStream(true)
+        List<String> flags = new ArrayList<>(RankCommand.REQUIRED_JVM_FLAGS);
+        flags.addAll(List.of("-XX:AOTMode=create", "-XX:AOTConfiguration=" + configuration, "-XX:AOTCache=" + cache));
+        runToEnd(new ProcessBuilder(java(flags)).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())), "creating the AOT cache", cache, log);
+    }
+
+    /** A command line of this JVM's {@code java} with {@code flags} and the archive's jars as class path. */
+    private List<String> java(List<String> flags) {
+        List<String> command = new ArrayList<>();
+        command.add(RankCommand.javaExecutable());
+        command.addAll(flags);
+        command.addAll(List.of("-cp", String.join(java.io.File.pathSeparator, jars)));
+        return command;
     }
 
     /** Runs {@code what} (its output going to {@code log}) to its end, which must leave {@code product} behind. */

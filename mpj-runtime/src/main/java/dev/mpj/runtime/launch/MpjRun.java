@@ -32,7 +32,8 @@ public final class MpjRun {
             err.println("Try 'mpjrun --help' for more information.");
             return Job.EXIT_USAGE;
         }
-        RankJvmFlags archive = ClassDataArchive.rankFlags(System.getProperty("java.class.path"), System.getenv(), err);
+        RankJvmFlags archive = ClassDataArchive.rankFlags(System.getProperty("java.class.path"), options.jvmOptions(),
+                System.getenv(), err);
         return Job.runOnConsole(options, archive);
     }
 

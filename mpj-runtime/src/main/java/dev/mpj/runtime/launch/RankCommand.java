@@ -37,6 +37,11 @@ final class RankCommand {
         return List.copyOf(flags);
     }
 
+    /** The {@code java} of the JVM the launcher runs on, which the ranks (and the archive's training) run on too. */
+    static String javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
     /** Variables an enclosing process manager may have set; a rank's PMI client must not see them. */
     static final List<String> ENCLOSING_PMI_VARIABLES = List.of("PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK",
             "PMI_SIZE", "PMI_JOBID", "PMI_SPAWNED", "PMI_TOTALVIEW", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
@@ -85,7 +90,7 @@ final class RankCommand {
         classPath.removeIf(String::isEmpty);
 
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(javaExecutable());
         command.addAll(REQUIRED_JVM_FLAGS);
         command.addAll(options.jvmOptions());
         command.add("-cp");

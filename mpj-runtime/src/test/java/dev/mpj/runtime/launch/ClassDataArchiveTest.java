@@ -46,7 +46,7 @@ class ClassDataArchiveTest {
 
     @Test
     void trainingLauncherMakesRankZeroAloneWriteTheArchive() {
-        RankJvmFlags flags = ClassDataArchive.rankFlags("/opt/mpj/runtime.jar",
+        RankJvmFlags flags = ClassDataArchive.rankFlags("/opt/mpj/runtime.jar", List.of(),
                 Map.of(ClassDataArchive.DUMP_VARIABLE, "/tmp/x.tmp"), quiet());
         assertEquals(ClassDataArchive.dumpFlags(Runtime.version().feature(), "/tmp/x.tmp"), flags.of(0));
         assertEquals(List.of(), flags.of(1));
@@ -54,11 +54,14 @@ class ClassDataArchiveTest {
 
     @Test
     void findsTheOptionsThatChangeTheModuleGraph() {
-        assertEquals("--add-opens", ClassDataArchive.moduleOption("-Xmx64m --add-opens java.base/java.lang=ALL-UNNAMED"));
-        assertEquals("--add-exports", ClassDataArchive.moduleOption("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED"));
-        assertEquals("-javaagent", ClassDataArchive.moduleOption(" -javaagent:/opt/agent.jar -Xss1m"));
-        assertEquals(null, ClassDataArchive.moduleOption("-Xmx64m -XX:TieredStopAtLevel=1 -Dmpj.add-opens=x"));
-        assertEquals(null, ClassDataArchive.moduleOption(null));
+        assertEquals("--add-opens", ClassDataArchive.moduleOption(
+                List.of("-Xmx64m", "--add-opens", "java.base/java.lang=ALL-UNNAMED")));
+        assertEquals("--add-exports", ClassDataArchive.moduleOption(
+                List.of("--add-exports=java.base/sun.nio.ch=ALL-UNNAMED")));
+        assertEquals("-javaagent", ClassDataArchive.moduleOption(List.of("-javaagent:/opt/agent.jar", "-Xss1m")));
+        assertEquals(null, ClassDataArchive.moduleOption(
+                List.of("-Xmx64m", "-XX:TieredStopAtLevel=1", "-Dmpj.add-opens=x")));
+        assertEquals(null, ClassDataArchive.moduleOption(List.of()));
     }
 
     @Test
@@ -74,7 +77,7 @@ class ClassDataArchiveTest {
     @Test
     void turnedOffRanksGetNoArchive() {
         for (String off : List.of("off", "OFF", "0", "false")) {
-            assertEquals(List.of(), ClassDataArchive.rankFlags("/opt/mpj/runtime.jar",
+            assertEquals(List.of(), ClassDataArchive.rankFlags("/opt/mpj/runtime.jar", List.of(),
                     Map.of(ClassDataArchive.SWITCH_VARIABLE, off), quiet()).of(0), off);
         }
         assertFalse(ClassDataArchive.isOff("on"));
@@ -85,8 +88,8 @@ class ClassDataArchiveTest {
     void runtimeRunningFromClassDirectoriesHasNoArchive() {
         // as in these unit tests: the JVM can archive jars only
         assertNull(ClassDataArchive.of(List.of("/opt/lib/netty.jar"), Map.of()));
-        assertEquals(List.of(), ClassDataArchive.rankFlags(System.getProperty("java.class.path"), Map.of(), quiet())
-                .of(0));
+        assertEquals(List.of(), ClassDataArchive.rankFlags(System.getProperty("java.class.path"), List.of(), Map.of(),
+                quiet()).of(0));
     }
 
     @Test
