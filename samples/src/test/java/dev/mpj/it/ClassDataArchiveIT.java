@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -83,9 +84,7 @@ class ClassDataArchiveIT {
     void onANewerJavaEveryRankMapsTheArchiveWithoutErrors(@TempDir Path cache) throws Exception {
         Path jdk = newerJdk();
         assumeTrue(jdk != null, "no JDK 24 or newer in /usr/lib/jvm");
-        List<String> cmd = List.of("env", "JAVA_HOME=" + jdk, "MPJ_CDS_DIR=" + cache, "MPJ_BUILD=0",
-                "MPJ_JVM_OPTS=" + SHARING_REQUIRED + " -Xlog:class+load",
-                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2", "--fake-nodes", "2", "hello");
+        List<String> cmd = mpjrunOn(jdk, cache, SHARING_REQUIRED + " -Xlog:class+load", "--fake-nodes", "2");
         Commands.Output first = Commands.run(cmd, Commands.repoRoot(), 120);
         assertEquals(0, first.exitCode(), first::text);
         assertTrue(first.text().contains("making the class-data archive"), first::text);
@@ -98,12 +97,20 @@ class ClassDataArchiveIT {
                     run::text);
         }
 
-        Commands.Output opens = Commands.run(List.of("env", "JAVA_HOME=" + jdk, "MPJ_CDS_DIR=" + cache, "MPJ_BUILD=0",
-                "MPJ_JVM_OPTS=-Xmx64m --add-opens java.base/java.lang=ALL-UNNAMED",
-                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2", "hello"), Commands.repoRoot(), 60);
+        Commands.Output opens = Commands.run(
+                mpjrunOn(jdk, cache, "-Xmx64m --add-opens java.base/java.lang=ALL-UNNAMED"), Commands.repoRoot(), 60);
         assertEquals(0, opens.exitCode(), opens::text);
         assertFalse(opens.text().contains("[error]"), opens::text);
         assertTrue(opens.text().contains("ranks start without a class-data archive"), opens::text);
+    }
+
+    /** The repository's {@code mpjrun} running {@code hello} on 2 ranks under {@code jdk}, with these rank options. */
+    private static List<String> mpjrunOn(Path jdk, Path cache, String jvmOptions, String... launcherOptions) {
+        List<String> cmd = new ArrayList<>(List.of("env", "JAVA_HOME=" + jdk, "MPJ_CDS_DIR=" + cache, "MPJ_BUILD=0",
+                "MPJ_JVM_OPTS=" + jvmOptions, Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2"));
+        cmd.addAll(List.of(launcherOptions));
+        cmd.add("hello");
+        return cmd;
     }
 
     /** A JDK of feature version 24 or later among the installed ones, or null. */
