@@ -19,11 +19,15 @@ import java.util.Locale;
 /**
  * First-iteration benchmark of the connection modes (after Figures 10-13 of Xu et al.): the time of
  * {@code MPI.Init}, of the first call of each pattern and the average of the next ones, for {@code Alltoall},
- * {@code Allreduce}, {@code Bcast} and a 3D-stencil 6-neighbour exchange. Under {@code ondemand}, a pattern's
+ * {@code Allreduce}, {@code Bcast} and a 3D-stencil 6-neighbour exchange. The first call and each of the next ones
+ * start together on every rank, after a barrier, and are timed alone, as {@code osu_alltoall} times its calls; so
+ * first / next compares like with like. Then as many calls run back to back ({@code loop_avg_ms}): there a rank that
+ * finishes early starts the next call while the others finish this one, which on a machine whose cores the ranks
+ * share makes a call's average shorter than one call's whole critical path. Under {@code ondemand}, a pattern's
  * first call pays for the connections it is the first to use, so run one pattern per job ({@code --ops}) to see
  * each pattern's own first-call cost. Each figure is the largest over the ranks. {@code --warmup N} makes N untimed
- * calls before the first timed one; {@code --cpu} also prints where the CPU went in the first call and in the next
- * ones ({@link ThreadCpu}: the MPI thread, the JIT compilers, the collector, the runtime's threads; the mean over
+ * calls before the first timed one; {@code --cpu} also prints where the CPU went in the first call and in the
+ * back-to-back ones ({@link ThreadCpu}: the MPI thread, the JIT compilers, the collector, the runtime's threads; the mean over
  * the ranks), which on a machine whose cores the ranks share is what sets the time of a call.
  * <pre>
  *   connbench [--mode eager|ondemand|auto] [--ops alltoall,allreduce,bcast,stencil] [-i 100] [--bytes 64]
@@ -72,10 +76,11 @@ public final class ConnBench {
         int size = world.Size();
         MpjRuntime runtime = MpjRuntime.current();
 
-        // times[2k] = first call of pattern k, times[2k+1] = average of the next ones, all in ms
-        double[] times = new double[2 * ops.size() + 1];
+        // times[3k] = first call of pattern k, times[3k+1] = average of the next ones, each timed alone after a
+        // barrier as the first is, times[3k+2] = average of as many back-to-back calls; all in ms
+        double[] times = new double[3 * ops.size() + 1];
         ThreadCpu threads = cpu ? new ThreadCpu() : null;
-        // cpuMs[k] = the first call's CPU per thread kind, then the next calls' per call, in ms
+        // cpuMs[k] = the first call's CPU per thread kind, then the back-to-back calls' per call, in ms
         double[][] cpuMs = new double[ops.size()][];
         for (int k = 0; k < ops.size(); k++) {
             Pattern p = pattern(ops.get(k), world, size, bytes);
@@ -87,21 +92,23 @@ public final class ConnBench {
             // first call 24 ms instead of 0.9). So the other threads' first-call CPU includes the barrier's wait;
             // the MPI thread's does not, being read from its clock as the snapshot ends.
             ThreadCpu.Sample before = threads == null ? null : threads.snapshot();
-            // start the first call together, or it also times how much later than this rank the others left
-            // MPI.Init; a PMI barrier, because an MPI one would open TCP connections of its own on demand
+            times[3 * k] = ms(alignedCall(runtime, p));
+            ThreadCpu.Sample afterFirst = threads == null ? null : threads.snapshot();
+            long aligned = 0;
+            for (int i = 0; i < iterations; i++) {
+                aligned += alignedCall(runtime, p);
+            }
+            times[3 * k + 1] = ms(aligned) / iterations;
+            ThreadCpu.Sample beforeLoop = threads == null ? null : threads.snapshot();
             runtime.pmi().barrier();
             long t0 = System.nanoTime();
-            p.run();
-            times[2 * k] = ms(System.nanoTime() - t0);
-            ThreadCpu.Sample afterFirst = threads == null ? null : threads.snapshot();
-            t0 = System.nanoTime();
             for (int i = 0; i < iterations; i++) {
                 p.run();
             }
-            times[2 * k + 1] = ms(System.nanoTime() - t0) / iterations;
+            times[3 * k + 2] = ms(System.nanoTime() - t0) / iterations;
             if (threads != null) {
                 double[] first = ThreadCpu.millisPerCall(before, afterFirst, 1);
-                double[] next = ThreadCpu.millisPerCall(afterFirst, threads.snapshot(), iterations);
+                double[] next = ThreadCpu.millisPerCall(beforeLoop, threads.snapshot(), iterations);
                 cpuMs[k] = Arrays.copyOf(first, 2 * first.length);
                 System.arraycopy(next, 0, cpuMs[k], first.length, next.length);
             }
@@ -114,9 +121,22 @@ public final class ConnBench {
         MPI.Finalize();
     }
 
+    /**
+     * One call started together on every rank, as the first call of a pattern is and as {@code osu_alltoall} times
+     * each of its calls; its time on this rank in ns. The barrier is PMI's, because an MPI one would open on-demand
+     * connections of its own.
+     */
+    private static long alignedCall(MpjRuntime runtime, Pattern p) {
+        runtime.pmi().barrier();
+        long t0 = System.nanoTime();
+        p.run();
+        return System.nanoTime() - t0;
+    }
+
     /** CSV columns, one row per pattern: the driver ({@link ConnSweep}) reads them by name. */
     static final String[] COLUMNS = {"mode", "np", "nodes", "pattern", "bytes", "init_ms", "first_ms", "next_avg_ms",
-        "first_over_next", "connections", "peers_per_rank", "eager_ms", "ready_wait_ms", "slowest_connect_ms"};
+        "loop_avg_ms", "first_over_next", "connections", "peers_per_rank", "eager_ms", "ready_wait_ms",
+        "slowest_connect_ms"};
 
     /**
      * Rank 0 prints the table (each time the largest over ranks), the job's TCP connections, the peers a rank
@@ -153,13 +173,13 @@ public final class ConnBench {
         double peers = sums[1] / (double) size;
         BenchTable table = new BenchTable(COLUMNS);
         for (int k = 0; k < ops.size(); k++) {
-            table.row(mode, size, nodes, ops.get(k), bytes, init, worst[2 * k], worst[2 * k + 1],
-                    worst[2 * k] / worst[2 * k + 1], sums[0], peers, worst[times.length], worst[times.length + 1],
+            table.row(mode, size, nodes, ops.get(k), bytes, init, worst[3 * k], worst[3 * k + 1], worst[3 * k + 2],
+                    worst[3 * k] / worst[3 * k + 1], sums[0], peers, worst[times.length], worst[times.length + 1],
                     slowest);
         }
-        Lines.printf("# connbench: mode %s, np %d on %d nodes, %d bytes per block, %d iterations"
-                        + " after the first; TCP connections in the job %d, peers talked to per rank %.1f%n", mode, size,
-                nodes, bytes, iterations, sums[0], peers);
+        Lines.printf("# connbench: mode %s, np %d on %d nodes, %d bytes per block, %d calls after the first, each"
+                        + " after a barrier, then as many back to back; TCP connections in the job %d, peers talked to"
+                        + " per rank %.1f%n", mode, size, nodes, bytes, iterations, sums[0], peers);
         if (eager != null) {
             StringBuilder line = new StringBuilder();
             for (double r : rounds) {
@@ -185,7 +205,7 @@ public final class ConnBench {
             world.Reduce(cpuMs[k], 0, sum, 0, sum.length, MPI.DOUBLE, MPI.SUM, 0);
             if (world.Rank() == 0) {
                 double[] mean = Arrays.stream(sum).map(v -> v / world.Size()).toArray();
-                Lines.printf("# %s, CPU ms per rank (mean over ranks): first call %s; next, per call %s%n",
+                Lines.printf("# %s, CPU ms per rank (mean over ranks): first call %s; back to back, per call %s%n",
                         ops.get(k), ThreadCpu.describe(Arrays.copyOf(mean, kinds)),
                         ThreadCpu.describe(Arrays.copyOfRange(mean, kinds, 2 * kinds)));
             }

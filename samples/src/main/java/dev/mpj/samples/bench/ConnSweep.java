@@ -33,8 +33,8 @@ public final class ConnSweep {
     /** Columns of the sweep's CSV after connbench's: the layout, the repetitions, the kernel counters. */
     private static final List<String> EXTRA = List.of("ppn", "runs", "syn_retrans", "listen_drops");
     /** ConnBench columns whose median is taken over the repetitions. */
-    private static final List<String> MEASURED = List.of("init_ms", "first_ms", "next_avg_ms", "first_over_next",
-            "connections", "peers_per_rank", "eager_ms", "ready_wait_ms", "slowest_connect_ms");
+    private static final List<String> MEASURED = List.of("init_ms", "first_ms", "next_avg_ms", "loop_avg_ms",
+            "first_over_next", "connections", "peers_per_rank", "eager_ms", "ready_wait_ms", "slowest_connect_ms");
 
     private ConnSweep() {
     }

@@ -11,7 +11,7 @@ class ConnSweepTest {
     private static final String HEADER = String.join(",", ConnBench.COLUMNS);
 
     private static String row(String mode, double initMs, double firstMs) {
-        return mode + ",16,4,alltoall,64," + initMs + "," + firstMs + ",1.5,2,12,4.5,0,0,0";
+        return mode + ",16,4,alltoall,64," + initMs + "," + firstMs + ",1.5,1.2,2,12,4.5,0,0,0";
     }
 
     @Test
