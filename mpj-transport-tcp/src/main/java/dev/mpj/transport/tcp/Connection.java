@@ -29,7 +29,8 @@ final class Connection {
     private final Queue<ByteBuf> outbound = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean drainScheduled = new AtomicBoolean();
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
-    private final Runnable drainTask = this::drain;
+    /** A class rather than {@code this::drain}: linking a method reference costs a cold JVM's first connection. */
+    private final Runnable drainTask = new Drain();
 
     private volatile Channel channel;
     private volatile int peer;
@@ -228,5 +229,12 @@ final class Connection {
         Channel ch = channel;
         String where = ch == null ? "" : " (" + ch.remoteAddress() + ")";
         return peer < 0 ? "unauthenticated peer" + where : "rank " + peer + where;
+    }
+
+    private final class Drain implements Runnable {
+        @Override
+        public void run() {
+            drain();
+        }
     }
 }

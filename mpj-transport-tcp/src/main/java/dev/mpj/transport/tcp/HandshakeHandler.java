@@ -29,8 +29,7 @@ abstract class HandshakeHandler extends ByteToMessageDecoder {
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
-        timeout = ctx.executor().schedule(
-                () -> fail(ctx, "no handshake within " + timeoutMillis + " ms"), timeoutMillis, TimeUnit.MILLISECONDS);
+        timeout = ctx.executor().schedule(new Timeout(ctx), timeoutMillis, TimeUnit.MILLISECONDS);
         super.channelActive(ctx);
     }
 
@@ -100,5 +99,19 @@ abstract class HandshakeHandler extends ByteToMessageDecoder {
             return "unsupported protocol version " + version + " (this is version " + WireFormat.VERSION + ")";
         }
         return null;
+    }
+
+    /** A class rather than a lambda, which a cold JVM would link at its first connection. */
+    private final class Timeout implements Runnable {
+        private final ChannelHandlerContext ctx;
+
+        Timeout(ChannelHandlerContext ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public void run() {
+            fail(ctx, "no handshake within " + timeoutMillis + " ms");
+        }
     }
 }
