@@ -20,6 +20,9 @@ public enum Setting {
             "who reads and writes the TCP sockets: caller (the thread that calls MPI, on every send and progress"
                     + " pass; a standby thread while it stays away) or threads (Netty event-loop threads, which"
                     + " hand frames over to it)"),
+    TCP_NETTY_LOG("mpj.tcp.nettyLog", "stderr",
+            "Netty's own log messages: stderr (its warnings and errors, one line each; the rest dropped) or netty"
+                    + " (Netty's own search for SLF4J, Log4J 2 or java.util.logging, some 20 ms of a cold MPI.Init)"),
     PMI("mpj.pmi", "auto",
             "PMI client: auto (from the environment), pmi1, pmi2, singleton"),
     INIT_TIMEOUT("mpj.initTimeout", "60",

@@ -13,7 +13,7 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.IoRegistration;
 import io.netty.util.concurrent.DefaultPromise;
 import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.util.concurrent.Promise;
 
 import java.util.Queue;
@@ -46,7 +46,7 @@ final class DrivenEventLoop extends io.netty.util.concurrent.AbstractScheduledEv
     private final AtomicReference<Thread> holder = new AtomicReference<>();
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final IoHandler handler;
-    private final Promise<Void> termination = new DefaultPromise<>(GlobalEventExecutor.INSTANCE);
+    private final Promise<Void> termination = new TerminationPromise();
     private final Context context = new Context();
     private volatile int state = RUNNING;
     /** Set by a thread that found the loop held and wants it; the standby gives it back. */
@@ -325,5 +325,21 @@ final class DrivenEventLoop extends io.netty.util.concurrent.AbstractScheduledEv
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         return termination.await(timeout, unit);
+    }
+
+    /**
+     * Completed by the thread that terminates the loop, which also runs its listeners (the group's). A promise of
+     * Netty's {@code GlobalEventExecutor} would hand them to that executor's thread, which is not a daemon and
+     * outlives its last task by a second: the JVM of every TCP job then ended a second after {@code main}.
+     */
+    private static final class TerminationPromise extends DefaultPromise<Void> {
+        TerminationPromise() {
+            super(ImmediateEventExecutor.INSTANCE);
+        }
+
+        /** Any thread may wait for it: no event loop is needed to complete it or to run its listeners. */
+        @Override
+        protected void checkDeadLock() {
+        }
     }
 }

@@ -155,6 +155,8 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         handshakeTimeoutMillis = TimeUnit.SECONDS.toMillis(settings.getInt(Setting.INIT_TIMEOUT));
         int ioThreads = settings.getInt(Setting.TCP_IO_THREADS);
         progress = TcpEventLoops.Progress.of(settings);
+        // before the first Netty class makes its logger
+        NettyLog.install(settings.get(Setting.TCP_NETTY_LOG));
         // once: the init links' idling and the standby's patience follow the same decision
         WaitPolicy waitPolicy = context.waitPolicy();
 
