@@ -10,11 +10,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -52,6 +57,10 @@ final class ClassDataArchive {
     private static final String FAILED_SUFFIX = ".failed";
     /** Generous: a first job on a machine loaded many times over its cores must not give up on a working build. */
     private static final long TRAINING_TIMEOUT_SECONDS = 600;
+    /** Archives of other class paths that no job has used for this long are removed when a new one is made. */
+    static final Duration UNUSED_FOR = Duration.ofDays(30);
+    /** A used archive's modification time is brought forward at most this often, so most jobs write nothing. */
+    private static final Duration USE_MARK_EVERY = Duration.ofDays(1);
 
     private final List<String> jars;
     private final Path directory;
@@ -106,6 +115,9 @@ final class ClassDataArchive {
                 return RankJvmFlags.NONE;
             }
         }
+        Instant now = Instant.now();
+        markUsed(file, now);
+        markUsed(archive.launcherArchive(), now);
         List<String> flags = List.of("-XX:SharedArchiveFile=" + file);
         return rank -> flags;
     }
@@ -256,6 +268,7 @@ final class ClassDataArchive {
             err.println("mpjrun: making the class-data archive of the runtime (once per build and JDK), "
                     + "for faster MPI.Init...");
             removeStale();
+            removeUnused(directory, pathsKey, Instant.now().minus(UNUSED_FOR));
             train();
         }
     }
@@ -351,6 +364,56 @@ final class ClassDataArchive {
                 }
             }
         }
+    }
+
+    /**
+     * Records that a job used {@code archive}: its modification time is what {@link #removeUnused} reads. The JVM
+     * does not check an archive's own time, only that of the jars and of itself, which the name holds.
+     */
+    static void markUsed(Path archive, Instant now) {
+        try {
+            if (Files.getLastModifiedTime(archive).toInstant().isBefore(now.minus(USE_MARK_EVERY))) {
+                Files.setLastModifiedTime(archive, FileTime.from(now));
+            }
+        } catch (IOException ignored) {
+            // absent (no launcher archive) or not ours to touch: it may then be removed after a month, and remade
+        }
+    }
+
+    /**
+     * Removes the archives and failure marks of class paths other than {@code keepPathsKey} that no job has used
+     * since {@code before}, and then their lock files: every checkout or install of mpj, and every JDK, gets archives
+     * of its own, and without this the directory only grows. A job that maps an archive refreshes its time
+     * ({@link #markUsed}); one started by Hydra or Slurm through {@code bin/mpj-argfile} does not, so a build used
+     * only that way for a month gets its archive again at its next {@code mpjrun} job.
+     */
+    static void removeUnused(Path directory, String keepPathsKey, Instant before) throws IOException {
+        Set<String> keysLeft = new HashSet<>();
+        List<Path> locks = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
+            for (Path f : files) {
+                String file = f.getFileName().toString();
+                int dash = file.indexOf('-');
+                if (file.endsWith(".lock")) {
+                    locks.add(f);
+                } else if (dash > 0 && !file.startsWith(keepPathsKey + "-") && (file.endsWith(".jsa")
+                        || file.endsWith(FAILED_SUFFIX)) && isOlder(f, before)) {
+                    Files.deleteIfExists(f);
+                } else if (dash > 0) {
+                    keysLeft.add(file.substring(0, dash));
+                }
+            }
+        }
+        for (Path lock : locks) {
+            String key = lock.getFileName().toString().replace(".lock", "");
+            if (!key.equals(keepPathsKey) && !keysLeft.contains(key) && isOlder(lock, before)) {
+                Files.deleteIfExists(lock);
+            }
+        }
+    }
+
+    private static boolean isOlder(Path file, Instant before) throws IOException {
+        return Files.getLastModifiedTime(file).toInstant().isBefore(before);
     }
 
     /** As {@code stat -c '%n %s %Y'}: name, size in bytes, modification time in seconds. */

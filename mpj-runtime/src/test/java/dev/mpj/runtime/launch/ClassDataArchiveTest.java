@@ -9,6 +9,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +36,53 @@ class ClassDataArchiveTest {
         stated.addAll(jars);
         assertEquals(shell("stat -c '%n %s %Y' \"$@\" | sha1sum | cut -c1-16", stated),
                 ClassDataArchive.stateKey(Path.of(stated.get(0)), jars));
+    }
+
+    @Test
+    void archivesOfOtherClassPathsUnusedForAMonthAreRemovedWithTheirLocks(@TempDir Path dir) throws IOException {
+        Instant now = Instant.now();
+        Instant old = now.minus(ClassDataArchive.UNUSED_FOR).minusSeconds(60);
+        Path mine = aged(dir.resolve("aaaa-1111-ranks.jsa"), old);
+        Path mineLock = aged(dir.resolve("aaaa.lock"), old);
+        Path unused = aged(dir.resolve("bbbb-2222-ranks.jsa"), old);
+        Path unusedLauncher = aged(dir.resolve("bbbb-2222-launcher.jsa"), old);
+        Path unusedFailure = aged(dir.resolve("bbbb-3333.failed"), old);
+        Path unusedLock = aged(dir.resolve("bbbb.lock"), old);
+        Path used = aged(dir.resolve("cccc-4444-ranks.jsa"), now);
+        Path usedLauncherOld = aged(dir.resolve("cccc-4444-launcher.jsa"), old);
+        Path usedLock = aged(dir.resolve("cccc.lock"), old);
+        Path training = aged(dir.resolve("dddd-5555.123.ranks.tmp"), old);
+        Path trainingLock = aged(dir.resolve("dddd.lock"), old);
+
+        ClassDataArchive.removeUnused(dir, "aaaa", now.minus(ClassDataArchive.UNUSED_FOR));
+
+        for (Path gone : List.of(unused, unusedLauncher, unusedFailure, unusedLock, usedLauncherOld)) {
+            assertFalse(Files.exists(gone), gone::toString);
+        }
+        for (Path kept : List.of(mine, mineLock, used, usedLock, training, trainingLock)) {
+            assertTrue(Files.exists(kept), kept::toString);
+        }
+    }
+
+    @Test
+    void usingAnArchiveBringsItsTimeForwardAtMostOnceADay(@TempDir Path dir) throws IOException {
+        Instant now = Instant.now();
+        Path stale = aged(dir.resolve("a-ranks.jsa"), now.minus(Duration.ofDays(2)));
+        Instant recent = now.minusSeconds(3600);
+        Path fresh = aged(dir.resolve("b-ranks.jsa"), recent);
+
+        ClassDataArchive.markUsed(stale, now);
+        ClassDataArchive.markUsed(fresh, now);
+        ClassDataArchive.markUsed(dir.resolve("absent-launcher.jsa"), now);
+
+        assertEquals(now.getEpochSecond(), Files.getLastModifiedTime(stale).toInstant().getEpochSecond());
+        assertEquals(recent.getEpochSecond(), Files.getLastModifiedTime(fresh).toInstant().getEpochSecond());
+    }
+
+    private static Path aged(Path file, Instant modified) throws IOException {
+        Files.writeString(file, file.getFileName().toString());
+        Files.setLastModifiedTime(file, FileTime.from(modified));
+        return file;
     }
 
     @Test
