@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -387,7 +388,7 @@ final class ClassDataArchive {
      * ({@link #markUsed}); one started by Hydra or Slurm through {@code bin/mpj-argfile} does not, so a build used
      * only that way for a month gets its archive again at its next {@code mpjrun} job.
      */
-    static void removeUnused(Path directory, String keepPathsKey, Instant before) throws IOException {
+    static void removeUnused(Path directory, String keepPathsKey, Instant before) {
         Set<String> keysLeft = new HashSet<>();
         List<Path> locks = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
@@ -398,22 +399,37 @@ final class ClassDataArchive {
                     locks.add(f);
                 } else if (dash > 0 && !file.startsWith(keepPathsKey + "-") && (file.endsWith(".jsa")
                         || file.endsWith(FAILED_SUFFIX)) && isOlder(f, before)) {
-                    Files.deleteIfExists(f);
+                    deleteQuietly(f);
                 } else if (dash > 0) {
                     keysLeft.add(file.substring(0, dash));
                 }
             }
+        } catch (IOException | DirectoryIteratorException e) {
+            return; // pruning is housekeeping: it never stands in the way of making this build's archive
         }
         for (Path lock : locks) {
             String key = lock.getFileName().toString().replace(".lock", "");
             if (!key.equals(keepPathsKey) && !keysLeft.contains(key) && isOlder(lock, before)) {
-                Files.deleteIfExists(lock);
+                deleteQuietly(lock);
             }
         }
     }
 
-    private static boolean isOlder(Path file, Instant before) throws IOException {
-        return Files.getLastModifiedTime(file).toInstant().isBefore(before);
+    /** False when the file has gone meanwhile (another launcher's clean-up) or cannot be read. */
+    private static boolean isOlder(Path file, Instant before) {
+        try {
+            return Files.getLastModifiedTime(file).toInstant().isBefore(before);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // another user's file in a shared directory, say: left as it is
+        }
     }
 
     /** As {@code stat -c '%n %s %Y'}: name, size in bytes, modification time in seconds. */
