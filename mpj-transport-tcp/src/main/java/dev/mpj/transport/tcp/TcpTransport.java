@@ -155,8 +155,9 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         handshakeTimeoutMillis = TimeUnit.SECONDS.toMillis(settings.getInt(Setting.INIT_TIMEOUT));
         int ioThreads = settings.getInt(Setting.TCP_IO_THREADS);
         progress = TcpEventLoops.Progress.of(settings);
-        // before the first Netty class makes its logger
+        // before the first Netty class initialises: its logger, and two of its start-up probes
         NettyLog.install(settings.get(Setting.TCP_NETTY_LOG));
+        NettyDefaults.apply();
         // once: the init links' idling and the standby's patience follow the same decision
         WaitPolicy waitPolicy = context.waitPolicy();
 
