@@ -2,7 +2,7 @@ package dev.mpj.it;
 
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,15 +10,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A rank's JVM ends when its {@code main} returns: after {@code MPI.Finalize} no thread of the runtime or of
  * Netty is left that is not a daemon (Netty's global executor thread, started by a promise's listener, kept
- * every TCP job's ranks alive for a second after their work was done).
+ * every TCP job's ranks alive for a second after their work was done), whoever drives the sockets.
  */
 @Timeout(120)
 class JobEndIT {
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"shm", "tcp"})
-    void noThreadKeepsARankAliveAfterFinalize(String transports) {
+    @ParameterizedTest(name = "{0}, progress {1}")
+    @CsvSource({"shm, caller", "tcp, caller", "tcp, threads"})
+    void noThreadKeepsARankAliveAfterFinalize(String transports, String progress) {
         int np = 3;
-        Job.Result r = Job.np(np).env("MPJ_TRANSPORTS", transports).run(AfterFinalizeProgram.class);
+        Job.Result r = Job.np(np).env("MPJ_TRANSPORTS", transports).env("MPJ_TCP_PROGRESS", progress)
+                .run(AfterFinalizeProgram.class);
         assertEquals(0, r.exitCode(), r::toString);
         for (int rank = 0; rank < np; rank++) {
             assertEquals(1, r.linesContaining("after finalize rank " + rank + ": []"), r::toString);

@@ -11,9 +11,7 @@ import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.IoRegistration;
-import io.netty.util.concurrent.DefaultPromise;
 import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.ImmediateEventExecutor;
 import io.netty.util.concurrent.Promise;
 
 import java.util.Queue;
@@ -325,21 +323,5 @@ final class DrivenEventLoop extends io.netty.util.concurrent.AbstractScheduledEv
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         return termination.await(timeout, unit);
-    }
-
-    /**
-     * Completed by the thread that terminates the loop, which also runs its listeners (the group's). A promise of
-     * Netty's {@code GlobalEventExecutor} would hand them to that executor's thread, which is not a daemon and
-     * outlives its last task by a second: the JVM of every TCP job then ended a second after {@code main}.
-     */
-    private static final class TerminationPromise extends DefaultPromise<Void> {
-        TerminationPromise() {
-            super(ImmediateEventExecutor.INSTANCE);
-        }
-
-        /** Any thread may wait for it: no event loop is needed to complete it or to run its listeners. */
-        @Override
-        protected void checkDeadLock() {
-        }
     }
 }

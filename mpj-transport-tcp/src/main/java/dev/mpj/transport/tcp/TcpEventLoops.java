@@ -12,7 +12,6 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -83,8 +82,7 @@ final class TcpEventLoops {
             throws InterruptedException {
         DrivenEventLoop driven = progress == Progress.CALLER ? new DrivenEventLoop(NioIoHandler.newFactory()) : null;
         EventLoopGroup group = driven != null ? driven
-                : new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("mpj-tcp", true),
-                NioIoHandler.newFactory());
+                : new ThreadLoopGroup(threads, new DefaultThreadFactory("mpj-tcp", true), NioIoHandler.newFactory());
         if (driven != null && !driven.acquire()) {
             throw new IllegalStateException("a new TCP event loop is held");
         }
@@ -259,8 +257,7 @@ final class TcpEventLoops {
     /** Closes every channel and stops the threads (or the standby), waiting at most about {@code timeoutMillis}. */
     void shutdown(long timeoutMillis) {
         if (driven == null) {
-            group.shutdownGracefully(0, timeoutMillis, TimeUnit.MILLISECONDS)
-                    .awaitUninterruptibly(timeoutMillis + 500, TimeUnit.MILLISECONDS);
+            ((ThreadLoopGroup) group).shutdown(timeoutMillis);
             return;
         }
         standby.stop(timeoutMillis);
