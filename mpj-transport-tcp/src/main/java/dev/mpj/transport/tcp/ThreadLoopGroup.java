@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
  * the JVM then ended a second after {@code main}.
  */
 final class ThreadLoopGroup extends MultiThreadIoEventLoopGroup {
+    private final TerminationPromise termination = new TerminationPromise();
+
     ThreadLoopGroup(int threads, ThreadFactory threadFactory, IoHandlerFactory ioHandlerFactory) {
         super(threads, threadFactory, ioHandlerFactory);
     }
@@ -28,20 +30,35 @@ final class ThreadLoopGroup extends MultiThreadIoEventLoopGroup {
         return new Loop(this, executor, ioHandlerFactory);
     }
 
-    /** Stops every loop, waits about {@code timeoutMillis} at most, and completes the stopped loops' promises. */
+    /** The group's own promise too: Netty's would also hand its listeners to the global executor. */
+    @Override
+    public Future<?> terminationFuture() {
+        return termination;
+    }
+
+    /**
+     * Stops every loop, waits about {@code timeoutMillis} at most, and completes the promises of the loops that
+     * stopped, and the group's once all did.
+     */
     void shutdown(long timeoutMillis) {
         shutdownGracefully(0, timeoutMillis, TimeUnit.MILLISECONDS);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis + 500);
+        boolean all = true;
         for (EventExecutor executor : this) {
             Loop loop = (Loop) executor;
             try {
                 if (loop.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                     loop.termination.trySuccess(null);
+                } else {
+                    all = false;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+        if (all) {
+            termination.trySuccess(null);
         }
     }
 
