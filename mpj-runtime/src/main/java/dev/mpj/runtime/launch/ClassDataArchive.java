@@ -372,12 +372,13 @@ final class ClassDataArchive {
      * does not check an archive's own time, only that of the jars and of itself, which the name holds.
      */
     static void markUsed(Path archive, Instant now) {
+        if (!isOlder(archive, now.minus(USE_MARK_EVERY))) {
+            return; // marked within the day, or absent (no launcher archive)
+        }
         try {
-            if (Files.getLastModifiedTime(archive).toInstant().isBefore(now.minus(USE_MARK_EVERY))) {
-                Files.setLastModifiedTime(archive, FileTime.from(now));
-            }
+            Files.setLastModifiedTime(archive, FileTime.from(now));
         } catch (IOException ignored) {
-            // absent (no launcher archive) or not ours to touch: it may then be removed after a month, and remade
+            // not ours to touch: it may then be removed after a month, and remade
         }
     }
 
@@ -415,7 +416,7 @@ final class ClassDataArchive {
         }
     }
 
-    /** False when the file has gone meanwhile (another launcher's clean-up) or cannot be read. */
+    /** Whether {@code file} was last modified before {@code before}; false when it is gone or cannot be read. */
     private static boolean isOlder(Path file, Instant before) {
         try {
             return Files.getLastModifiedTime(file).toInstant().isBefore(before);

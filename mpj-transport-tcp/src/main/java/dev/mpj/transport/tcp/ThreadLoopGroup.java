@@ -43,21 +43,18 @@ final class ThreadLoopGroup extends MultiThreadIoEventLoopGroup {
     void shutdown(long timeoutMillis) {
         shutdownGracefully(0, timeoutMillis, TimeUnit.MILLISECONDS);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis + 500);
-        boolean all = true;
         for (EventExecutor executor : this) {
             Loop loop = (Loop) executor;
             try {
                 if (loop.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
                     loop.termination.trySuccess(null);
-                } else {
-                    all = false;
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             }
         }
-        if (all) {
+        if (isTerminated()) {
             termination.trySuccess(null);
         }
     }

@@ -27,8 +27,8 @@ import java.util.Locale;
  * first call pays for the connections it is the first to use, so run one pattern per job ({@code --ops}) to see
  * each pattern's own first-call cost. Each figure is the largest over the ranks. {@code --warmup N} makes N untimed
  * calls before the first timed one; {@code --cpu} also prints where the CPU went in the first call and in the
- * back-to-back ones ({@link ThreadCpu}: the MPI thread, the JIT compilers, the collector, the runtime's threads; the mean over
- * the ranks), which on a machine whose cores the ranks share is what sets the time of a call.
+ * back-to-back ones ({@link ThreadCpu}: the MPI thread, the JIT compilers, the collector, the runtime's threads; the
+ * mean over the ranks), which on a machine whose cores the ranks share is what sets the time of a call.
  * <pre>
  *   connbench [--mode eager|ondemand|auto] [--ops alltoall,allreduce,bcast,stencil] [-i 100] [--bytes 64]
  *             [--warmup 0] [--cpu] [--csv FILE|-]
