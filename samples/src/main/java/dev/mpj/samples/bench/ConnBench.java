@@ -25,7 +25,8 @@ import java.util.Locale;
  * finishes early starts the next call while the others finish this one, which on a machine whose cores the ranks
  * share makes a call's average shorter than one call's whole critical path. Under {@code ondemand}, a pattern's
  * first call pays for the connections it is the first to use, so run one pattern per job ({@code --ops}) to see
- * each pattern's own first-call cost. Each figure is the largest over the ranks. {@code --warmup N} makes N untimed
+ * each pattern's own first-call cost. A call's time is its slowest rank's, and the next calls' average is the
+ * average of those; the other figures are the largest over the ranks. {@code --warmup N} makes N untimed
  * calls before the first timed one; {@code --cpu} also prints where the CPU went in the first call and in the
  * back-to-back ones ({@link ThreadCpu}: the MPI thread, the JIT compilers, the collector, the runtime's threads; the
  * mean over the ranks), which on a machine whose cores the ranks share is what sets the time of a call.
@@ -76,9 +77,11 @@ public final class ConnBench {
         int size = world.Size();
         MpjRuntime runtime = MpjRuntime.current();
 
-        // times[3k] = first call of pattern k, times[3k+1] = average of the next ones, each timed alone after a
-        // barrier as the first is, times[3k+2] = average of as many back-to-back calls; all in ms
+        // times[3k] = first call of pattern k, times[3k+2] = average of as many back-to-back calls (times[3k+1],
+        // the next calls' average, report takes from nextCalls[k * iterations + i]: this rank's time of the i-th
+        // next call, each timed alone after a barrier as the first is); all in ms
         double[] times = new double[3 * ops.size() + 1];
+        double[] nextCalls = new double[ops.size() * iterations];
         ThreadCpu threads = cpu ? new ThreadCpu() : null;
         // cpuMs[k] = the first call's CPU per thread kind, then the back-to-back calls' per call, in ms
         double[][] cpuMs = new double[ops.size()][];
@@ -94,11 +97,9 @@ public final class ConnBench {
             ThreadCpu.Sample before = threads == null ? null : threads.snapshot();
             times[3 * k] = ms(alignedCall(runtime, p));
             ThreadCpu.Sample afterFirst = threads == null ? null : threads.snapshot();
-            long aligned = 0;
             for (int i = 0; i < iterations; i++) {
-                aligned += alignedCall(runtime, p);
+                nextCalls[k * iterations + i] = ms(alignedCall(runtime, p));
             }
-            times[3 * k + 1] = ms(aligned) / iterations;
             ThreadCpu.Sample beforeLoop = threads == null ? null : threads.snapshot();
             runtime.pmi().barrier();
             long t0 = System.nanoTime();
@@ -114,7 +115,7 @@ public final class ConnBench {
             }
         }
         times[times.length - 1] = initMs;
-        report(world, runtime, ops, times, bytes, iterations, csv);
+        report(world, runtime, ops, times, nextCalls, bytes, iterations, csv);
         if (threads != null) {
             reportCpu(world, ops, cpuMs);
         }
@@ -140,11 +141,18 @@ public final class ConnBench {
 
     /**
      * Rank 0 prints the table (each time the largest over ranks), the job's TCP connections, the peers a rank
-     * talked to on average and, after an eager phase, the slowest connect of each round over all ranks.
+     * talked to on average and, after an eager phase, the slowest connect of each round over all ranks. A next
+     * call's time is, as the first call's, its slowest rank's: the average of the next calls is over those, not
+     * the slowest rank's average. Which rank is slowest changes from call to call (one rank is held up by the
+     * barrier's release, another loses its core), so the slowest average would be shorter than a typical call's
+     * slowest rank, and first / next would be high even fully warm (2.0 at np 16 on 2 cores with 100 warm-up
+     * calls, against 1.0 taken like with like).
      */
-    private static void report(Intracomm world, MpjRuntime runtime, List<String> ops, double[] times, int bytes,
-                               int iterations, String csv) {
+    private static void report(Intracomm world, MpjRuntime runtime, List<String> ops, double[] times,
+                               double[] nextCalls, int bytes, int iterations, String csv) {
         int size = world.Size();
+        double[] slowestCalls = new double[nextCalls.length];
+        world.Reduce(nextCalls, 0, slowestCalls, 0, nextCalls.length, MPI.DOUBLE, MPI.MAX, 0);
         EagerReport eager = runtime.eagerReport();
         long[] perRound = eager == null ? new long[0] : eager.slowestPerRoundNanos();
         // mine = times, then eager phase, wait for every transport, then the slowest connect of each round
@@ -164,6 +172,9 @@ public final class ConnBench {
         world.Reduce(counts, 0, sums, 0, 2, MPI.INT, MPI.SUM, 0);
         if (world.Rank() != 0) {
             return;
+        }
+        for (int k = 0; k < ops.size(); k++) {
+            worst[3 * k + 1] = Arrays.stream(slowestCalls, k * iterations, (k + 1) * iterations).average().orElse(0);
         }
         String mode = runtime.connectionMode().settingValue();
         int nodes = runtime.nodeMap().nodeCount();
