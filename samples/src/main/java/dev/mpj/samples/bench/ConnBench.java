@@ -77,9 +77,8 @@ public final class ConnBench {
         int size = world.Size();
         MpjRuntime runtime = MpjRuntime.current();
 
-        // times[3k] = first call of pattern k, times[3k+2] = average of as many back-to-back calls (times[3k+1],
-        // the next calls' average, report takes from nextCalls[k * iterations + i]: this rank's time of the i-th
-        // next call, each timed alone after a barrier as the first is); all in ms
+        // times[3k] = first call of pattern k, times[3k+2] = average of as many back-to-back calls; times[3k+1], the
+        // next calls' average, report fills from nextCalls[k * iterations + i], this rank's i-th next call; all in ms
         double[] times = new double[3 * ops.size() + 1];
         double[] nextCalls = new double[ops.size() * iterations];
         ThreadCpu threads = cpu ? new ThreadCpu() : null;
