@@ -77,9 +77,9 @@ public final class ConnBench {
         int size = world.Size();
         MpjRuntime runtime = MpjRuntime.current();
 
-        // times[3k] = first call of pattern k, times[3k+2] = average of as many back-to-back calls; times[3k+1], the
-        // next calls' average, report fills from nextCalls[k * iterations + i], this rank's i-th next call; all in ms
-        double[] times = new double[3 * ops.size() + 1];
+        // times[2k] = first call of pattern k, times[2k+1] = average of as many back-to-back calls; nextCalls[k *
+        // iterations + i] = this rank's i-th next call of pattern k, each timed alone after a barrier; all in ms
+        double[] times = new double[2 * ops.size() + 1];
         double[] nextCalls = new double[ops.size() * iterations];
         ThreadCpu threads = cpu ? new ThreadCpu() : null;
         // cpuMs[k] = the first call's CPU per thread kind, then the back-to-back calls' per call, in ms
@@ -94,7 +94,7 @@ public final class ConnBench {
             // first call 24 ms instead of 0.9). So the other threads' first-call CPU includes the barrier's wait;
             // the MPI thread's does not, being read from its clock as the snapshot ends.
             ThreadCpu.Sample before = threads == null ? null : threads.snapshot();
-            times[3 * k] = ms(alignedCall(runtime, p));
+            times[2 * k] = ms(alignedCall(runtime, p));
             ThreadCpu.Sample afterFirst = threads == null ? null : threads.snapshot();
             for (int i = 0; i < iterations; i++) {
                 nextCalls[k * iterations + i] = ms(alignedCall(runtime, p));
@@ -105,7 +105,7 @@ public final class ConnBench {
             for (int i = 0; i < iterations; i++) {
                 p.run();
             }
-            times[3 * k + 2] = ms(System.nanoTime() - t0) / iterations;
+            times[2 * k + 1] = ms(System.nanoTime() - t0) / iterations;
             if (threads != null) {
                 double[] first = ThreadCpu.millisPerCall(before, afterFirst, 1);
                 double[] next = ThreadCpu.millisPerCall(beforeLoop, threads.snapshot(), iterations);
@@ -172,9 +172,6 @@ public final class ConnBench {
         if (world.Rank() != 0) {
             return;
         }
-        for (int k = 0; k < ops.size(); k++) {
-            worst[3 * k + 1] = Arrays.stream(slowestCalls, k * iterations, (k + 1) * iterations).average().orElse(0);
-        }
         String mode = runtime.connectionMode().settingValue();
         int nodes = runtime.nodeMap().nodeCount();
         double[] rounds = Arrays.copyOfRange(worst, times.length + 2, worst.length);
@@ -183,8 +180,9 @@ public final class ConnBench {
         double peers = sums[1] / (double) size;
         BenchTable table = new BenchTable(COLUMNS);
         for (int k = 0; k < ops.size(); k++) {
-            table.row(mode, size, nodes, ops.get(k), bytes, init, worst[3 * k], worst[3 * k + 1], worst[3 * k + 2],
-                    worst[3 * k] / worst[3 * k + 1], sums[0], peers, worst[times.length], worst[times.length + 1],
+            double next = Arrays.stream(slowestCalls, k * iterations, (k + 1) * iterations).average().orElse(0);
+            table.row(mode, size, nodes, ops.get(k), bytes, init, worst[2 * k], next, worst[2 * k + 1],
+                    worst[2 * k] / next, sums[0], peers, worst[times.length], worst[times.length + 1],
                     slowest);
         }
         Lines.printf("# connbench: mode %s, np %d on %d nodes, %d bytes per block, %d calls after the first, each"
