@@ -10,249 +10,65 @@ import dev.mpj.runtime.coll.CollectiveTuning;
 import dev.mpj.runtime.coll.Collectives;
 import dev.mpj.runtime.connect.ConnectionMode;
 import dev.mpj.runtime.connect.ConnectionStats;
-import dev.mpj.runtime.connect.EagerConnections;
 import dev.mpj.runtime.connect.EagerReport;
-import dev.mpj.runtime.connect.PeerConnector;
-import dev.mpj.runtime.bootstrap.AddressExchange;
-import dev.mpj.runtime.bootstrap.AddressExchanges;
-import dev.mpj.runtime.bootstrap.BusinessCard;
-import dev.mpj.runtime.bootstrap.CardLengthAgreement;
-import dev.mpj.runtime.bootstrap.EngineMessenger;
-import dev.mpj.runtime.bootstrap.InitLinkTransport;
-import dev.mpj.runtime.bootstrap.InitMessenger;
-import dev.mpj.runtime.bootstrap.ExchangeContext;
-import dev.mpj.runtime.bootstrap.PeerDirectory;
 import dev.mpj.runtime.engine.ProgressEngine;
-import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.init.InitReport;
+import dev.mpj.runtime.init.InitSequence;
+import dev.mpj.runtime.init.World;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.pmi.PmiClient;
-import dev.mpj.runtime.pmi.PmiClients;
-import dev.mpj.runtime.spi.FrameSink;
-import dev.mpj.runtime.spi.Transport;
-import dev.mpj.runtime.spi.TransportContext;
-import dev.mpj.runtime.spi.TransportProvider;
 import mpi.MPIException;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ServiceLoader;
 import java.util.function.BooleanSupplier;
-import java.util.function.IntPredicate;
 
 /**
- * The runtime behind package {@code mpi}: bootstraps through PMI (node map, node segment, business cards, one of
- * the {@link AddressExchange address exchanges}), routes point-to-point traffic through the
- * {@link ProgressEngine}, and runs collectives over it ({@link Collectives}). {@link #current()} gives the
- * runtime of this process, e.g. for its {@link #initReport() init report}.
+ * The runtime behind package {@code mpi}: {@code MPI.Init} is the {@link InitSequence}, which builds this rank's
+ * {@link World}; point-to-point traffic goes to its {@link ProgressEngine}, collectives to {@link Collectives}
+ * over it. {@link #current()} gives the runtime of this process, e.g. for its {@link #initReport() init report}.
  */
 public final class MpjRuntime implements MpiBackend {
     private static volatile MpjRuntime current;
 
-    private Settings settings;
-    private PmiClient pmi;
+    private World world;
     private ProgressEngine engine;
-    private TransportRouter router;
-    private Transport tcp;
-    private InitReport report;
-    private NodeMap nodeMap;
     private Collectives collectives;
-    private NodeSegment segment;
-    private int rank;
-    private int size;
-    private ConnectionMode connectionMode = ConnectionMode.ONDEMAND;
-    private EagerReport eagerReport;
 
     @Override
     public void init(String[] args) {
         InitReport r = new InitReport();
-        InitWatchdog watchdog = null;
         try {
-            settings = Settings.fromEnvironment();
-            watchdog = InitWatchdog.arm(settings, r);
+            Settings settings = Settings.fromEnvironment();
             CollectiveTuning tuning = CollectiveTuning.from(settings);
-            pmi = PmiClients.fromEnvironment(settings, System.getenv());
-            r.countFrom(pmi.counters());
-            rank = pmi.rank();
-            size = pmi.size();
-            watchdog.rank(rank);
-            armKillHook(r);
-            r.phase("pmi");
-            nodeMap = NodeMap.discover(pmi, settings);
-            collectives = new Collectives(this, tuning, nodeMap);
-            r.phase("nodemap");
-            LauncherWatchdog.watch(System.getenv());
-            engine = new ProgressEngine(rank, settings, WaitPolicy.forRank(settings, nodeMap, rank));
-            if (size > 1) {
-                connect(r);
-            } else {
-                engine.setRouter(new NoPeers());
-            }
-            report = r;
+            World w = InitSequence.run(settings, System.getenv(), r);
+            world = w;
+            engine = w.engine();
+            collectives = new Collectives(this, tuning, w.nodeMap());
             current = this;
             if (settings.initTimings()) {
-                System.err.println("mpj: rank " + rank + " of " + size + " on node " + nodeMap.nodeOf(rank) + " of "
-                        + nodeMap.nodeCount() + " exchange " + r.exchange() + " init " + r + " pmi(" + pmi.dialect()
-                        + ") " + pmi.counters());
+                System.err.println("mpj: rank " + w.rank() + " of " + w.size() + " on node "
+                        + w.nodeMap().nodeOf(w.rank()) + " of " + w.nodeMap().nodeCount() + " exchange "
+                        + r.exchange() + " init " + r + " pmi(" + w.pmi().dialect() + ") " + w.pmi().counters());
             }
         } catch (MPIException e) {
             throw e;
         } catch (RuntimeException | IOException e) {
             throw new MPIException(MPIException.ERR_OTHER, "MPI.Init failed: " + e.getMessage(), e);
-        } finally {
-            if (watchdog != null) {
-                watchdog.disarm();
-            }
         }
-    }
-
-    /**
-     * The multi-rank part of init: listener, business card, node segment, address exchange, then every peer
-     * made reachable: ranks of this node through shared memory (unless {@code mpj.transports=tcp}), the others
-     * through TCP with the addresses from the node table.
-     */
-    private void connect(InitReport r) throws IOException {
-        TransportRouter.Mode mode = TransportRouter.Mode.of(settings);
-        boolean useShm = TransportRouter.wantsShm(mode, nodeMap, rank);
-        boolean useTcp = TransportRouter.wantsTcp(mode, nodeMap, rank);
-        // Shared memory needs no room when it will not be used (the file stays small and sparse anyway).
-        Settings segmentSettings = useShm ? settings : settings.with(Setting.SHM_TRANSPORT_BYTES, "0");
-        router = new TransportRouter(rank, size);
-        AddressExchange exchange = AddressExchanges.choose(settings.addressExchange(), size, nodeMap.nodeCount());
-        boolean initLinks = exchange.messagesPeers(nodeMap, rank);
-        byte[] address = new byte[0];
-        if (useTcp) {
-            tcp = loadTransport("tcp");
-            address = tcp.start(new Context(rank, size, engine, settings, nodeMap, null, initLinks));
-            for (int peer = 0; peer < size; peer++) {
-                if (peer != rank) {
-                    router.route(peer, tcp); // node roots talk over TCP during the exchange
-                }
-            }
-        }
-        engine.setRouter(router);
-        r.phase("listen");
-        int node = nodeMap.nodeOf(rank);
-        byte[] card = new BusinessCard(node, nodeMap.isRoot(rank) ? BusinessCard.FLAG_NODE_ROOT : 0, address)
-                .encode();
-        r.phase("card");
-        InitMessenger links = tcp instanceof InitLinkTransport t ? t.initLinks() : null;
-        try (InitMessenger messenger = links != null ? links : new EngineMessenger(engine)) {
-            ExchangeContext x = new ExchangeContext(pmi, nodeMap, card,
-                    new SegmentAttacher(nodeMap, rank, pmi.jobId(), segmentSettings), messenger, new TcpPeers(tcp), r);
-            if (settings.irregularCards()) {
-                x.attachForIrregularCards();
-                r.phase("segment");
-                CardLengthAgreement.run(x);
-                r.phase("cardlength");
-            }
-            exchange.run(x);
-            segment = x.segment();
-        }
-        r.phase("exchange");
-        if (segment.isCreator()) {
-            // Every local rank has mapped it (the exchange ended with a node barrier): the name is no longer
-            // needed, and without it a crash of the whole node's ranks, under any launcher, leaves no file behind.
-            segment.unlink();
-        }
-        Transport shm = useShm ? startShm(mode) : null;
-        for (int peer = 0; peer < size; peer++) {
-            if (peer == rank) {
-                continue;
-            }
-            if (shm != null && TransportRouter.viaShm(mode, nodeMap, rank, peer)) {
-                router.route(peer, shm);
-            } else if (tcp != null) {
-                byte[] peerCard = segment.card(peer);
-                if (peerCard == null) {
-                    throw new MPIException(MPIException.ERR_INTERN, "the node table has no card of rank " + peer
-                            + " after the " + exchange.name() + " exchange");
-                }
-                tcp.addPeer(peer, BusinessCard.decode(peerCard).address());
-            } else {
-                throw new MPIException(MPIException.ERR_INTERN, "no transport can reach rank " + peer
-                        + " (mpj.transports=" + settings.transports() + ")");
-            }
-        }
-        engine.setRouter(router); // again: a polled transport changes how the engine idles
-        r.phase("connections");
-        openConnections(r);
-        r.describeJob(exchange.name(), nodeMap.nodeCount());
-    }
-
-    /** mpj.connections: in eager mode every TCP pair connects now; on demand, at its first message. */
-    private void openConnections(InitReport r) throws IOException {
-        connectionMode = ConnectionMode.of(settings).resolve(size);
-        if (connectionMode != ConnectionMode.EAGER || !(tcp instanceof PeerConnector connector)) {
-            return;
-        }
-        try {
-            eagerReport = EagerConnections.forJob(connector, rank, size, new ViaTcp(router, tcp), settings,
-                    pmi::barrier);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while connecting eagerly", e);
-        }
-        r.phase("eager");
-    }
-
-    /** Starts shared memory on the node segment; in {@code auto} mode a failure falls back to TCP. */
-    private Transport startShm(TransportRouter.Mode mode) throws IOException {
-        Transport shm = loadTransport("shm");
-        try {
-            shm.start(new Context(rank, size, engine, settings, nodeMap, segment, false));
-            return shm;
-        } catch (IOException | RuntimeException e) {
-            if (mode == TransportRouter.Mode.SHM || tcp == null) {
-                throw e;
-            }
-            System.err.println("mpj: rank " + rank + ": shared memory unavailable (" + e.getMessage()
-                    + "); using TCP within the node");
-            return null;
-        }
-    }
-
-    private void armKillHook(InitReport r) {
-        String kill = settings.get(Setting.TEST_KILL_AFTER_PHASE);
-        int at = kill.indexOf('@');
-        if (at > 0 && Integer.parseInt(kill.substring(at + 1)) == rank) {
-            r.killAfter(kill.substring(0, at));
-        }
-    }
-
-    /**
-     * The transport {@code name}: its provider by its known class name first (a service lookup opens every jar of
-     * the class path, tens of milliseconds of a cold JVM's init), else the one registered with ServiceLoader.
-     */
-    private static Transport loadTransport(String name) {
-        String known = "shm".equals(name) ? "dev.mpj.transport.shm.ShmTransportProvider"
-                : "dev.mpj.transport.tcp.TcpTransportProvider";
-        try {
-            TransportProvider p = (TransportProvider) Class.forName(known).getConstructor().newInstance();
-            if (p.name().equals(name)) {
-                return p.create();
-            }
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            // not on the class path under that name: look for it as a service
-        }
-        for (TransportProvider p : ServiceLoader.load(TransportProvider.class)) {
-            if (p.name().equals(name)) {
-                return p.create();
-            }
-        }
-        throw new MPIException(MPIException.ERR_INTERN, "no '" + name + "' transport on the class path");
     }
 
     @Override
     public int rank() {
-        return rank;
+        return world.rank();
     }
 
     @Override
     public int size() {
-        return size;
+        return world.size();
     }
 
     @Override
@@ -270,22 +86,11 @@ public final class MpjRuntime implements MpiBackend {
 
     @Override
     public void finish() {
-        if (settings.connectionStats()) {
-            System.err.println("mpj: rank " + rank + " " + connectionMode.settingValue() + " " + connectionStats()
-                    + (eagerReport == null ? "" : "; " + eagerReport));
+        if (world.settings().connectionStats()) {
+            System.err.println("mpj: rank " + world.rank() + " " + world.connectionMode().settingValue() + " "
+                    + world.connectionStats() + (world.eagerReport() == null ? "" : "; " + world.eagerReport()));
         }
-        // Everyone must be done with communication before connections close under them.
-        pmi.barrier();
-        if (router != null) {
-            router.close(); // shared memory marks this rank's liveness slot closed: peers see an orderly exit
-        }
-        if (segment != null) {
-            // the last rank of the node to close removes the file
-            segment.barrier();
-            segment.close();
-        }
-        pmi.finish();
-        pmi.close();
+        world.leave();
     }
 
     @Override
@@ -293,7 +98,7 @@ public final class MpjRuntime implements MpiBackend {
         System.out.flush();
         System.err.flush();
         try {
-            pmi.abort(errorCode, "MPI.Abort(" + errorCode + ") called by rank " + rank);
+            world.pmi().abort(errorCode, "MPI.Abort(" + errorCode + ") called by rank " + world.rank());
         } catch (RuntimeException ignored) {
             // The process manager may already be gone; exiting is what matters now.
         }
@@ -395,36 +200,41 @@ public final class MpjRuntime implements MpiBackend {
         collectives.scan(comm, send, recv, op);
     }
 
+    /** This rank's world as {@code MPI.Init} built it, or null before. */
+    public World world() {
+        return world;
+    }
+
     /**
      * This rank's TCP connections so far: opened (initiated, accepted), attempts superseded in simultaneous
      * connects, and the distinct peers it exchanged frames with over TCP.
      */
     public ConnectionStats connectionStats() {
-        return tcp instanceof PeerConnector connector ? connector.connectionStats() : ConnectionStats.NONE;
+        return world.connectionStats();
     }
 
     /** The connection mode in effect ({@code mpj.connections} resolved for this job). */
     public ConnectionMode connectionMode() {
-        return connectionMode;
+        return world.connectionMode();
     }
 
     /** How the eager phase of MPI.Init went (per-round connect times), or null when it did not run. */
     public EagerReport eagerReport() {
-        return eagerReport;
+        return world.eagerReport();
     }
 
     /** PMI operations and phase timings of this rank's MPI.Init. */
     public InitReport initReport() {
-        return report;
+        return world.report();
     }
 
     public PmiClient pmi() {
-        return pmi;
+        return world.pmi();
     }
 
     /** Which ranks share a node, as found during MPI.Init. */
     public NodeMap nodeMap() {
-        return nodeMap;
+        return world.nodeMap();
     }
 
     /** The runtime of this process once {@code MPI.Init} has succeeded, else null. */
@@ -434,54 +244,6 @@ public final class MpjRuntime implements MpiBackend {
 
     /** This rank's node segment (its card table holds every rank's card after init); null in a job of one. */
     public NodeSegment nodeSegment() {
-        return segment;
-    }
-
-    private record Context(int rank, int size, ProgressEngine engine, Settings settings, NodeMap nodeMap,
-                           NodeSegment nodeSegment, boolean initLinks) implements TransportContext {
-        @Override
-        public FrameSink sink() {
-            return engine;
-        }
-
-        @Override
-        public WaitPolicy waitPolicy() {
-            return engine.waitPolicy();
-        }
-    }
-
-    // Small classes rather than lambdas: no lambda bootstrap on the init path.
-
-    private static final class NoPeers implements ProgressEngine.FrameRouter {
-        @Override
-        public void send(int peer, ByteBuffer header, ByteBuffer payload) {
-            throw new MPIException(MPIException.ERR_RANK, "no rank " + peer + " in a job of size 1");
-        }
-    }
-
-    private record ViaTcp(TransportRouter router, Transport tcp) implements IntPredicate {
-        @Override
-        public boolean test(int peer) {
-            return router.transportOf(peer) == tcp;
-        }
-    }
-
-    private record TcpPeers(Transport tcp) implements PeerDirectory {
-        @Override
-        public void addPeer(int peer, byte[] card) {
-            if (tcp == null) {
-                throw new MPIException(MPIException.ERR_INTERN, "the exchange needs TCP to rank " + peer
-                        + " but no TCP transport runs (mpj.transports=shm on a single node?)");
-            }
-            tcp.addPeer(peer, BusinessCard.decode(card).address());
-        }
-    }
-
-    private record SegmentAttacher(NodeMap map, int rank, String jobId, Settings settings)
-            implements ExchangeContext.SegmentSource {
-        @Override
-        public NodeSegment attach(int cardCapacity) {
-            return NodeSegment.attach(map, rank, jobId, settings, cardCapacity);
-        }
+        return world.segment();
     }
 }

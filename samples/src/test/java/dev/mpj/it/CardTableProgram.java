@@ -1,6 +1,6 @@
 package dev.mpj.it;
 
-import dev.mpj.runtime.InitReport;
+import dev.mpj.runtime.init.InitReport;
 import dev.mpj.runtime.MpjRuntime;
 import dev.mpj.runtime.node.NodeSegment;
 import mpi.MPI;

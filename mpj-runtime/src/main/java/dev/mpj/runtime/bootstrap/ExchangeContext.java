@@ -1,6 +1,5 @@
 package dev.mpj.runtime.bootstrap;
 
-import dev.mpj.runtime.InitReport;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.node.NodeSegmentDescriptor;
@@ -29,7 +28,7 @@ public final class ExchangeContext {
     private final SegmentSource segments;
     private final InitMessenger messenger;
     private final PeerDirectory peers;
-    private final InitReport report;
+    private final PhaseClock report;
     private NodeSegment segment;
     private boolean regularCards = true;
     private int slotBytesUsed;
@@ -39,7 +38,7 @@ public final class ExchangeContext {
      *               overlaps ("segment") and the wait for the slowest rank at the fence ("fence")
      */
     public ExchangeContext(PmiClient pmi, NodeMap map, byte[] card, SegmentSource segments,
-                           InitMessenger messenger, PeerDirectory peers, InitReport report) {
+                           InitMessenger messenger, PeerDirectory peers, PhaseClock report) {
         this.pmi = pmi;
         this.map = map;
         this.rank = pmi.rank();

@@ -40,7 +40,8 @@ public final class ProgressEngine implements FrameSink {
     private final Long2ObjectHashMap<ReceiveOperation> receivesInFlight = new Long2ObjectHashMap<>();
     private final ByteBuffer header = FrameHeader.allocate();
     private final WaitPolicy waitPolicy;
-    private IdleStrategy idle;
+    private final IdleStrategy pushedIdle = pushedIdleStrategy();
+    private IdleStrategy pollingIdle;
     /**
      * Frames a polled transport offered in place and the engine refused (they reach the inbox as copies) since
      * the inbox was last drained: while there are any, eager frames are refused too, so none overtakes them.
@@ -77,12 +78,25 @@ public final class ProgressEngine implements FrameSink {
         this.eagerThreshold = settings.eagerThreshold();
         this.chunkSize = settings.rendezvousChunk();
         this.waitPolicy = waitPolicy;
-        this.idle = pushedIdleStrategy();
     }
 
+    /**
+     * Where frames go from now on. Waits idle as the router's transports need at the time of the wait: a router
+     * may gain a polled transport (shared memory) after it is set.
+     */
     public void setRouter(FrameRouter router) {
         this.router = router;
-        this.idle = router.needsPolling() ? waitPolicy.pollingIdleStrategy() : pushedIdleStrategy();
+    }
+
+    private IdleStrategy idleStrategy() {
+        if (router == null || !router.needsPolling()) {
+            return pushedIdle;
+        }
+        IdleStrategy p = pollingIdle;
+        if (p == null) {
+            pollingIdle = p = waitPolicy.pollingIdleStrategy();
+        }
+        return p;
     }
 
     /** How this engine's polled waits idle; transports that wait for room follow it too. */
@@ -226,6 +240,7 @@ public final class ProgressEngine implements FrameSink {
         if (done.getAsBoolean()) {
             return;
         }
+        IdleStrategy idle = idleStrategy();
         idle.reset();
         while (true) {
             int work = drainInbox();
@@ -253,11 +268,6 @@ public final class ProgressEngine implements FrameSink {
             op.cancelled = true;
             op.complete = true;
         }
-    }
-
-    /** Receives that are posted and not yet matched (for diagnostics and tests). */
-    public int postedCount() {
-        return posted.size();
     }
 
     /** Messages that arrived with no receive posted yet (for diagnostics and tests). */

@@ -1,6 +1,6 @@
 package dev.mpj.runtime.bootstrap;
 
-import dev.mpj.runtime.InitReport;
+import dev.mpj.runtime.init.InitReport;
 import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.InProcessPmiJob;

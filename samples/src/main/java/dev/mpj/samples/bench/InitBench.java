@@ -1,6 +1,6 @@
 package dev.mpj.samples.bench;
 
-import dev.mpj.runtime.InitReport;
+import dev.mpj.runtime.init.InitReport;
 import dev.mpj.runtime.MpjRuntime;
 import dev.mpj.samples.Lines;
 import mpi.MPI;

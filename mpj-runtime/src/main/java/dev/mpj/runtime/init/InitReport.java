@@ -1,5 +1,6 @@
-package dev.mpj.runtime;
+package dev.mpj.runtime.init;
 
+import dev.mpj.runtime.bootstrap.PhaseClock;
 import dev.mpj.runtime.pmi.PmiCounters;
 
 import java.util.ArrayList;
@@ -16,7 +17,7 @@ import java.util.Map;
  * {@code exchange} (the strategy's own work: puts, gets, the roots' allgather, node barriers), {@code fence} (the
  * wait at the exchange's PMI barrier for the slowest rank), {@code connections}.
  */
-public final class InitReport {
+public final class InitReport implements PhaseClock {
     /** One phase: its total time and the PMI operations made during it. */
     public record Phase(String name, long nanos, long puts, long gets, long barriers) {
         Phase plus(long dNanos, long dPuts, long dGets, long dBarriers) {
@@ -60,6 +61,7 @@ public final class InitReport {
     }
 
     /** Marks the end of a phase: the time and PMI operations since the previous mark are charged to it. */
+    @Override
     public void phase(String name) {
         long now = System.nanoTime();
         long p = 0;

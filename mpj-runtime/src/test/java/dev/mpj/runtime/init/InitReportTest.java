@@ -1,4 +1,4 @@
-package dev.mpj.runtime;
+package dev.mpj.runtime.init;
 
 import dev.mpj.runtime.pmi.PmiCounters;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,7 @@
-package dev.mpj.runtime;
+package dev.mpj.runtime.init;
+
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
 
 import java.util.concurrent.TimeUnit;
 

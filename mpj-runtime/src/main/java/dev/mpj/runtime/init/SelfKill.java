@@ -1,4 +1,6 @@
-package dev.mpj.runtime;
+package dev.mpj.runtime.init;
+
+import dev.mpj.runtime.Setting;
 
 import java.io.IOException;
 

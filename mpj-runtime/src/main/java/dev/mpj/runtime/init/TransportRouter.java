@@ -1,5 +1,6 @@
-package dev.mpj.runtime;
+package dev.mpj.runtime.init;
 
+import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.spi.Transport;

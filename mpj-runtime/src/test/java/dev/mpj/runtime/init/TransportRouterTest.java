@@ -1,6 +1,8 @@
-package dev.mpj.runtime;
+package dev.mpj.runtime.init;
 
-import dev.mpj.runtime.TransportRouter.Mode;
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.init.TransportRouter.Mode;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.spi.Transport;
 import dev.mpj.runtime.spi.TransportContext;

@@ -1,4 +1,4 @@
-package dev.mpj.runtime;
+package dev.mpj.runtime.init;
 
 import java.util.Map;
 

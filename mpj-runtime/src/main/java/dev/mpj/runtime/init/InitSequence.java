@@ -1,0 +1,329 @@
+package dev.mpj.runtime.init;
+
+import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.bootstrap.AddressExchange;
+import dev.mpj.runtime.bootstrap.AddressExchanges;
+import dev.mpj.runtime.bootstrap.BusinessCard;
+import dev.mpj.runtime.bootstrap.CardLengthAgreement;
+import dev.mpj.runtime.bootstrap.EngineMessenger;
+import dev.mpj.runtime.bootstrap.ExchangeContext;
+import dev.mpj.runtime.bootstrap.InitLinkTransport;
+import dev.mpj.runtime.bootstrap.InitMessenger;
+import dev.mpj.runtime.bootstrap.PeerDirectory;
+import dev.mpj.runtime.connect.ConnectionMode;
+import dev.mpj.runtime.connect.EagerConnections;
+import dev.mpj.runtime.connect.EagerReport;
+import dev.mpj.runtime.connect.PeerConnector;
+import dev.mpj.runtime.engine.ProgressEngine;
+import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.node.NodeMap;
+import dev.mpj.runtime.node.NodeSegment;
+import dev.mpj.runtime.node.NodeSegmentFiles;
+import dev.mpj.runtime.pmi.PmiClient;
+import dev.mpj.runtime.pmi.PmiClients;
+import dev.mpj.runtime.spi.Transport;
+import mpi.MPIException;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.IntPredicate;
+
+/**
+ * {@code MPI.Init}, one method per step, in the order of the locality-aware bootstrap:
+ * {@link #pmi} → {@link #nodeMap} → {@link #listen} → {@link #card} → {@link #attachSegment} → {@link #exchange}
+ * → {@link #routePeers} → {@link #connect}. Each step ends its phase of the {@link InitReport}; the result is the
+ * {@link World} of this rank. A job of one rank stops after the node map: no transport, no segment, no exchange.
+ *
+ * <p>One sequence per process and call; not thread-safe.
+ */
+public final class InitSequence {
+    private final Settings settings;
+    private final Map<String, String> env;
+    private final InitReport report;
+
+    private PmiClient pmi;
+    private int rank;
+    private int size;
+    private NodeMap nodeMap;
+    private ProgressEngine engine;
+    private TransportRouter.Mode transports;
+    private boolean useShm;
+    private TransportRouter router;
+    private AddressExchange exchange;
+    private Transport tcp;
+    private InitMessenger messenger;
+    private byte[] address = new byte[0];
+    private byte[] card;
+    private ExchangeContext.SegmentSource segmentSource;
+    private NodeSegment segment;
+    private ConnectionMode connectionMode = ConnectionMode.ONDEMAND;
+    private EagerReport eagerReport;
+
+    private InitSequence(Settings settings, Map<String, String> env, InitReport report) {
+        this.settings = settings;
+        this.env = env;
+        this.report = report;
+    }
+
+    /**
+     * Runs {@code MPI.Init} for this process under the init watchdog ({@code mpj.initTimeout}).
+     *
+     * @param env the process environment, where the process manager says how to reach it
+     */
+    public static World run(Settings settings, Map<String, String> env, InitReport report) throws IOException {
+        InitWatchdog watchdog = InitWatchdog.arm(settings, report);
+        try {
+            return new InitSequence(settings, env, report).steps(watchdog);
+        } finally {
+            watchdog.disarm();
+        }
+    }
+
+    private World steps(InitWatchdog watchdog) throws IOException {
+        pmi();
+        watchdog.rank(rank);
+        nodeMap();
+        if (size == 1) {
+            return alone();
+        }
+        try {
+            listen();
+            card();
+            attachSegment();
+            exchange();
+        } finally {
+            closeMessenger();
+        }
+        routePeers();
+        connect();
+        report.describeJob(exchange.name(), nodeMap.nodeCount());
+        return world();
+    }
+
+    /** pmi: the client the environment asks for ({@code PMI_FD}, {@code PMI_PORT}, Slurm's, or none); rank, size. */
+    private void pmi() {
+        pmi = PmiClients.fromEnvironment(settings, env);
+        report.countFrom(pmi.counters());
+        rank = pmi.rank();
+        size = pmi.size();
+        armKillHook();
+        report.phase("pmi");
+    }
+
+    /**
+     * nodeMap: which ranks share a node (fake nodes, {@code PMI_process_mapping}, or host names exchanged); the
+     * lowest rank of each node is its root. From here a rank also ends when its launcher dies.
+     */
+    private void nodeMap() {
+        nodeMap = NodeMap.discover(pmi, settings);
+        report.phase("nodemap");
+        LauncherWatchdog.watch(env);
+        engine = new ProgressEngine(rank, settings, WaitPolicy.forRank(settings, nodeMap, rank));
+    }
+
+    private World alone() {
+        engine.setRouter(new NoPeers());
+        return new World(rank, size, settings, pmi, nodeMap, null, engine, null, null, "none", connectionMode,
+                null, report);
+    }
+
+    /**
+     * listen: the TCP listener, when some peer is on another node (or {@code mpj.transports=tcp}). The engine's
+     * router starts with every peer on TCP, so the node roots can message each other during the exchange; the
+     * address exchange is chosen now because it decides whether this rank needs init links.
+     */
+    private void listen() throws IOException {
+        transports = TransportRouter.Mode.of(settings);
+        useShm = TransportRouter.wantsShm(transports, nodeMap, rank);
+        router = new TransportRouter(rank, size);
+        exchange = AddressExchanges.choose(settings.addressExchange(), size, nodeMap.nodeCount());
+        if (TransportRouter.wantsTcp(transports, nodeMap, rank)) {
+            tcp = TransportLoader.load("tcp");
+            address = tcp.start(new StartContext(rank, size, engine, settings, nodeMap, null,
+                    exchange.messagesPeers(nodeMap, rank)));
+            for (int peer = 0; peer < size; peer++) {
+                if (peer != rank) {
+                    router.route(peer, tcp);
+                }
+            }
+        }
+        engine.setRouter(router);
+        InitMessenger links = tcp instanceof InitLinkTransport t ? t.initLinks() : null;
+        messenger = links != null ? links : new EngineMessenger(engine);
+        report.phase("listen");
+    }
+
+    /** card: this rank's business card: node, whether it is the node root, and its TCP address (if any). */
+    private void card() {
+        card = new BusinessCard(nodeMap.nodeOf(rank), nodeMap.isRoot(rank) ? BusinessCard.FLAG_NODE_ROOT : 0,
+                address).encode();
+        report.phase("card");
+    }
+
+    /**
+     * attachSegment: the node root creates the node's segment, the other local ranks map it. The mapping runs
+     * inside the exchange's first PMI fence, so it overlaps the wait; with {@code mpj.irregularCards} it runs
+     * now, with slots that hold any card, and the job agrees on the longest card before exchanging.
+     */
+    private void attachSegment() {
+        int node = nodeMap.nodeOf(rank);
+        boolean creator = nodeMap.isRoot(rank);
+        Path file = NodeSegmentFiles.path(NodeSegmentFiles.directory(settings), pmi.jobId(), node);
+        // shared memory needs no room when it will not be used (the file stays small and sparse anyway)
+        int transportBytes = useShm ? settings.shmTransportBytes() : 0;
+        segmentSource = new SegmentAttach(creator, file, node, nodeMap.localSize(node), size, transportBytes,
+                Duration.ofSeconds(settings.initTimeoutSeconds()));
+    }
+
+    /**
+     * exchange: every rank's card into the node table, by the chosen strategy ({@code mpj.addressExchange}).
+     * Every local rank has mapped the segment when it ends (a node barrier), so the root unlinks its file: a
+     * crash of the whole node then leaves nothing behind, under any launcher.
+     */
+    private void exchange() {
+        ExchangeContext x = new ExchangeContext(pmi, nodeMap, card, segmentSource, messenger, new TcpPeers(tcp),
+                report);
+        if (settings.irregularCards()) {
+            x.attachForIrregularCards();
+            report.phase("segment");
+            CardLengthAgreement.run(x);
+            report.phase("cardlength");
+        }
+        exchange.run(x);
+        segment = x.segment();
+        closeMessenger();
+        report.phase("exchange");
+        if (segment.isCreator()) {
+            segment.unlink();
+        }
+    }
+
+    /**
+     * routePeers: ranks of this node through shared memory (unless {@code mpj.transports=tcp}), the others
+     * through TCP at the address on their card.
+     */
+    private void routePeers() throws IOException {
+        Transport shm = useShm ? startShm() : null;
+        for (int peer = 0; peer < size; peer++) {
+            if (peer == rank) {
+                continue;
+            }
+            if (shm != null && TransportRouter.viaShm(transports, nodeMap, rank, peer)) {
+                router.route(peer, shm);
+            } else if (tcp != null) {
+                byte[] peerCard = segment.card(peer);
+                if (peerCard == null) {
+                    throw new MPIException(MPIException.ERR_INTERN, "the node table has no card of rank " + peer
+                            + " after the " + exchange.name() + " exchange");
+                }
+                tcp.addPeer(peer, BusinessCard.decode(peerCard).address());
+            } else {
+                throw new MPIException(MPIException.ERR_INTERN, "no transport can reach rank " + peer
+                        + " (mpj.transports=" + settings.transports() + ")");
+            }
+        }
+        report.phase("connections");
+    }
+
+    /** Shared memory on the node segment; in {@code auto} mode a failure falls back to TCP. */
+    private Transport startShm() throws IOException {
+        Transport shm = TransportLoader.load("shm");
+        try {
+            shm.start(new StartContext(rank, size, engine, settings, nodeMap, segment, false));
+            return shm;
+        } catch (IOException | RuntimeException e) {
+            if (transports == TransportRouter.Mode.SHM || tcp == null) {
+                throw e;
+            }
+            System.err.println("mpj: rank " + rank + ": shared memory unavailable (" + e.getMessage()
+                    + "); using TCP within the node");
+            return null;
+        }
+    }
+
+    /** connect ({@code mpj.connections}): in eager mode every TCP pair connects now; on demand, at its first message. */
+    private void connect() throws IOException {
+        connectionMode = ConnectionMode.of(settings).resolve(size);
+        if (connectionMode != ConnectionMode.EAGER || !(tcp instanceof PeerConnector connector)) {
+            return;
+        }
+        try {
+            eagerReport = EagerConnections.forJob(connector, rank, size, new ViaTcp(router, tcp), settings,
+                    new PmiBarrier(pmi));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while connecting eagerly", e);
+        }
+        report.phase("eager");
+    }
+
+    private World world() {
+        return new World(rank, size, settings, pmi, nodeMap, segment, engine, router, tcp, exchange.name(),
+                connectionMode, eagerReport, report);
+    }
+
+    private void closeMessenger() {
+        if (messenger != null) {
+            InitMessenger m = messenger;
+            messenger = null;
+            m.close();
+        }
+    }
+
+    private void armKillHook() {
+        String kill = settings.get(Setting.TEST_KILL_AFTER_PHASE);
+        int at = kill.indexOf('@');
+        if (at > 0 && Integer.parseInt(kill.substring(at + 1)) == rank) {
+            report.killAfter(kill.substring(0, at));
+        }
+    }
+
+    // Small classes rather than lambdas: no lambda bootstrap on the init path.
+
+    /** The segment attachment decided in {@link #attachSegment}: create (the node root) or map. */
+    private record SegmentAttach(boolean creator, Path file, int node, int localSize, int jobSize,
+                                 int transportBytes, Duration timeout) implements ExchangeContext.SegmentSource {
+        @Override
+        public NodeSegment attach(int cardCapacity) {
+            return creator
+                    ? NodeSegment.create(file, node, localSize, jobSize, cardCapacity, transportBytes, timeout)
+                    : NodeSegment.open(file, node, localSize, jobSize, timeout);
+        }
+    }
+
+    private static final class NoPeers implements ProgressEngine.FrameRouter {
+        @Override
+        public void send(int peer, ByteBuffer header, ByteBuffer payload) {
+            throw new MPIException(MPIException.ERR_RANK, "no rank " + peer + " in a job of size 1");
+        }
+    }
+
+    private record ViaTcp(TransportRouter router, Transport tcp) implements IntPredicate {
+        @Override
+        public boolean test(int peer) {
+            return router.transportOf(peer) == tcp;
+        }
+    }
+
+    private record PmiBarrier(PmiClient pmi) implements Runnable {
+        @Override
+        public void run() {
+            pmi.barrier();
+        }
+    }
+
+    private record TcpPeers(Transport tcp) implements PeerDirectory {
+        @Override
+        public void addPeer(int peer, byte[] card) {
+            if (tcp == null) {
+                throw new MPIException(MPIException.ERR_INTERN, "the exchange needs TCP to rank " + peer
+                        + " but no TCP transport runs (mpj.transports=shm on a single node?)");
+            }
+            tcp.addPeer(peer, BusinessCard.decode(card).address());
+        }
+    }
+}
