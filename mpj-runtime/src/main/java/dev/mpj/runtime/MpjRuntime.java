@@ -9,7 +9,7 @@ import dev.mpj.api.Reduction;
 import dev.mpj.runtime.coll.CollectiveTuning;
 import dev.mpj.runtime.coll.Collectives;
 import dev.mpj.runtime.connect.ConnectionMode;
-import dev.mpj.runtime.connect.ConnectionStats;
+import dev.mpj.runtime.spi.ConnectionStats;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.init.InitReport;

@@ -2,7 +2,7 @@ package dev.mpj.it;
 
 import dev.mpj.runtime.MpjRuntime;
 import dev.mpj.runtime.connect.ConnectionMode;
-import dev.mpj.runtime.connect.ConnectionStats;
+import dev.mpj.runtime.spi.ConnectionStats;
 import mpi.MPI;
 import mpi.Request;
 

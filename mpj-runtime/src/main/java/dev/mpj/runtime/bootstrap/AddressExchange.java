@@ -1,5 +1,6 @@
 package dev.mpj.runtime.bootstrap;
 
+import dev.mpj.runtime.spi.ExchangeException;
 import dev.mpj.runtime.node.NodeMap;
 
 /**

@@ -1,5 +1,6 @@
 package dev.mpj.runtime.bootstrap;
 
+import dev.mpj.runtime.spi.InitMessenger;
 import dev.mpj.runtime.node.NodeMap;
 
 import java.nio.ByteBuffer;

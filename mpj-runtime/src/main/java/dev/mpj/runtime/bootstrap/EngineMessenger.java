@@ -1,5 +1,7 @@
 package dev.mpj.runtime.bootstrap;
 
+import dev.mpj.runtime.spi.InitMessenger;
+import dev.mpj.runtime.spi.ExchangeException;
 import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.engine.ProgressEngine;

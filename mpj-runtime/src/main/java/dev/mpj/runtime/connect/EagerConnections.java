@@ -1,5 +1,6 @@
 package dev.mpj.runtime.connect;
 
+import dev.mpj.runtime.spi.PeerConnector;
 import dev.mpj.runtime.Setting;
 import dev.mpj.runtime.Settings;
 

@@ -1,5 +1,6 @@
 package dev.mpj.runtime.engine;
 
+import dev.mpj.runtime.spi.Idling;
 import dev.mpj.runtime.Setting;
 import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.node.NodeMap;
@@ -20,7 +21,7 @@ import java.util.Locale;
  * yielding ones, since the rank waited for sits behind the spinner in the run queue). Both back off in the
  * end: nothing spins forever.
  */
-public enum WaitPolicy {
+public enum WaitPolicy implements Idling {
     /** {@link #SPIN} when the ranks sharing this machine fit its cores and it is not busy, else {@link #YIELD}. */
     AUTO,
     /** Spin 2 ms, yield until 10 ms, then park at most 50 us at a time. */
@@ -103,11 +104,13 @@ public enum WaitPolicy {
      * back a moment later, cost a fifth to a third of a collective's time (np 16 on 2 cores: alltoall 80 to
      * 60 ms, allreduce 42 to 28 ms with 20 ms); so 20 ms ({@link #AUTO} as {@link #YIELD}).
      */
+    @Override
     public long standbyAfterNanos() {
         return this == SPIN ? 1_000_000 : 20_000_000;
     }
 
     /** A fresh idle strategy for polled waits under this policy ({@link #AUTO} waits as {@link #YIELD}). */
+    @Override
     public IdleStrategy pollingIdleStrategy() {
         return this == SPIN
                 ? new PollingIdleStrategy(2_000_000, 10_000_000, MAX_PARK_NANOS)

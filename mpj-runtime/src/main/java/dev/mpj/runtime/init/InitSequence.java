@@ -8,20 +8,22 @@ import dev.mpj.runtime.bootstrap.BusinessCard;
 import dev.mpj.runtime.bootstrap.CardLengthAgreement;
 import dev.mpj.runtime.bootstrap.EngineMessenger;
 import dev.mpj.runtime.bootstrap.ExchangeContext;
-import dev.mpj.runtime.bootstrap.InitLinkTransport;
-import dev.mpj.runtime.bootstrap.InitMessenger;
+import dev.mpj.runtime.spi.InitLinkTransport;
+import dev.mpj.runtime.spi.InitMessenger;
 import dev.mpj.runtime.bootstrap.PeerDirectory;
 import dev.mpj.runtime.connect.ConnectionMode;
 import dev.mpj.runtime.connect.EagerConnections;
 import dev.mpj.runtime.connect.EagerReport;
-import dev.mpj.runtime.connect.PeerConnector;
+import dev.mpj.runtime.spi.PeerConnector;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.engine.WaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.node.NodeSegmentFiles;
+import dev.mpj.runtime.node.ProcessId;
 import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.PmiClients;
+import dev.mpj.runtime.spi.NodeRoom;
 import dev.mpj.runtime.spi.Transport;
 import mpi.MPIException;
 
@@ -143,7 +145,7 @@ public final class InitSequence {
         exchange = AddressExchanges.choose(settings.addressExchange(), size, nodeMap.nodeCount());
         if (TransportRouter.wantsTcp(transports, nodeMap, rank)) {
             tcp = TransportLoader.load("tcp");
-            address = tcp.start(new StartContext(rank, size, engine, settings, nodeMap, null,
+            address = tcp.start(new StartContext(rank, size, engine, settings, null,
                     exchange.messagesPeers(nodeMap, rank)));
             for (int peer = 0; peer < size; peer++) {
                 if (peer != rank) {
@@ -233,7 +235,7 @@ public final class InitSequence {
     private Transport startShm() throws IOException {
         Transport shm = TransportLoader.load("shm");
         try {
-            shm.start(new StartContext(rank, size, engine, settings, nodeMap, segment, false));
+            shm.start(new StartContext(rank, size, engine, settings, nodeRoom(), false));
             return shm;
         } catch (IOException | RuntimeException e) {
             if (transports == TransportRouter.Mode.SHM || tcp == null) {
@@ -243,6 +245,11 @@ public final class InitSequence {
                     + "); using TCP within the node");
             return null;
         }
+    }
+
+    private NodeRoom nodeRoom() {
+        int node = nodeMap.nodeOf(rank);
+        return new NodeRoom(node, nodeMap.ranksOn(node), size, segment.transportRegion(), ProcessId.current());
     }
 
     /** connect ({@code mpj.connections}): in eager mode every TCP pair connects now; on demand, at its first message. */

@@ -2,9 +2,9 @@ package dev.mpj.runtime.init;
 
 import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.connect.ConnectionMode;
-import dev.mpj.runtime.connect.ConnectionStats;
+import dev.mpj.runtime.spi.ConnectionStats;
 import dev.mpj.runtime.connect.EagerReport;
-import dev.mpj.runtime.connect.PeerConnector;
+import dev.mpj.runtime.spi.PeerConnector;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;

@@ -1,11 +1,8 @@
 package dev.mpj.runtime.spi;
 
 import dev.mpj.runtime.Settings;
-import dev.mpj.runtime.engine.WaitPolicy;
-import dev.mpj.runtime.node.NodeMap;
-import dev.mpj.runtime.node.NodeSegment;
 
-/** What the runtime gives a transport when it starts. */
+/** What the runtime gives a transport when it starts: exactly what the transports use. */
 public interface TransportContext {
     int rank();
 
@@ -16,29 +13,19 @@ public interface TransportContext {
 
     Settings settings();
 
-    /** Which ranks share a node, or null when unknown. */
-    default NodeMap nodeMap() {
-        return null;
-    }
+    /** How the transport's own waits idle: as the engine's, so both wait alike. */
+    Idling idling();
 
-    /** This rank's node segment (with its transport room), or null when there is none. */
-    default NodeSegment nodeSegment() {
+    /** This node's shared-memory room and the ranks that share it, or null when there is none. */
+    default NodeRoom nodeRoom() {
         return null;
     }
 
     /**
      * Whether this rank is a node root that will run the {@code roots} allgather, so a transport that implements
-     * {@link dev.mpj.runtime.bootstrap.InitLinkTransport} opens its init-link listener.
+     * {@link InitLinkTransport} opens its init-link listener.
      */
     default boolean initLinks() {
         return false;
-    }
-
-    /**
-     * How a polled transport idles while it waits: the engine's policy, so both wait alike and {@code auto} is
-     * decided once; resolved here from the settings and node map when the runtime does not say.
-     */
-    default WaitPolicy waitPolicy() {
-        return WaitPolicy.forRank(settings(), nodeMap(), rank());
     }
 }

@@ -1,5 +1,7 @@
 package dev.mpj.runtime.connect;
 
+import dev.mpj.runtime.spi.PeerConnector;
+import dev.mpj.runtime.spi.ConnectionStats;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,8 +1,12 @@
 package dev.mpj.transport.shm;
 
 import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.engine.WaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
+import dev.mpj.runtime.node.ProcessId;
+import dev.mpj.runtime.spi.Idling;
+import dev.mpj.runtime.spi.NodeRoom;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import dev.mpj.runtime.spi.TransportContext;
@@ -111,6 +115,18 @@ public class RingPathBenchmark {
         @Override
         public Settings settings() {
             return Settings.defaults();
+        }
+
+        @Override
+        public Idling idling() {
+            return WaitPolicy.forRank(settings(), nodeMap, rank);
+        }
+
+        @Override
+        public NodeRoom nodeRoom() {
+            int node = nodeMap.nodeOf(rank);
+            return new NodeRoom(node, nodeMap.ranksOn(node), size(), nodeSegment.transportRegion(),
+                    ProcessId.current());
         }
     }
 }

@@ -1,17 +1,20 @@
 package dev.mpj.transport.shm;
 
-import dev.mpj.runtime.node.NodeMap;
+import java.util.Arrays;
 
 /** The ranks of this node: world rank to local rank and back. */
 final class LocalRanks {
-    private final NodeMap map;
-    private final int node;
     private final int[] ranks;
+    private final int[] localOf;
 
-    LocalRanks(NodeMap map, int node) {
-        this.map = map;
-        this.node = node;
-        this.ranks = map.ranksOn(node);
+    /** @param ranks the world ranks of this node in ascending order, in a job of {@code jobSize} ranks */
+    LocalRanks(int[] ranks, int jobSize) {
+        this.ranks = ranks.clone();
+        this.localOf = new int[jobSize];
+        Arrays.fill(localOf, -1);
+        for (int local = 0; local < ranks.length; local++) {
+            localOf[ranks[local]] = local;
+        }
     }
 
     int size() {
@@ -20,10 +23,7 @@ final class LocalRanks {
 
     /** The local rank of world rank {@code rank}, or -1 when it is not on this node (or not in the job). */
     int localRankOf(int rank) {
-        if (rank < 0 || rank >= map.size() || map.nodeOf(rank) != node) {
-            return -1;
-        }
-        return map.localRank(rank);
+        return rank < 0 || rank >= localOf.length ? -1 : localOf[rank];
     }
 
     int worldRank(int local) {

@@ -1,11 +1,8 @@
 package dev.mpj.transport.shm;
 
-import dev.mpj.runtime.engine.WaitPolicy;
-import dev.mpj.runtime.node.NodeMap;
-import dev.mpj.runtime.node.NodeSegment;
-import dev.mpj.runtime.node.ProcessId;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
+import dev.mpj.runtime.spi.NodeRoom;
 import dev.mpj.runtime.spi.Transport;
 import dev.mpj.runtime.spi.TransportContext;
 import org.agrona.concurrent.AtomicBuffer;
@@ -36,7 +33,7 @@ import java.nio.ByteOrder;
  *
  * <p><b>Back-pressure</b>: a full ring makes {@link #send} wait, and while it waits it keeps reading this rank's
  * own ring into the sink, so two ranks streaming into each other's full rings both progress (and so does any
- * cycle of them); the wait idles as the engine's does ({@link WaitPolicy}).
+ * cycle of them); the wait idles as the engine's does ({@code mpj.waitPolicy}).
  *
  * <p><b>A dead peer</b>: every rank writes its pid into its liveness slot when it starts and marks the slot
  * closed when it leaves in order; a waiting rank looks at its peers' processes every
@@ -77,22 +74,20 @@ public final class ShmTransport implements Transport {
      */
     @Override
     public byte[] start(TransportContext context) throws IOException {
-        NodeMap map = context.nodeMap();
-        NodeSegment segment = context.nodeSegment();
-        if (map == null || segment == null) {
-            throw new IOException("the shared-memory transport needs the node map and the node segment");
+        NodeRoom room = context.nodeRoom();
+        if (room == null) {
+            throw new IOException("the shared-memory transport needs the node segment");
         }
         rank = context.rank();
         sink = context.sink();
-        node = map.nodeOf(rank);
-        if (map.size() - 1 > RecordType.MAX_RANK) {
-            throw new IOException("a job of " + map.size() + " ranks is too large for the shared-memory transport");
+        node = room.nodeId();
+        if (room.jobSize() - 1 > RecordType.MAX_RANK) {
+            throw new IOException("a job of " + room.jobSize() + " ranks is too large for the shared-memory transport");
         }
-        locals = new LocalRanks(map, node);
+        locals = new LocalRanks(room.nodeRanks(), room.jobSize());
         self = locals.localRankOf(rank);
-        AtomicBuffer room = segment.transportRegion();
         try {
-            layout = ShmLayout.of(room, locals.size());
+            layout = ShmLayout.of(room.region(), locals.size());
         } catch (IllegalArgumentException e) {
             throw new IOException(e.getMessage(), e);
         }
@@ -101,8 +96,8 @@ public final class ShmTransport implements Transport {
             rings[local] = layout.ring(local);
         }
         reader = new InboundReader(rings[self], sink, locals);
-        idle = context.waitPolicy().pollingIdleStrategy();
-        long pid = ProcessId.current();
+        idle = context.idling().pollingIdleStrategy();
+        long pid = room.processId();
         watch = new PeerWatch(layout, locals.worldRanks(), self, pid, sink);
         layout.attach(self, pid);
         return ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN).putInt(0, node).array();

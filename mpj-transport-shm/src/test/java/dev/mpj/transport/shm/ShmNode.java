@@ -4,6 +4,10 @@ import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.spi.FrameSink;
+import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.node.ProcessId;
+import dev.mpj.runtime.spi.Idling;
+import dev.mpj.runtime.spi.NodeRoom;
 import dev.mpj.runtime.spi.TransportContext;
 
 import java.io.IOException;
@@ -72,5 +76,16 @@ final class ShmNode implements AutoCloseable {
 
     private record Context(int rank, int size, FrameSink sink, Settings settings, NodeMap nodeMap,
                            NodeSegment nodeSegment) implements TransportContext {
+        @Override
+        public Idling idling() {
+            return WaitPolicy.forRank(settings, nodeMap, rank);
+        }
+
+        @Override
+        public NodeRoom nodeRoom() {
+            int node = nodeMap.nodeOf(rank);
+            return new NodeRoom(node, nodeMap.ranksOn(node), size, nodeSegment.transportRegion(),
+                    ProcessId.current());
+        }
     }
 }

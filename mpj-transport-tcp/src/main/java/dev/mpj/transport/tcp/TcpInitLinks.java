@@ -1,7 +1,7 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.bootstrap.ExchangeException;
-import dev.mpj.runtime.bootstrap.InitMessenger;
+import dev.mpj.runtime.spi.ExchangeException;
+import dev.mpj.runtime.spi.InitMessenger;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.io.IOException;

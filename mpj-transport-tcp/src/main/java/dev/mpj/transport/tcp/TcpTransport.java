@@ -2,11 +2,11 @@ package dev.mpj.transport.tcp;
 
 import dev.mpj.runtime.Setting;
 import dev.mpj.runtime.Settings;
-import dev.mpj.runtime.bootstrap.InitLinkTransport;
-import dev.mpj.runtime.bootstrap.InitMessenger;
-import dev.mpj.runtime.connect.ConnectionStats;
-import dev.mpj.runtime.connect.PeerConnector;
-import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.spi.InitLinkTransport;
+import dev.mpj.runtime.spi.InitMessenger;
+import dev.mpj.runtime.spi.ConnectionStats;
+import dev.mpj.runtime.spi.PeerConnector;
+import dev.mpj.runtime.spi.Idling;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import dev.mpj.runtime.spi.Transport;
@@ -112,7 +112,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         volatile boolean talked;
     }
 
-    /** The standby takes over after the wait policy's {@link WaitPolicy#standbyAfterNanos()}. */
+    /** The standby takes over after the wait policy's {@link Idling#standbyAfterNanos()}. */
     public TcpTransport() {
         this(FROM_WAIT_POLICY);
     }
@@ -159,7 +159,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         NettyLog.install(settings.get(Setting.TCP_NETTY_LOG));
         NettyDefaults.apply();
         // once: the init links' idling and the standby's patience follow the same decision
-        WaitPolicy waitPolicy = context.waitPolicy();
+        Idling waitPolicy = context.idling();
 
         ServerSocketChannel bound = listen(host, "(" + Setting.TCP_HOST.property() + ")");
         listener = bound;

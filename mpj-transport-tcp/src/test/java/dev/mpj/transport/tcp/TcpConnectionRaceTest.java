@@ -1,6 +1,6 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.connect.ConnectionStats;
+import dev.mpj.runtime.spi.ConnectionStats;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

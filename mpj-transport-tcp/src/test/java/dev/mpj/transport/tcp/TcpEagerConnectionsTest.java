@@ -1,6 +1,6 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.connect.ConnectionStats;
+import dev.mpj.runtime.spi.ConnectionStats;
 import dev.mpj.runtime.connect.EagerConnections;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.connect.EagerSchedule;

@@ -2,8 +2,8 @@ package dev.mpj.transport.tcp;
 
 import dev.mpj.runtime.Setting;
 import dev.mpj.runtime.Settings;
-import dev.mpj.runtime.bootstrap.ExchangeException;
-import dev.mpj.runtime.bootstrap.InitMessenger;
+import dev.mpj.runtime.spi.ExchangeException;
+import dev.mpj.runtime.spi.InitMessenger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

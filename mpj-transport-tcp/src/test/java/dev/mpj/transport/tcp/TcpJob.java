@@ -3,6 +3,8 @@ package dev.mpj.transport.tcp;
 import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
+import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.spi.Idling;
 import dev.mpj.runtime.spi.TransportContext;
 
 import java.io.IOException;
@@ -15,6 +17,11 @@ final class TcpJob implements AutoCloseable {
             implements TransportContext {
         Context(int rank, int size, FrameSink sink, Settings settings) {
             this(rank, size, sink, settings, false);
+        }
+
+        @Override
+        public Idling idling() {
+            return WaitPolicy.forRank(settings, null, rank);
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.mpj.samples.bench;
 
 import dev.mpj.runtime.MpjRuntime;
-import dev.mpj.runtime.connect.ConnectionStats;
+import dev.mpj.runtime.spi.ConnectionStats;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.samples.Lines;
 import mpi.Cartcomm;

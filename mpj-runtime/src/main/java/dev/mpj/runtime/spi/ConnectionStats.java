@@ -1,4 +1,4 @@
-package dev.mpj.runtime.connect;
+package dev.mpj.runtime.spi;
 
 /**
  * What one rank's TCP transport did with connections: the connections that carry a pair's frames (opened by

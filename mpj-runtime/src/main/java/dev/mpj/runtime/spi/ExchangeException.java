@@ -1,4 +1,4 @@
-package dev.mpj.runtime.bootstrap;
+package dev.mpj.runtime.spi;
 
 /** The address exchange of {@code MPI.Init} failed: a card is missing, malformed, or does not fit the table. */
 public final class ExchangeException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.mpj.runtime.bootstrap;
+package dev.mpj.runtime.spi;
 
 import java.nio.ByteBuffer;
 

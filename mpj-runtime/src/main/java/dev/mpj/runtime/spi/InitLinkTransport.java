@@ -1,4 +1,4 @@
-package dev.mpj.runtime.bootstrap;
+package dev.mpj.runtime.spi;
 
 /**
  * A transport that links the node roots for the {@code roots} allgather with sockets of its own, apart from its

@@ -1,10 +1,10 @@
-package dev.mpj.runtime.connect;
+package dev.mpj.runtime.spi;
 
 import java.util.concurrent.CompletableFuture;
 
 /**
  * A transport whose connections can be opened ahead of the first message, and which counts them. The TCP
- * transport implements it; {@link EagerConnections} drives it during {@code MPI.Init}.
+ * transport implements it; the runtime drives it during {@code MPI.Init}.
  */
 public interface PeerConnector {
     /**
