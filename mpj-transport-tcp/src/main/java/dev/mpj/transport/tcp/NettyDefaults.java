@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * Netty system properties the transport sets before Netty's first class initialises, each only where the program
  * has not set it: two of Netty's start-up probes that cost every rank of a TCP job time and give this transport
- * nothing. Together they take about a quarter off Netty's start in a cold JVM (docs/PERFORMANCE.md).
+ * nothing. Together they keep Netty's start short in a cold JVM
+ * (docs/decisions/0010-cold-jvm-costs-off-the-init-path.md).
  * <ul>
  *   <li>{@code io.netty.jfr.enabled=false}: no Flight Recorder events for Netty's allocator, whose classes no
  *   class-data archive can hold (the JVM leaves JFR event classes out), so each rank loaded them from the jar and
