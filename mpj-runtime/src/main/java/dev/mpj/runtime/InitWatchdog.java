@@ -1,5 +1,8 @@
 package dev.mpj.runtime;
 
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
+
 import java.util.concurrent.TimeUnit;
 
 /**

@@ -8,7 +8,12 @@ import dev.mpj.api.SendMode;
 import dev.mpj.api.Reduction;
 import dev.mpj.runtime.coll.CollectiveTuning;
 import dev.mpj.runtime.coll.Collectives;
-import dev.mpj.runtime.connect.ConnectionMode;
+import dev.mpj.runtime.config.ConnectionMode;
+import dev.mpj.runtime.config.KillAfterPhase;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.TransportMode;
+import dev.mpj.runtime.config.WaitPolicy;
 import dev.mpj.runtime.connect.ConnectionStats;
 import dev.mpj.runtime.connect.EagerConnections;
 import dev.mpj.runtime.connect.EagerReport;
@@ -23,7 +28,7 @@ import dev.mpj.runtime.bootstrap.InitMessenger;
 import dev.mpj.runtime.bootstrap.ExchangeContext;
 import dev.mpj.runtime.bootstrap.PeerDirectory;
 import dev.mpj.runtime.engine.ProgressEngine;
-import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.engine.RankWaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.pmi.PmiClient;
@@ -84,7 +89,7 @@ public final class MpjRuntime implements MpiBackend {
             collectives = new Collectives(this, tuning, nodeMap);
             r.phase("nodemap");
             LauncherWatchdog.watch(System.getenv());
-            engine = new ProgressEngine(rank, settings, WaitPolicy.forRank(settings, nodeMap, rank));
+            engine = new ProgressEngine(rank, settings, RankWaitPolicy.forRank(settings, nodeMap, rank));
             if (size > 1) {
                 connect(r);
             } else {
@@ -114,7 +119,7 @@ public final class MpjRuntime implements MpiBackend {
      * through TCP with the addresses from the node table.
      */
     private void connect(InitReport r) throws IOException {
-        TransportRouter.Mode mode = TransportRouter.Mode.of(settings);
+        TransportMode mode = settings.transports();
         boolean useShm = TransportRouter.wantsShm(mode, nodeMap, rank);
         boolean useTcp = TransportRouter.wantsTcp(mode, nodeMap, rank);
         // Shared memory needs no room when it will not be used (the file stays small and sparse anyway).
@@ -173,7 +178,7 @@ public final class MpjRuntime implements MpiBackend {
                 tcp.addPeer(peer, BusinessCard.decode(peerCard).address());
             } else {
                 throw new MPIException(MPIException.ERR_INTERN, "no transport can reach rank " + peer
-                        + " (mpj.transports=" + settings.transports() + ")");
+                        + " (mpj.transports=" + settings.transports().settingValue() + ")");
             }
         }
         engine.setRouter(router); // again: a polled transport changes how the engine idles
@@ -184,7 +189,7 @@ public final class MpjRuntime implements MpiBackend {
 
     /** mpj.connections: in eager mode every TCP pair connects now; on demand, at its first message. */
     private void openConnections(InitReport r) throws IOException {
-        connectionMode = ConnectionMode.of(settings).resolve(size);
+        connectionMode = settings.connections().resolve(size);
         if (connectionMode != ConnectionMode.EAGER || !(tcp instanceof PeerConnector connector)) {
             return;
         }
@@ -199,13 +204,13 @@ public final class MpjRuntime implements MpiBackend {
     }
 
     /** Starts shared memory on the node segment; in {@code auto} mode a failure falls back to TCP. */
-    private Transport startShm(TransportRouter.Mode mode) throws IOException {
+    private Transport startShm(TransportMode mode) throws IOException {
         Transport shm = loadTransport("shm");
         try {
             shm.start(new Context(rank, size, engine, settings, nodeMap, segment, false));
             return shm;
         } catch (IOException | RuntimeException e) {
-            if (mode == TransportRouter.Mode.SHM || tcp == null) {
+            if (mode == TransportMode.SHM || tcp == null) {
                 throw e;
             }
             System.err.println("mpj: rank " + rank + ": shared memory unavailable (" + e.getMessage()
@@ -215,10 +220,9 @@ public final class MpjRuntime implements MpiBackend {
     }
 
     private void armKillHook(InitReport r) {
-        String kill = settings.get(Setting.TEST_KILL_AFTER_PHASE);
-        int at = kill.indexOf('@');
-        if (at > 0 && Integer.parseInt(kill.substring(at + 1)) == rank) {
-            r.killAfter(kill.substring(0, at));
+        KillAfterPhase kill = settings.killAfterPhase();
+        if (kill != null && kill.rank() == rank) {
+            r.killAfter(kill.phase());
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.mpj.runtime;
 
+import dev.mpj.runtime.config.Setting;
+
 import java.io.IOException;
 
 /**

@@ -1,7 +1,7 @@
 package dev.mpj.it;
 
 import dev.mpj.runtime.MpjRuntime;
-import dev.mpj.runtime.connect.ConnectionMode;
+import dev.mpj.runtime.config.ConnectionMode;
 import dev.mpj.runtime.connect.ConnectionStats;
 import mpi.MPI;
 import mpi.Request;

@@ -1,7 +1,6 @@
 package dev.mpj.runtime.connect;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -36,7 +35,7 @@ public final class EagerConnections {
                                      Settings settings, Runnable allReady) throws InterruptedException {
         int[] peers = IntStream.range(0, size).filter(p -> p != rank && viaConnector.test(p)).toArray();
         return run(connector, EagerSchedule.steps(rank, size, viaConnector), peers, EagerSchedule.roundCount(size),
-                settings.getInt(Setting.CONNECT_WINDOW), TimeUnit.SECONDS.toNanos(settings.initTimeoutSeconds()),
+                settings.connectWindow(), TimeUnit.SECONDS.toNanos(settings.initTimeoutSeconds()),
                 allReady);
     }
 

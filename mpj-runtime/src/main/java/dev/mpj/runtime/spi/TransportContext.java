@@ -1,7 +1,8 @@
 package dev.mpj.runtime.spi;
 
-import dev.mpj.runtime.Settings;
-import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.WaitPolicy;
+import dev.mpj.runtime.engine.RankWaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 
@@ -39,6 +40,6 @@ public interface TransportContext {
      * decided once; resolved here from the settings and node map when the runtime does not say.
      */
     default WaitPolicy waitPolicy() {
-        return WaitPolicy.forRank(settings(), nodeMap(), rank());
+        return RankWaitPolicy.forRank(settings(), nodeMap(), rank());
     }
 }

@@ -1,6 +1,7 @@
 package dev.mpj.transport.shm;
 
-import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.config.WaitPolicy;
+import dev.mpj.runtime.engine.PollingIdleStrategy;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.node.ProcessId;
@@ -101,7 +102,7 @@ public final class ShmTransport implements Transport {
             rings[local] = layout.ring(local);
         }
         reader = new InboundReader(rings[self], sink, locals);
-        idle = context.waitPolicy().pollingIdleStrategy();
+        idle = PollingIdleStrategy.forPolicy(context.waitPolicy());
         long pid = ProcessId.current();
         watch = new PeerWatch(layout, locals.worldRanks(), self, pid, sink);
         layout.attach(self, pid);

@@ -2,7 +2,7 @@ package dev.mpj.transport.shm;
 
 import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.TransportRouter;
 import dev.mpj.runtime.engine.ProgressEngine;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,14 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.bootstrap.InitLinkTransport;
 import dev.mpj.runtime.bootstrap.InitMessenger;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.TcpProgress;
+import dev.mpj.runtime.config.WaitPolicy;
 import dev.mpj.runtime.connect.ConnectionStats;
 import dev.mpj.runtime.connect.PeerConnector;
-import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.engine.PollingIdleStrategy;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import dev.mpj.runtime.spi.Transport;
@@ -92,7 +94,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
     /** A node root's links for the roots allgather, until the runtime takes them; null otherwise. */
     private TcpInitLinks initLinks;
     private Peer[] peers;
-    private TcpEventLoops.Progress progress;
+    private TcpProgress progress;
     private CompletableFuture<TcpEventLoops> eventLoops;
     /** The event loops once started, for the MPI thread's fast path. */
     private volatile TcpEventLoops started;
@@ -143,7 +145,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
             throw new IllegalStateException("TCP transport already started");
         }
         Settings settings = context.settings();
-        InetAddress host = InetAddress.getByName(settings.get(Setting.TCP_HOST));
+        InetAddress host = InetAddress.getByName(settings.tcpHost());
         if (host.isAnyLocalAddress()) {
             throw new IllegalArgumentException(Setting.TCP_HOST.property() + " must be an address peers can reach, not "
                     + host.getHostAddress());
@@ -152,11 +154,11 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         size = context.size();
         sink = context.sink();
         maxFrame = settings.tcpMaxFrame();
-        handshakeTimeoutMillis = TimeUnit.SECONDS.toMillis(settings.getInt(Setting.INIT_TIMEOUT));
-        int ioThreads = settings.getInt(Setting.TCP_IO_THREADS);
-        progress = TcpEventLoops.Progress.of(settings);
+        handshakeTimeoutMillis = TimeUnit.SECONDS.toMillis(settings.initTimeoutSeconds());
+        int ioThreads = settings.tcpIoThreads();
+        progress = settings.tcpProgress();
         // before the first Netty class initialises: its logger, and two of its start-up probes
-        NettyLog.install(settings.get(Setting.TCP_NETTY_LOG));
+        NettyLog.install(settings.tcpNettyLog());
         NettyDefaults.apply();
         // once: the init links' idling and the standby's patience follow the same decision
         WaitPolicy waitPolicy = context.waitPolicy();
@@ -181,7 +183,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         }
         if (initListener != null) {
             initLinks = new TcpInitLinks(initListener, rank, size, self, new KnownAddresses(peers),
-                    waitPolicy.pollingIdleStrategy(), TimeUnit.MILLISECONDS.toNanos(handshakeTimeoutMillis));
+                    PollingIdleStrategy.forPolicy(waitPolicy), TimeUnit.MILLISECONDS.toNanos(handshakeTimeoutMillis));
         }
 
         eventLoops = new CompletableFuture<>();
@@ -285,7 +287,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
     /** True when the thread that calls MPI drives the sockets, so nobody wakes it when a frame arrives. */
     @Override
     public boolean needsPolling() {
-        return progress == TcpEventLoops.Progress.CALLER;
+        return progress == TcpProgress.CALLER;
     }
 
     private Connection senderTo(int rank, Peer p) {
