@@ -1,8 +1,9 @@
 package dev.mpj.it;
 
 import dev.mpj.runtime.MpjRuntime;
-import dev.mpj.runtime.connect.ConnectionMode;
+import dev.mpj.runtime.config.ConnectionMode;
 import dev.mpj.runtime.spi.ConnectionStats;
+import dev.mpj.runtime.config.ConnectionMode;
 import mpi.MPI;
 import mpi.Request;
 

@@ -1,5 +1,7 @@
 package dev.mpj.runtime.bootstrap;
 
+import dev.mpj.runtime.config.AddressExchangeMode;
+
 /**
  * Chooses the {@link AddressExchange} for a job from {@code mpj.addressExchange}. {@code auto} picks by the
  * job's shape, a rule set from the startup benchmark (docs/PERFORMANCE.md):
@@ -20,18 +22,13 @@ public final class AddressExchanges {
     private AddressExchanges() {
     }
 
-    /**
-     * @param setting simple, shm, roots or auto
-     * @throws IllegalArgumentException for any other name
-     */
-    public static AddressExchange choose(String setting, int size, int nodes) {
-        return switch (setting) {
-            case SimpleExchange.NAME -> new SimpleExchange();
-            case ShmExchange.NAME -> new ShmExchange();
-            case RootsAllgatherExchange.NAME -> new RootsAllgatherExchange();
-            case "auto" -> nodes == 1 || size >= ROOTS_FROM_RANKS ? new RootsAllgatherExchange() : new ShmExchange();
-            default -> throw new IllegalArgumentException("no address exchange '" + setting
-                    + "' (simple, shm, roots, auto)");
+    /** The exchange {@code mode} names, {@code auto} decided for a job of {@code size} ranks on {@code nodes}. */
+    public static AddressExchange choose(AddressExchangeMode mode, int size, int nodes) {
+        return switch (mode) {
+            case SIMPLE -> new SimpleExchange();
+            case SHM -> new ShmExchange();
+            case ROOTS -> new RootsAllgatherExchange();
+            case AUTO -> nodes == 1 || size >= ROOTS_FROM_RANKS ? new RootsAllgatherExchange() : new ShmExchange();
         };
     }
 }

@@ -1,6 +1,7 @@
 package dev.mpj.runtime.bootstrap;
 
 import dev.mpj.runtime.spi.ExchangeException;
+import dev.mpj.runtime.config.AddressExchangeMode;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 
@@ -12,7 +13,7 @@ import dev.mpj.runtime.node.NodeSegment;
  * barrier hands the full table to every local rank. PMI carries O(N) data; the rest moves over the fabric.
  */
 public final class RootsAllgatherExchange implements AddressExchange {
-    public static final String NAME = "roots";
+    public static final String NAME = AddressExchangeMode.ROOTS.settingValue();
 
     @Override
     public String name() {

@@ -1,5 +1,6 @@
 package dev.mpj.runtime.bootstrap;
 
+import dev.mpj.runtime.config.AddressExchangeMode;
 import dev.mpj.runtime.node.NodeMap;
 
 /**
@@ -7,7 +8,7 @@ import dev.mpj.runtime.node.NodeMap;
  * straight into the node table, and a node barrier ends it. P puts and N·P gets in the job.
  */
 public final class ShmExchange implements AddressExchange {
-    public static final String NAME = "shm";
+    public static final String NAME = AddressExchangeMode.SHM.settingValue();
 
     @Override
     public String name() {

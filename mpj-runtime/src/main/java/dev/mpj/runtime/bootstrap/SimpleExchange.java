@@ -1,5 +1,6 @@
 package dev.mpj.runtime.bootstrap;
 
+import dev.mpj.runtime.config.AddressExchangeMode;
 import dev.mpj.runtime.node.NodeSegment;
 
 /**
@@ -7,7 +8,7 @@ import dev.mpj.runtime.node.NodeSegment;
  * job. The node root writes the cards it got into the node table; a node barrier ends it.
  */
 public final class SimpleExchange implements AddressExchange {
-    public static final String NAME = "simple";
+    public static final String NAME = AddressExchangeMode.SIMPLE.settingValue();
 
     @Override
     public String name() {

@@ -1,10 +1,12 @@
 package dev.mpj.runtime.coll;
 
 import dev.mpj.api.Reduction;
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
-
-import java.util.Locale;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Allgather;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Allreduce;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Alltoall;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Bcast;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Hierarchical;
+import dev.mpj.runtime.config.Settings;
 
 /**
  * Which algorithm each collective uses, by message size and process count, with MPICH's default
@@ -65,17 +67,6 @@ public final class CollectiveTuning {
     /** MPIR_CVAR_ALLTOALL_MIN_PROCS (for Bruck). */
     public static final int ALLTOALL_MIN_PROCS = 8;
 
-    public enum Bcast { AUTO, BINOMIAL, SCATTER_DOUBLING, SCATTER_RING }
-
-    public enum Allgather { AUTO, RECURSIVE_DOUBLING, RING }
-
-    public enum Allreduce { AUTO, RECURSIVE_DOUBLING, RABENSEIFNER, RING }
-
-    public enum Alltoall { AUTO, BRUCK, SCATTERED, PAIRWISE }
-
-    /** Whether the node-aware variants run: where they win ({@code AUTO}), wherever they can, or never. */
-    public enum Hierarchical { AUTO, ON, OFF }
-
     private final Bcast bcast;
     private final Allgather allgather;
     private final Allreduce allreduce;
@@ -106,33 +97,10 @@ public final class CollectiveTuning {
         return new CollectiveTuning(bcast, allgather, allreduce, alltoall, mode);
     }
 
-    /** The choices of the {@code mpj.coll.*} settings; an unknown name raises IllegalArgumentException listing the known ones. */
+    /** The choices of the {@code mpj.coll.*} settings. */
     public static CollectiveTuning from(Settings settings) {
-        return new CollectiveTuning(
-                parse(settings, Setting.COLL_BCAST, Bcast.class),
-                parse(settings, Setting.COLL_ALLGATHER, Allgather.class),
-                parse(settings, Setting.COLL_ALLREDUCE, Allreduce.class),
-                parse(settings, Setting.COLL_ALLTOALL, Alltoall.class),
-                parse(settings, Setting.COLL_HIERARCHICAL, Hierarchical.class));
-    }
-
-    private static <E extends Enum<E>> E parse(Settings settings, Setting setting, Class<E> type) {
-        String value = settings.get(setting);
-        for (E e : type.getEnumConstants()) {
-            if (nameOf(e).equals(value.toLowerCase(Locale.ROOT))) {
-                return e;
-            }
-        }
-        StringBuilder known = new StringBuilder();
-        for (E e : type.getEnumConstants()) {
-            known.append(known.length() == 0 ? "" : ", ").append(nameOf(e));
-        }
-        throw new IllegalArgumentException(setting.property() + " must be one of " + known + ", not '" + value + "'");
-    }
-
-    /** The setting's spelling of an algorithm: {@code SCATTER_RING} is {@code scatter-ring}. */
-    static String nameOf(Enum<?> e) {
-        return e.name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return new CollectiveTuning(settings.bcastAlgorithm(), settings.allgatherAlgorithm(),
+                settings.allreduceAlgorithm(), settings.alltoallAlgorithm(), settings.hierarchicalCollectives());
     }
 
     /** Whether no collective ever runs node-aware. */

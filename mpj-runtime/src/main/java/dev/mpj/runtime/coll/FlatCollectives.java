@@ -1,6 +1,7 @@
 package dev.mpj.runtime.coll;
 
 import dev.mpj.api.Reduction;
+import dev.mpj.runtime.config.CollectiveAlgorithms;
 
 import java.nio.ByteBuffer;
 
@@ -34,7 +35,7 @@ final class FlatCollectives {
         if (p == 1 || start[p] == 0) {
             return;
         }
-        if (tuning.allgather(start[p], p) == CollectiveTuning.Allgather.RING) {
+        if (tuning.allgather(start[p], p) == CollectiveAlgorithms.Allgather.RING) {
             RingAllgather.run(peers, RingAllgather.blocks(buffer, start));
         } else {
             RecursiveDoublingAllgather.run(peers, buffer, start);

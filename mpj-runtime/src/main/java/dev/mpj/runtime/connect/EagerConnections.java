@@ -1,8 +1,7 @@
 package dev.mpj.runtime.connect;
 
 import dev.mpj.runtime.spi.PeerConnector;
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,7 +36,7 @@ public final class EagerConnections {
                                      Settings settings, Runnable allReady) throws InterruptedException {
         int[] peers = IntStream.range(0, size).filter(p -> p != rank && viaConnector.test(p)).toArray();
         return run(connector, EagerSchedule.steps(rank, size, viaConnector), peers, EagerSchedule.roundCount(size),
-                settings.getInt(Setting.CONNECT_WINDOW), TimeUnit.SECONDS.toNanos(settings.initTimeoutSeconds()),
+                settings.connectWindow(), TimeUnit.SECONDS.toNanos(settings.initTimeoutSeconds()),
                 allReady);
     }
 

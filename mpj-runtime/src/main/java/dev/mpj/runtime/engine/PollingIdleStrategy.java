@@ -1,5 +1,6 @@
 package dev.mpj.runtime.engine;
 
+import dev.mpj.runtime.config.WaitPolicy;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.util.concurrent.locks.LockSupport;
@@ -15,6 +16,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class PollingIdleStrategy implements IdleStrategy {
     /** Spins between two looks at the clock. */
     private static final int SPINS_PER_CLOCK_READ = 32;
+    /** The longest park of either policy: how long a frame may wait in a ring for a rank that has gone idle. */
+    static final long MAX_PARK_NANOS = 50_000;
     private static final long MIN_PARK_NANOS = 1_000;
 
     private final long spinNanos;
@@ -38,6 +41,13 @@ public final class PollingIdleStrategy implements IdleStrategy {
         this.yieldNanos = yieldNanos;
         this.maxParkNanos = maxParkNanos;
         reset();
+    }
+
+    /** A fresh idle strategy for polled waits under {@code policy} ({@link WaitPolicy#AUTO} waits as YIELD). */
+    public static PollingIdleStrategy forPolicy(WaitPolicy policy) {
+        return policy == WaitPolicy.SPIN
+                ? new PollingIdleStrategy(2_000_000, 10_000_000, MAX_PARK_NANOS)
+                : new PollingIdleStrategy(20_000, 200_000, MAX_PARK_NANOS);
     }
 
     @Override

@@ -4,7 +4,8 @@ import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.WaitPolicy;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import mpi.MPIException;
@@ -69,10 +70,10 @@ public final class ProgressEngine implements FrameSink {
 
     /** An engine whose polled waits follow {@code mpj.waitPolicy}, {@code auto} waiting as {@code yield}. */
     public ProgressEngine(int rank, Settings settings) {
-        this(rank, settings, WaitPolicy.of(settings));
+        this(rank, settings, settings.waitPolicy());
     }
 
-    /** @param waitPolicy how waits on polled transports idle (see {@link WaitPolicy#forRank}) */
+    /** @param waitPolicy how waits on polled transports idle (see {@link RankWaitPolicy#forRank}) */
     public ProgressEngine(int rank, Settings settings, WaitPolicy waitPolicy) {
         this.rank = rank;
         this.eagerThreshold = settings.eagerThreshold();
@@ -94,7 +95,7 @@ public final class ProgressEngine implements FrameSink {
         }
         IdleStrategy p = pollingIdle;
         if (p == null) {
-            pollingIdle = p = waitPolicy.pollingIdleStrategy();
+            pollingIdle = p = PollingIdleStrategy.forPolicy(waitPolicy);
         }
         return p;
     }

@@ -1,7 +1,9 @@
 package dev.mpj.runtime.init;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.ConnectionMode;
+import dev.mpj.runtime.config.KillAfterPhase;
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.TransportMode;
 import dev.mpj.runtime.bootstrap.AddressExchange;
 import dev.mpj.runtime.bootstrap.AddressExchanges;
 import dev.mpj.runtime.bootstrap.BusinessCard;
@@ -11,12 +13,11 @@ import dev.mpj.runtime.bootstrap.ExchangeContext;
 import dev.mpj.runtime.spi.InitLinkTransport;
 import dev.mpj.runtime.spi.InitMessenger;
 import dev.mpj.runtime.bootstrap.PeerDirectory;
-import dev.mpj.runtime.connect.ConnectionMode;
 import dev.mpj.runtime.connect.EagerConnections;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.spi.PeerConnector;
 import dev.mpj.runtime.engine.ProgressEngine;
-import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.engine.RankWaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.node.NodeSegmentFiles;
@@ -52,7 +53,7 @@ public final class InitSequence {
     private int size;
     private NodeMap nodeMap;
     private ProgressEngine engine;
-    private TransportRouter.Mode transports;
+    private TransportMode transports;
     private boolean useShm;
     private TransportRouter router;
     private AddressExchange exchange;
@@ -124,7 +125,7 @@ public final class InitSequence {
         nodeMap = NodeMap.discover(pmi, settings);
         report.phase("nodemap");
         LauncherWatchdog.watch(env);
-        engine = new ProgressEngine(rank, settings, WaitPolicy.forRank(settings, nodeMap, rank));
+        engine = new ProgressEngine(rank, settings, RankWaitPolicy.forRank(settings, nodeMap, rank));
     }
 
     private World alone() {
@@ -139,7 +140,7 @@ public final class InitSequence {
      * address exchange is chosen now because it decides whether this rank needs init links.
      */
     private void listen() throws IOException {
-        transports = TransportRouter.Mode.of(settings);
+        transports = settings.transports();
         useShm = TransportRouter.wantsShm(transports, nodeMap, rank);
         router = new TransportRouter(rank, size);
         exchange = AddressExchanges.choose(settings.addressExchange(), size, nodeMap.nodeCount());
@@ -225,7 +226,7 @@ public final class InitSequence {
                 tcp.addPeer(peer, BusinessCard.decode(peerCard).address());
             } else {
                 throw new MPIException(MPIException.ERR_INTERN, "no transport can reach rank " + peer
-                        + " (mpj.transports=" + settings.transports() + ")");
+                        + " (mpj.transports=" + settings.transports().settingValue() + ")");
             }
         }
         report.phase("connections");
@@ -238,7 +239,7 @@ public final class InitSequence {
             shm.start(new StartContext(rank, size, engine, settings, nodeRoom(), false));
             return shm;
         } catch (IOException | RuntimeException e) {
-            if (transports == TransportRouter.Mode.SHM || tcp == null) {
+            if (transports == TransportMode.SHM || tcp == null) {
                 throw e;
             }
             System.err.println("mpj: rank " + rank + ": shared memory unavailable (" + e.getMessage()
@@ -254,7 +255,7 @@ public final class InitSequence {
 
     /** connect ({@code mpj.connections}): in eager mode every TCP pair connects now; on demand, at its first message. */
     private void connect() throws IOException {
-        connectionMode = ConnectionMode.of(settings).resolve(size);
+        connectionMode = settings.connections().resolve(size);
         if (connectionMode != ConnectionMode.EAGER || !(tcp instanceof PeerConnector connector)) {
             return;
         }
@@ -282,10 +283,9 @@ public final class InitSequence {
     }
 
     private void armKillHook() {
-        String kill = settings.get(Setting.TEST_KILL_AFTER_PHASE);
-        int at = kill.indexOf('@');
-        if (at > 0 && Integer.parseInt(kill.substring(at + 1)) == rank) {
-            report.killAfter(kill.substring(0, at));
+        KillAfterPhase kill = settings.killAfterPhase();
+        if (kill != null && kill.rank() == rank) {
+            report.killAfter(kill.phase());
         }
     }
 

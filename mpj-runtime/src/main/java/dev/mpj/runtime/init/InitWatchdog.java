@@ -1,7 +1,10 @@
 package dev.mpj.runtime.init;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
+
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
 
 import java.util.concurrent.TimeUnit;
 

@@ -1,6 +1,8 @@
 package dev.mpj.runtime.init;
 
-import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.config.Setting;
+
+import dev.mpj.runtime.config.Setting;
 
 import java.io.IOException;
 

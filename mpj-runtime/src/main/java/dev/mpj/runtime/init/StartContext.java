@@ -1,10 +1,12 @@
 package dev.mpj.runtime.init;
 
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
+import dev.mpj.runtime.engine.WaitIdling;
 import dev.mpj.runtime.spi.FrameSink;
 import dev.mpj.runtime.spi.Idling;
 import dev.mpj.runtime.spi.NodeRoom;
+import dev.mpj.runtime.spi.TcpOptions;
 import dev.mpj.runtime.spi.TransportContext;
 
 /** What a transport gets when {@link InitSequence} starts it. */
@@ -16,7 +18,12 @@ record StartContext(int rank, int size, ProgressEngine engine, Settings settings
     }
 
     @Override
+    public TcpOptions tcp() {
+        return TcpOptions.from(settings);
+    }
+
+    @Override
     public Idling idling() {
-        return engine.waitPolicy();
+        return new WaitIdling(engine.waitPolicy());
     }
 }

@@ -1,6 +1,6 @@
 package dev.mpj.runtime.init;
 
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.TransportMode;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.spi.Transport;
@@ -10,31 +10,16 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Sends each peer's frames through the transport chosen for it (shared memory to ranks of the same node, TCP to
- * the others, as {@link Mode} says), and polls the transports that need it on every engine pass.
+ * the others, as {@link TransportMode} says), and polls the transports that need it on every engine pass.
  *
  * <p>Typical use in {@code MPI.Init}: decide with {@link #wantsShm} and {@link #wantsTcp} which transports to
  * start, {@link #route} every peer to one of them (shared memory where {@link #viaShm} says so and shm started),
  * then hand the router to {@link ProgressEngine#setRouter}. {@link #close} closes each transport once.
  */
 public final class TransportRouter implements ProgressEngine.FrameRouter, AutoCloseable {
-    /** The {@code mpj.transports} setting. */
-    public enum Mode {
-        /** Shared memory within a node where it can be used, TCP for the rest. */
-        AUTO,
-        /** TCP to every peer, the node's own ranks too. */
-        TCP,
-        /** As AUTO, but a node whose shared memory cannot be used is an error rather than a fallback to TCP. */
-        SHM;
-
-        public static Mode of(Settings settings) {
-            return valueOf(settings.transports().toUpperCase(Locale.ROOT));
-        }
-    }
-
     private final int rank;
     private final Transport[] byPeer;
     private final List<Transport> transports = new ArrayList<>(2);
@@ -47,18 +32,18 @@ public final class TransportRouter implements ProgressEngine.FrameRouter, AutoCl
     }
 
     /** Whether this rank should start the shared-memory transport: some peer shares its node and mode allows. */
-    public static boolean wantsShm(Mode mode, NodeMap map, int rank) {
-        return mode != Mode.TCP && map.localSize(map.nodeOf(rank)) > 1;
+    public static boolean wantsShm(TransportMode mode, NodeMap map, int rank) {
+        return mode != TransportMode.TCP && map.localSize(map.nodeOf(rank)) > 1;
     }
 
     /** Whether this rank should start TCP: some peer is on another node, or mode forces TCP. */
-    public static boolean wantsTcp(Mode mode, NodeMap map, int rank) {
-        return map.size() > 1 && (mode == Mode.TCP || map.localSize(map.nodeOf(rank)) < map.size());
+    public static boolean wantsTcp(TransportMode mode, NodeMap map, int rank) {
+        return map.size() > 1 && (mode == TransportMode.TCP || map.localSize(map.nodeOf(rank)) < map.size());
     }
 
     /** Whether frames from {@code rank} to {@code peer} go through shared memory (when shm started). */
-    public static boolean viaShm(Mode mode, NodeMap map, int rank, int peer) {
-        return mode != Mode.TCP && peer != rank && map.nodeOf(peer) == map.nodeOf(rank);
+    public static boolean viaShm(TransportMode mode, NodeMap map, int rank, int peer) {
+        return mode != TransportMode.TCP && peer != rank && map.nodeOf(peer) == map.nodeOf(rank);
     }
 
     /** Sends {@code peer}'s frames through {@code transport} from now on. */

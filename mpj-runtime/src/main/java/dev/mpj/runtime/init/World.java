@@ -1,7 +1,7 @@
 package dev.mpj.runtime.init;
 
-import dev.mpj.runtime.Settings;
-import dev.mpj.runtime.connect.ConnectionMode;
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.ConnectionMode;
 import dev.mpj.runtime.spi.ConnectionStats;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.spi.PeerConnector;

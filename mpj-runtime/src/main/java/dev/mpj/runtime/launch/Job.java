@@ -1,6 +1,6 @@
 package dev.mpj.runtime.launch;
 
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.node.NodeSegmentFiles;
 
 import java.io.IOException;

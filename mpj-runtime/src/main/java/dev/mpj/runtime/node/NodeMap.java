@@ -1,6 +1,6 @@
 package dev.mpj.runtime.node;
 
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.launch.ProcessMapping;
 import dev.mpj.runtime.pmi.PmiClient;
 

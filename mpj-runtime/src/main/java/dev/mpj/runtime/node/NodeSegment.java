@@ -1,6 +1,6 @@
 package dev.mpj.runtime.node;
 
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;

@@ -1,7 +1,6 @@
 package dev.mpj.runtime.node;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -23,21 +22,13 @@ public final class NodeSegmentFiles {
     }
 
     /**
-     * The directory of node segments: {@link Setting#SEGMENT_DIR}; when that is the default {@code /dev/shm} and
-     * this system has none, {@code java.io.tmpdir}.
+     * The directory of node segments: {@code mpj.segmentDir}, {@link dev.mpj.runtime.config.SegmentDirectory#resolve()
+     * resolved} on this system.
      *
      * @throws IllegalArgumentException when a directory was set explicitly and does not exist
      */
     public static Path directory(Settings settings) {
-        String dir = settings.get(Setting.SEGMENT_DIR);
-        Path path = Path.of(dir);
-        if (Files.isDirectory(path)) {
-            return path;
-        }
-        if (dir.equals(Setting.SEGMENT_DIR.defaultValue())) {
-            return Path.of(System.getProperty("java.io.tmpdir"));
-        }
-        throw new IllegalArgumentException(Setting.SEGMENT_DIR.property() + " '" + dir + "' is not a directory");
+        return settings.segmentDirectory().resolve();
     }
 
     /** The job id with every character other than letters, digits, '_', '.' and '-' replaced by '_'. */

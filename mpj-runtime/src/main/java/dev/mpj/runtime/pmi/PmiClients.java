@@ -1,13 +1,13 @@
 package dev.mpj.runtime.pmi;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
-import java.util.Locale;
+import dev.mpj.runtime.config.PmiDialect;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
+
 import java.util.Map;
 
 /** Chooses and starts the PMI client for this process, from the {@code mpj.pmi} setting and the environment. */
 public final class PmiClients {
-    static final String VALID_VALUES = "auto, pmi1, pmi2, singleton";
     /**
      * Set to 1 by mpjrun, whose PMI server reads every line of a read: the PMI-1 client may then send its start
      * requests all at once ({@link Pmi1Client#overPort(String, int, boolean)}).
@@ -18,7 +18,7 @@ public final class PmiClients {
     }
 
     /**
-     * Starts the client named by {@link Setting#PMI}:
+     * Starts the client named by {@link Setting#PMI} ({@link PmiDialect}):
      * <ul>
      *   <li>{@code auto} (default): over {@code PMI_FD} if set (Hydra, Slurm {@code --mpi=pmi2}), else over
      *       {@code PMI_PORT} if set (Hydra {@code -pmi-port}, mpjrun), else a {@link SingletonPmiClient}. The
@@ -30,33 +30,28 @@ public final class PmiClients {
      * </ul>
      *
      * @throws PmiException when the process manager cannot be reached or {@code pmi1}/{@code pmi2} finds none
-     * @throws IllegalArgumentException for any other setting value
      */
     public static PmiClient fromEnvironment(Settings settings, Map<String, String> env) {
-        String choice = settings.get(Setting.PMI).trim().toLowerCase(Locale.ROOT);
+        PmiDialect choice = settings.pmi();
         switch (choice) {
-            case "auto": {
+            case AUTO: {
                 boolean slurmPmi2 = "pmi2".equalsIgnoreCase(String.valueOf(variable(env, "SLURM_MPI_TYPE")))
                         && variable(env, "PMI_FD") != null;
                 PmiClient wire = wireIfOffered(env, slurmPmi2);
                 return wire != null ? wire : new SingletonPmiClient();
             }
-            case "pmi1":
-            case "pmi2": {
-                PmiClient wire = wireIfOffered(env, choice.equals("pmi2"));
+            case PMI1:
+            case PMI2: {
+                PmiClient wire = wireIfOffered(env, choice == PmiDialect.PMI2);
                 if (wire == null) {
-                    throw new PmiException(Setting.PMI.property() + "=" + choice + " but neither PMI_FD nor PMI_PORT"
-                            + " is set: start the program with a process manager (mpjrun, mpiexec, srun --mpi=pmi2)"
-                            + " or use " + Setting.PMI.property() + "=auto");
+                    throw new PmiException(Setting.PMI.property() + "=" + choice.settingValue() + " but neither"
+                            + " PMI_FD nor PMI_PORT is set: start the program with a process manager (mpjrun, mpiexec,"
+                            + " srun --mpi=pmi2) or use " + Setting.PMI.property() + "=" + PmiDialect.AUTO.settingValue());
                 }
                 return wire;
             }
-            case "singleton":
-                return new SingletonPmiClient();
             default:
-                throw new IllegalArgumentException("unknown " + Setting.PMI.property() + " (or "
-                        + Setting.PMI.environmentVariable() + ") value '" + choice + "'; valid values: "
-                        + VALID_VALUES);
+                return new SingletonPmiClient();
         }
     }
 

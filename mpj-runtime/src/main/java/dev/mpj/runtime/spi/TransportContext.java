@@ -1,6 +1,5 @@
 package dev.mpj.runtime.spi;
 
-import dev.mpj.runtime.Settings;
 
 /** What the runtime gives a transport when it starts: exactly what the transports use. */
 public interface TransportContext {
@@ -11,7 +10,8 @@ public interface TransportContext {
     /** Where decoded inbound frames go. */
     FrameSink sink();
 
-    Settings settings();
+    /** The TCP transport's settings. */
+    TcpOptions tcp();
 
     /** How the transport's own waits idle: as the engine's, so both wait alike. */
     Idling idling();

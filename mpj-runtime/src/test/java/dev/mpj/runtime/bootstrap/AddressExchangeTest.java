@@ -1,5 +1,8 @@
 package dev.mpj.runtime.bootstrap;
 
+import dev.mpj.runtime.config.AddressExchangeMode;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.node.NodeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,6 +19,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import static dev.mpj.runtime.config.AddressExchangeMode.AUTO;
+import static dev.mpj.runtime.config.AddressExchangeMode.ROOTS;
+import static dev.mpj.runtime.config.AddressExchangeMode.SHM;
+import static dev.mpj.runtime.config.AddressExchangeMode.SIMPLE;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -29,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(120)
 class AddressExchangeTest {
-    private static final List<String> STRATEGIES = List.of("simple", "shm", "roots");
+    private static final List<AddressExchangeMode> STRATEGIES = List.of(SIMPLE, SHM, ROOTS);
 
     @TempDir
     Path dir;
@@ -64,9 +71,9 @@ class AddressExchangeTest {
         return new BusinessCard(map.nodeOf(rank), 0, address).encode();
     }
 
-    private List<InProcessExchangeJob.RankResult> run(NodeMap map, String strategy, boolean irregular)
+    private List<InProcessExchangeJob.RankResult> run(NodeMap map, AddressExchangeMode strategy, boolean irregular)
             throws Exception {
-        Path jobDir = Files.createTempDirectory(dir, strategy);
+        Path jobDir = Files.createTempDirectory(dir, strategy.settingValue());
         List<InProcessExchangeJob.RankResult> results = new InProcessExchangeJob(map, jobDir,
                 irregular ? r -> irregularCard(map, r) : r -> card(map, r), Duration.ofSeconds(20))
                 .run(strategy, irregular);
@@ -80,7 +87,7 @@ class AddressExchangeTest {
     @MethodSource("jobs")
     void everyStrategyLeavesTheSameFullTableInEveryNodeSegment(String name, NodeMap map) throws Exception {
         Set<String> digests = new HashSet<>();
-        for (String strategy : STRATEGIES) {
+        for (AddressExchangeMode strategy : STRATEGIES) {
             for (InProcessExchangeJob.RankResult r : run(map, strategy, false)) {
                 for (int peer = 0; peer < map.size(); peer++) {
                     assertArrayEquals(card(map, peer), r.cards()[peer], strategy + ": card of rank " + peer);
@@ -96,9 +103,9 @@ class AddressExchangeTest {
     void pmiOperationsOfEachStrategyFollowTheFormulas(String name, NodeMap map) throws Exception {
         int p = map.size();
         int n = map.nodeCount();
-        assertJobCounts(run(map, "simple", false), p, (long) p * p);
-        assertJobCounts(run(map, "shm", false), p, (long) n * p);
-        assertJobCounts(run(map, "roots", false), n, (long) n * n);
+        assertJobCounts(run(map, SIMPLE, false), p, (long) p * p);
+        assertJobCounts(run(map, SHM, false), p, (long) n * p);
+        assertJobCounts(run(map, ROOTS, false), n, (long) n * n);
     }
 
     private static void assertJobCounts(List<InProcessExchangeJob.RankResult> results, long puts, long gets) {
@@ -110,7 +117,7 @@ class AddressExchangeTest {
     @MethodSource("jobs")
     void irregularCardsAgreeOnTheLongestAndStillGiveOneTable(String name, NodeMap map) throws Exception {
         Set<String> digests = new HashSet<>();
-        for (String strategy : STRATEGIES) {
+        for (AddressExchangeMode strategy : STRATEGIES) {
             List<InProcessExchangeJob.RankResult> results = run(map, strategy, true);
             for (InProcessExchangeJob.RankResult r : results) {
                 for (int peer = 0; peer < map.size(); peer++) {
@@ -132,27 +139,27 @@ class AddressExchangeTest {
         NodeMap map = NodeMap.blocks(4, 2);
         AssertionError e = assertThrows(AssertionError.class, () -> new InProcessExchangeJob(map,
                 Files.createTempDirectory(dir, "bad"), r -> irregularCard(map, r), Duration.ofSeconds(2))
-                .run("roots", false));
+                .run(ROOTS, false));
         assertTrue(e.getMessage().contains("cards differ in length")
                 && e.getMessage().contains("set mpj.irregularCards=true"), e.getMessage());
     }
 
     @Test
     void autoPicksRootsOnOneNodeOrManyRanksAndShmForSmallMultiNodeJobs() {
-        assertEquals("roots", AddressExchanges.choose("auto", 8, 1).name());
-        assertEquals("shm", AddressExchanges.choose("auto", AddressExchanges.ROOTS_FROM_RANKS - 1, 2).name());
-        assertEquals("roots", AddressExchanges.choose("auto", AddressExchanges.ROOTS_FROM_RANKS, 2).name());
-        assertThrows(IllegalArgumentException.class, () -> AddressExchanges.choose("fast", 4, 2));
+        assertEquals("roots", AddressExchanges.choose(AUTO, 8, 1).name());
+        assertEquals("shm", AddressExchanges.choose(AUTO, AddressExchanges.ROOTS_FROM_RANKS - 1, 2).name());
+        assertEquals("roots", AddressExchanges.choose(AUTO, AddressExchanges.ROOTS_FROM_RANKS, 2).name());
+        assertThrows(IllegalArgumentException.class, () -> Settings.defaults().with(Setting.ADDRESS_EXCHANGE, "fast"));
     }
 
     @Test
     void onlyTheNodeRootsOfRootsOnSeveralNodesMessagePeers() {
         NodeMap threeNodes = NodeMap.blocks(7, 3);
-        AddressExchange roots = AddressExchanges.choose("roots", 7, 3);
+        AddressExchange roots = AddressExchanges.choose(ROOTS, 7, 3);
         for (int rank = 0; rank < 7; rank++) {
             assertEquals(threeNodes.isRoot(rank), roots.messagesPeers(threeNodes, rank), "rank " + rank);
-            assertFalse(AddressExchanges.choose("simple", 7, 3).messagesPeers(threeNodes, rank));
-            assertFalse(AddressExchanges.choose("shm", 7, 3).messagesPeers(threeNodes, rank));
+            assertFalse(AddressExchanges.choose(SIMPLE, 7, 3).messagesPeers(threeNodes, rank));
+            assertFalse(AddressExchanges.choose(SHM, 7, 3).messagesPeers(threeNodes, rank));
         }
         assertFalse(roots.messagesPeers(NodeMap.blocks(7, 1), 0), "one node: no ring");
     }

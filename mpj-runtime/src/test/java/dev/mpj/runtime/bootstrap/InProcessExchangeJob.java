@@ -1,7 +1,8 @@
 package dev.mpj.runtime.bootstrap;
 
 import dev.mpj.runtime.init.InitReport;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.AddressExchangeMode;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.InProcessPmiJob;
 import dev.mpj.runtime.node.NodeMap;
@@ -60,7 +61,7 @@ final class InProcessExchangeJob {
     }
 
     /** Runs {@code strategy} on every rank at once and returns what each rank's node table held. */
-    List<RankResult> run(String strategy, boolean irregular) throws Exception {
+    List<RankResult> run(AddressExchangeMode strategy, boolean irregular) throws Exception {
         int size = map.size();
         InProcessPmiJob pmiJob = new InProcessPmiJob(size, "");
         ProgressEngine[] engines = new ProgressEngine[size];
@@ -97,7 +98,7 @@ final class InProcessExchangeJob {
         }
     }
 
-    private RankResult runRank(String strategy, boolean irregular, PmiClient pmi, ProgressEngine engine) {
+    private RankResult runRank(AddressExchangeMode strategy, boolean irregular, PmiClient pmi, ProgressEngine engine) {
         int rank = pmi.rank();
         ExchangeContext c = new ExchangeContext(pmi, map, cardOf.apply(rank), capacity -> attach(rank, capacity),
                 new EngineMessenger(engine), (peer, card) -> { }, new InitReport());

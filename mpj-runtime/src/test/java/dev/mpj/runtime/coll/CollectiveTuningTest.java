@@ -1,13 +1,13 @@
 package dev.mpj.runtime.coll;
 
 import dev.mpj.api.CommSpec;
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
-import dev.mpj.runtime.coll.CollectiveTuning.Allgather;
-import dev.mpj.runtime.coll.CollectiveTuning.Allreduce;
-import dev.mpj.runtime.coll.CollectiveTuning.Alltoall;
-import dev.mpj.runtime.coll.CollectiveTuning.Bcast;
-import dev.mpj.runtime.coll.CollectiveTuning.Hierarchical;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Allgather;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Allreduce;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Alltoall;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Bcast;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Hierarchical;
 import dev.mpj.runtime.node.NodeMap;
 import org.junit.jupiter.api.Test;
 

@@ -1,9 +1,9 @@
 package dev.mpj.runtime.coll;
 
-import dev.mpj.runtime.coll.CollectiveTuning.Allgather;
-import dev.mpj.runtime.coll.CollectiveTuning.Alltoall;
-import dev.mpj.runtime.coll.CollectiveTuning.Allreduce;
-import dev.mpj.runtime.coll.CollectiveTuning.Bcast;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Allgather;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Alltoall;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Allreduce;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Bcast;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

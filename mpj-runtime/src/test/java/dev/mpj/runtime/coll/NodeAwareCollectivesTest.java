@@ -1,7 +1,7 @@
 package dev.mpj.runtime.coll;
 
 import dev.mpj.api.CommSpec;
-import dev.mpj.runtime.coll.CollectiveTuning.Hierarchical;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Hierarchical;
 import dev.mpj.runtime.node.NodeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,7 +1,7 @@
 package dev.mpj.runtime.coll;
 
 import dev.mpj.api.Reduction;
-import dev.mpj.runtime.coll.CollectiveTuning.Allreduce;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Allreduce;
 import mpi.MPIException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -5,8 +5,8 @@ import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.NodeMap;
 

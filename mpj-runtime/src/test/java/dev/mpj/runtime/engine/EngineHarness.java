@@ -1,7 +1,7 @@
 package dev.mpj.runtime.engine;
 
-import dev.mpj.runtime.Settings;
-import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.Setting;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

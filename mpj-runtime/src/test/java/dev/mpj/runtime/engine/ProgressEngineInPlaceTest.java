@@ -1,7 +1,7 @@
 package dev.mpj.runtime.engine;
 
 import dev.mpj.api.Operation;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.spi.FrameHeader;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,8 @@
 package dev.mpj.runtime.engine;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.WaitPolicy;
 import dev.mpj.runtime.node.NodeMap;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +20,7 @@ class WaitPolicyTest {
     @Test
     void theLoadAverageIsTheMachinesOneMinuteFigure() throws Exception {
         String first = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0];
-        double read = WaitPolicy.loadAverage();
+        double read = RankWaitPolicy.loadAverage();
         // the kernel may update it between the two reads, by little
         assertEquals(Double.parseDouble(first), read, 1.0);
         assertTrue(read >= 0);
@@ -56,8 +57,8 @@ class WaitPolicyTest {
 
     @Test
     void theSettingIsReadInAnyCase() {
-        assertEquals(WaitPolicy.SPIN, WaitPolicy.of(Settings.defaults().with(Setting.WAIT_POLICY, "Spin")));
-        assertEquals(WaitPolicy.AUTO, WaitPolicy.of(Settings.defaults()));
+        assertEquals(WaitPolicy.SPIN, Settings.defaults().with(Setting.WAIT_POLICY, "Spin").waitPolicy());
+        assertEquals(WaitPolicy.AUTO, Settings.defaults().waitPolicy());
     }
 
     @Test
@@ -70,17 +71,17 @@ class WaitPolicyTest {
     @Test
     void theRanksOfTheNodeShareItsCores() {
         NodeMap twoPerNode = NodeMap.blocks(8, 4);
-        assertEquals(2, WaitPolicy.sharingRanks(Settings.defaults(), twoPerNode, 5));
+        assertEquals(2, RankWaitPolicy.sharingRanks(Settings.defaults(), twoPerNode, 5));
     }
 
     @Test
     void pretendNodesShareOneMachine() {
         Settings fake = Settings.defaults().with(Setting.FAKE_NODES, "4");
-        assertEquals(8, WaitPolicy.sharingRanks(fake, NodeMap.blocks(8, 4), 5));
+        assertEquals(8, RankWaitPolicy.sharingRanks(fake, NodeMap.blocks(8, 4), 5));
     }
 
     @Test
     void withoutANodeMapTheMachineCountsAsCrowded() {
-        assertEquals(WaitPolicy.YIELD, WaitPolicy.forRank(Settings.defaults(), null, 0));
+        assertEquals(WaitPolicy.YIELD, RankWaitPolicy.forRank(Settings.defaults(), null, 0));
     }
 }

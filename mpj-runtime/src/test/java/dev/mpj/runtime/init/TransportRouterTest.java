@@ -1,8 +1,8 @@
 package dev.mpj.runtime.init;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
-import dev.mpj.runtime.init.TransportRouter.Mode;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.TransportMode;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.spi.Transport;
 import dev.mpj.runtime.spi.TransportContext;
@@ -24,36 +24,36 @@ class TransportRouterTest {
 
     @Test
     void autoUsesSharedMemoryWithinTheNodeAndTcpAcrossNodes() {
-        assertTrue(TransportRouter.viaShm(Mode.AUTO, TWO_NODES, 0, 1));
-        assertFalse(TransportRouter.viaShm(Mode.AUTO, TWO_NODES, 0, 2));
-        assertTrue(TransportRouter.wantsShm(Mode.AUTO, TWO_NODES, 0));
-        assertTrue(TransportRouter.wantsTcp(Mode.AUTO, TWO_NODES, 0));
+        assertTrue(TransportRouter.viaShm(TransportMode.AUTO, TWO_NODES, 0, 1));
+        assertFalse(TransportRouter.viaShm(TransportMode.AUTO, TWO_NODES, 0, 2));
+        assertTrue(TransportRouter.wantsShm(TransportMode.AUTO, TWO_NODES, 0));
+        assertTrue(TransportRouter.wantsTcp(TransportMode.AUTO, TWO_NODES, 0));
     }
 
     @Test
     void tcpModeUsesTcpForEveryPeerAndStartsNoSharedMemory() {
-        assertFalse(TransportRouter.viaShm(Mode.TCP, TWO_NODES, 0, 1));
-        assertFalse(TransportRouter.wantsShm(Mode.TCP, TWO_NODES, 0));
-        assertTrue(TransportRouter.wantsTcp(Mode.TCP, NodeMap.blocks(2, 1), 0));
+        assertFalse(TransportRouter.viaShm(TransportMode.TCP, TWO_NODES, 0, 1));
+        assertFalse(TransportRouter.wantsShm(TransportMode.TCP, TWO_NODES, 0));
+        assertTrue(TransportRouter.wantsTcp(TransportMode.TCP, NodeMap.blocks(2, 1), 0));
     }
 
     @Test
     void aSingleNodeJobNeedsNoTcpUnlessForced() {
         NodeMap oneNode = NodeMap.blocks(4, 1);
-        assertFalse(TransportRouter.wantsTcp(Mode.AUTO, oneNode, 2));
-        assertFalse(TransportRouter.wantsTcp(Mode.SHM, oneNode, 2));
-        assertTrue(TransportRouter.wantsTcp(Mode.TCP, oneNode, 2));
+        assertFalse(TransportRouter.wantsTcp(TransportMode.AUTO, oneNode, 2));
+        assertFalse(TransportRouter.wantsTcp(TransportMode.SHM, oneNode, 2));
+        assertTrue(TransportRouter.wantsTcp(TransportMode.TCP, oneNode, 2));
     }
 
     @Test
     void aRankAloneOnItsNodeStartsNoSharedMemory() {
-        assertFalse(TransportRouter.wantsShm(Mode.SHM, NodeMap.blocks(2, 2), 0));
+        assertFalse(TransportRouter.wantsShm(TransportMode.SHM, NodeMap.blocks(2, 2), 0));
     }
 
     @Test
     void theModeComesFromTheTransportsSetting() {
-        assertEquals(Mode.AUTO, Mode.of(Settings.defaults()));
-        assertEquals(Mode.TCP, Mode.of(Settings.defaults().with(Setting.TRANSPORTS, "tcp")));
+        assertEquals(TransportMode.AUTO, Settings.defaults().transports());
+        assertEquals(TransportMode.TCP, Settings.defaults().with(Setting.TRANSPORTS, "tcp").transports());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Settings.defaults().with(Setting.TRANSPORTS, "udp"));
         assertTrue(e.getMessage().contains("mpj.transports must be auto, tcp or shm"), e.getMessage());

@@ -1,7 +1,7 @@
 package dev.mpj.runtime.node;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.launch.ProcessMapping;
 import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.SingletonPmiClient;

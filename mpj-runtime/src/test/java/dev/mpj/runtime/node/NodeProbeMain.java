@@ -1,6 +1,6 @@
 package dev.mpj.runtime.node;
 
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.PmiClients;
 

@@ -1,7 +1,7 @@
 package dev.mpj.runtime.node;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;

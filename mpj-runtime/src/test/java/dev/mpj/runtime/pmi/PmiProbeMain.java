@@ -1,6 +1,6 @@
 package dev.mpj.runtime.pmi;
 
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 

@@ -1,7 +1,7 @@
 package dev.mpj.transport.shm;
 
 import dev.mpj.api.Operation;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.spi.FrameHeader;
 import org.openjdk.jmh.annotations.Benchmark;

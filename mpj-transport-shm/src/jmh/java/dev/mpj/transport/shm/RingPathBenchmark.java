@@ -1,11 +1,13 @@
 package dev.mpj.transport.shm;
 
-import dev.mpj.runtime.Settings;
-import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.node.ProcessId;
+import dev.mpj.runtime.engine.RankWaitPolicy;
+import dev.mpj.runtime.engine.WaitIdling;
 import dev.mpj.runtime.spi.Idling;
+import dev.mpj.runtime.spi.TcpOptions;
 import dev.mpj.runtime.spi.NodeRoom;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
@@ -112,14 +114,18 @@ public class RingPathBenchmark {
             return 2;
         }
 
-        @Override
         public Settings settings() {
             return Settings.defaults();
         }
 
         @Override
+        public TcpOptions tcp() {
+            return TcpOptions.from(settings());
+        }
+
+        @Override
         public Idling idling() {
-            return WaitPolicy.forRank(settings(), nodeMap, rank);
+            return new WaitIdling(RankWaitPolicy.forRank(settings(), nodeMap, rank));
         }
 
         @Override

@@ -2,8 +2,8 @@ package dev.mpj.transport.shm;
 
 import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
-import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.init.TransportRouter;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -1,12 +1,14 @@
 package dev.mpj.transport.shm;
 
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.spi.FrameSink;
-import dev.mpj.runtime.engine.WaitPolicy;
 import dev.mpj.runtime.node.ProcessId;
+import dev.mpj.runtime.engine.RankWaitPolicy;
+import dev.mpj.runtime.engine.WaitIdling;
 import dev.mpj.runtime.spi.Idling;
+import dev.mpj.runtime.spi.TcpOptions;
 import dev.mpj.runtime.spi.NodeRoom;
 import dev.mpj.runtime.spi.TransportContext;
 
@@ -77,8 +79,13 @@ final class ShmNode implements AutoCloseable {
     private record Context(int rank, int size, FrameSink sink, Settings settings, NodeMap nodeMap,
                            NodeSegment nodeSegment) implements TransportContext {
         @Override
+        public TcpOptions tcp() {
+            return TcpOptions.from(settings());
+        }
+
+        @Override
         public Idling idling() {
-            return WaitPolicy.forRank(settings, nodeMap, rank);
+            return new WaitIdling(RankWaitPolicy.forRank(settings, nodeMap, rank));
         }
 
         @Override

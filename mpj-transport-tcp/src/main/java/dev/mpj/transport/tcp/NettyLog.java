@@ -1,6 +1,5 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.Setting;
 import io.netty.util.internal.logging.AbstractInternalLogger;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
@@ -8,7 +7,6 @@ import io.netty.util.internal.logging.InternalLoggerFactory;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * Where Netty's own log messages go ({@code mpj.tcp.nettyLog}). Left to itself, Netty's first class looks for
@@ -27,16 +25,10 @@ final class NettyLog extends InternalLoggerFactory {
     /**
      * Applies the setting; before any Netty class has made its logger, as the loggers are made once, when each
      * class initialises.
-     *
-     * @throws IllegalArgumentException if the value is neither {@code stderr} nor {@code netty}
      */
-    static void install(String setting) {
-        switch (setting.toLowerCase(Locale.ROOT)) {
-            case "stderr" -> InternalLoggerFactory.setDefaultFactory(FACTORY);
-            case "netty" -> {
-            }
-            default -> throw new IllegalArgumentException(Setting.TCP_NETTY_LOG.property()
-                    + " must be stderr or netty, not '" + setting + "'");
+    static void install(boolean toStderr) {
+        if (toStderr) {
+            InternalLoggerFactory.setDefaultFactory(FACTORY);
         }
     }
 

@@ -1,7 +1,5 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBufAllocator;
@@ -19,7 +17,6 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
-import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -31,24 +28,14 @@ import java.util.function.BooleanSupplier;
  * <p>
  * Two ways to run the sockets ({@code mpj.tcp.progress}):
  * <ul>
- *   <li>{@link Progress#CALLER} (the default): one {@link DrivenEventLoop}, run by the thread that calls MPI on
+ *   <li>{@link TcpProgress#CALLER} (the default): one {@link DrivenEventLoop}, run by the thread that calls MPI on
  *       every progress pass ({@link #poll}) and send ({@link #tryHold}), so frames are written and read on that
  *       thread; the background thread that built it stays as its {@link StandbyDriver}.</li>
- *   <li>{@link Progress#THREADS}: {@code mpj.tcp.ioThreads} Netty event-loop threads own the sockets; sends are
+ *   <li>{@link TcpProgress#THREADS}: {@code mpj.tcp.ioThreads} Netty event-loop threads own the sockets; sends are
  *       queued for them and inbound frames pushed from them.</li>
  * </ul>
  */
 final class TcpEventLoops {
-    /** Which threads read and write the sockets. */
-    enum Progress {
-        CALLER, THREADS;
-
-        /** The value of {@code mpj.tcp.progress}, which {@code Settings} has checked. */
-        static Progress of(Settings settings) {
-            return valueOf(settings.get(Setting.TCP_PROGRESS).toUpperCase(Locale.ROOT));
-        }
-    }
-
     /** A peer that has just published its address may not accept yet for a few milliseconds. */
     private static final int CONNECT_ATTEMPTS = 6;
     private static final long FIRST_RETRY_DELAY_MILLIS = 10;
@@ -77,10 +64,10 @@ final class TcpEventLoops {
      * {@code standbyAwayNanos} untaken), hands them the already-bound {@code boundListener} and returns once it
      * accepts connections (which the kernel has been queueing meanwhile).
      */
-    static TcpEventLoops start(ServerSocketChannel boundListener, Progress progress, int threads,
+    static TcpEventLoops start(ServerSocketChannel boundListener, boolean callerProgress, int threads,
                                long standbyAwayNanos, ChannelHandler childInitializer, int connectTimeoutMillis)
             throws InterruptedException {
-        DrivenEventLoop driven = progress == Progress.CALLER ? new DrivenEventLoop(NioIoHandler.newFactory()) : null;
+        DrivenEventLoop driven = callerProgress ? new DrivenEventLoop(NioIoHandler.newFactory()) : null;
         EventLoopGroup group = driven != null ? driven
                 : new ThreadLoopGroup(threads, new DefaultThreadFactory("mpj-tcp", true), NioIoHandler.newFactory());
         if (driven != null && !driven.acquire()) {

@@ -1,12 +1,11 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.spi.InitLinkTransport;
 import dev.mpj.runtime.spi.InitMessenger;
 import dev.mpj.runtime.spi.ConnectionStats;
 import dev.mpj.runtime.spi.PeerConnector;
 import dev.mpj.runtime.spi.Idling;
+import dev.mpj.runtime.spi.TcpOptions;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import dev.mpj.runtime.spi.Transport;
@@ -92,7 +91,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
     /** A node root's links for the roots allgather, until the runtime takes them; null otherwise. */
     private TcpInitLinks initLinks;
     private Peer[] peers;
-    private TcpEventLoops.Progress progress;
+    private boolean callerProgress;
     private CompletableFuture<TcpEventLoops> eventLoops;
     /** The event loops once started, for the MPI thread's fast path. */
     private volatile TcpEventLoops started;
@@ -142,26 +141,26 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         if (peers != null) {
             throw new IllegalStateException("TCP transport already started");
         }
-        Settings settings = context.settings();
-        InetAddress host = InetAddress.getByName(settings.get(Setting.TCP_HOST));
+        TcpOptions options = context.tcp();
+        InetAddress host = InetAddress.getByName(options.host());
         if (host.isAnyLocalAddress()) {
-            throw new IllegalArgumentException(Setting.TCP_HOST.property() + " must be an address peers can reach, not "
+            throw new IllegalArgumentException(TcpOptions.HOST_SETTING + " must be an address peers can reach, not "
                     + host.getHostAddress());
         }
         rank = context.rank();
         size = context.size();
         sink = context.sink();
-        maxFrame = settings.tcpMaxFrame();
-        handshakeTimeoutMillis = TimeUnit.SECONDS.toMillis(settings.getInt(Setting.INIT_TIMEOUT));
-        int ioThreads = settings.getInt(Setting.TCP_IO_THREADS);
-        progress = TcpEventLoops.Progress.of(settings);
+        maxFrame = options.maxFrame();
+        handshakeTimeoutMillis = TimeUnit.SECONDS.toMillis(options.handshakeTimeoutSeconds());
+        int ioThreads = options.ioThreads();
+        callerProgress = options.callerProgress();
         // before the first Netty class initialises: its logger, and two of its start-up probes
-        NettyLog.install(settings.get(Setting.TCP_NETTY_LOG));
+        NettyLog.install(options.nettyLogToStderr());
         NettyDefaults.apply();
         // once: the init links' idling and the standby's patience follow the same decision
         Idling waitPolicy = context.idling();
 
-        ServerSocketChannel bound = listen(host, "(" + Setting.TCP_HOST.property() + ")");
+        ServerSocketChannel bound = listen(host, "(" + TcpOptions.HOST_SETTING + ")");
         listener = bound;
         ServerSocketChannel initListener = null;
         if (context.initLinks()) {
@@ -196,7 +195,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
     private void startEventLoops(int ioThreads, long standbyAfterNanos) {
         TcpEventLoops loops;
         try {
-            loops = TcpEventLoops.start(listener, progress, ioThreads, standbyAfterNanos, inboundInitializer(),
+            loops = TcpEventLoops.start(listener, callerProgress, ioThreads, standbyAfterNanos, inboundInitializer(),
                     (int) Math.min(Integer.MAX_VALUE, handshakeTimeoutMillis));
         } catch (Throwable e) {
             TcpLog.warn("cannot start the TCP event loops: " + TcpLog.describe(e));
@@ -251,7 +250,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
         long length = (long) FrameHeader.LENGTH + payload.remaining();
         if (length > maxFrame) {
             throw new IllegalArgumentException("frame of " + length + " bytes exceeds "
-                    + Setting.TCP_MAX_FRAME.property() + " (" + maxFrame + ")");
+                    + TcpOptions.MAX_FRAME_SETTING + " (" + maxFrame + ")");
         }
         if (closed.get()) {
             throw new IllegalStateException("TCP transport is closed");
@@ -285,7 +284,7 @@ public final class TcpTransport implements Transport, PeerConnector, InitLinkTra
     /** True when the thread that calls MPI drives the sockets, so nobody wakes it when a frame arrives. */
     @Override
     public boolean needsPolling() {
-        return progress == TcpEventLoops.Progress.CALLER;
+        return callerProgress;
     }
 
     private Connection senderTo(int rank, Peer p) {

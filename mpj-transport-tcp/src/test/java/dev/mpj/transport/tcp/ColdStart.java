@@ -1,6 +1,6 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.spi.Transport;
 import dev.mpj.runtime.spi.TransportProvider;
 

@@ -1,5 +1,8 @@
 package dev.mpj.transport.tcp;
 
+import dev.mpj.runtime.config.NettyLogging;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
 import io.netty.util.internal.logging.InternalLogger;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import org.junit.jupiter.api.Test;
@@ -23,9 +26,10 @@ class NettyLogTest {
     void stderrInstallsTheFactoryAndAnUnknownValueIsRejectedByName() {
         InternalLoggerFactory before = InternalLoggerFactory.getDefaultFactory();
         try {
-            NettyLog.install("stderr");
+            NettyLog.install(true);
             assertInstanceOf(NettyLog.class, InternalLoggerFactory.getDefaultFactory());
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NettyLog.install("slf4j"));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> Settings.defaults().with(Setting.TCP_NETTY_LOG, "slf4j"));
             assertTrue(e.getMessage().contains("mpj.tcp.nettyLog"), e.getMessage());
         } finally {
             InternalLoggerFactory.setDefaultFactory(before);
@@ -36,7 +40,7 @@ class NettyLogTest {
     void warningsAndErrorsGoToStderrAndTheRestIsDropped() {
         InternalLoggerFactory before = InternalLoggerFactory.getDefaultFactory();
         try (StderrCapture err = new StderrCapture()) {
-            NettyLog.install("stderr");
+            NettyLog.install(true);
             InternalLogger log = InternalLoggerFactory.getInstance("io.netty.Test");
             log.debug("debug {}", 1);
             log.info("info");

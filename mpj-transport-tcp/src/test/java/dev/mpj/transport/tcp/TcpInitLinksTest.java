@@ -1,9 +1,9 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
 import dev.mpj.runtime.spi.ExchangeException;
 import dev.mpj.runtime.spi.InitMessenger;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,10 +1,12 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
-import dev.mpj.runtime.engine.WaitPolicy;
+import dev.mpj.runtime.engine.RankWaitPolicy;
+import dev.mpj.runtime.engine.WaitIdling;
 import dev.mpj.runtime.spi.Idling;
+import dev.mpj.runtime.spi.TcpOptions;
 import dev.mpj.runtime.spi.TransportContext;
 
 import java.io.IOException;
@@ -20,8 +22,13 @@ final class TcpJob implements AutoCloseable {
         }
 
         @Override
+        public TcpOptions tcp() {
+            return TcpOptions.from(settings);
+        }
+
+        @Override
         public Idling idling() {
-            return WaitPolicy.forRank(settings, null, rank);
+            return new WaitIdling(RankWaitPolicy.forRank(settings, null, rank));
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Setting;
+import dev.mpj.runtime.config.Settings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 

@@ -1,6 +1,6 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.Settings;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.spi.FrameHeader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

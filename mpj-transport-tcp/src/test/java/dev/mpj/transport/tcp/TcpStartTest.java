@@ -1,7 +1,7 @@
 package dev.mpj.transport.tcp;
 
-import dev.mpj.runtime.Settings;
-import dev.mpj.runtime.Setting;
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.spi.TransportProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -34,7 +34,7 @@ class TcpStartTest {
         try (TcpJob job = TcpJob.start(1)) {
             TcpAddress address = job.addresses[0];
 
-            assertEquals(InetAddress.getByName(Settings.defaults().get(Setting.TCP_HOST)), address.host());
+            assertEquals(InetAddress.getByName(Settings.defaults().tcpHost()), address.host());
             assertTrue(address.port() > 0);
         }
     }

@@ -1,9 +1,4 @@
-package dev.mpj.runtime.connect;
-
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
-
-import java.util.Locale;
+package dev.mpj.runtime.config;
 
 /**
  * The {@code mpj.connections} setting: when the TCP connections of a job open.
@@ -12,8 +7,8 @@ import java.util.Locale;
  * medium scale; {@link #ONDEMAND} opens a pair at its first message and wins for sparse patterns (stencils) and
  * large jobs, where most pairs never talk. {@link #AUTO} picks eager up to {@link #AUTO_EAGER_MAX_RANKS} ranks.
  */
-public enum ConnectionMode {
-    /** Every TCP pair connects during {@code MPI.Init}, in ordered rounds ({@link EagerSchedule}). */
+public enum ConnectionMode implements SettingValue {
+    /** Every TCP pair connects during {@code MPI.Init}, in ordered rounds. */
     EAGER,
     /** A pair connects when one of its ranks first sends to the other. */
     ONDEMAND,
@@ -29,32 +24,11 @@ public enum ConnectionMode {
      */
     public static final int AUTO_EAGER_MAX_RANKS = 16;
 
-    /**
-     * The mode {@code mpj.connections} names.
-     *
-     * @throws IllegalArgumentException if the value is not eager, ondemand or auto
-     */
-    public static ConnectionMode of(Settings settings) {
-        String v = settings.get(Setting.CONNECTIONS).toLowerCase(Locale.ROOT).replace("-", "");
-        return switch (v) {
-            case "eager" -> EAGER;
-            case "ondemand" -> ONDEMAND;
-            case "auto" -> AUTO;
-            default -> throw new IllegalArgumentException(Setting.CONNECTIONS.property()
-                    + " must be eager, ondemand or auto, not '" + settings.get(Setting.CONNECTIONS) + "'");
-        };
-    }
-
     /** {@link #EAGER} or {@link #ONDEMAND}: this mode for a job of {@code size} ranks. */
     public ConnectionMode resolve(int size) {
         if (this != AUTO) {
             return this;
         }
         return size <= AUTO_EAGER_MAX_RANKS ? EAGER : ONDEMAND;
-    }
-
-    /** The name as {@code mpj.connections} spells it. */
-    public String settingValue() {
-        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -1,7 +1,5 @@
-package dev.mpj.runtime.connect;
+package dev.mpj.runtime.config;
 
-import dev.mpj.runtime.Setting;
-import dev.mpj.runtime.Settings;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -14,7 +12,7 @@ class ConnectionModeTest {
     @Test
     void theEnvironmentVariableChoosesTheMode() {
         Settings s = Settings.from(Map.of("MPJ_CONNECTIONS", "ondemand"), Map.of());
-        assertEquals(ConnectionMode.ONDEMAND, ConnectionMode.of(s));
+        assertEquals(ConnectionMode.ONDEMAND, s.connections());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.mpj.runtime;
+package dev.mpj.runtime.config;
 
 import org.junit.jupiter.api.Test;
 
@@ -11,9 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TcpSettingsTest {
     @Test
     void theCallerDrivesTheSocketsUnlessThreadsAreAskedFor() {
-        assertEquals("caller", Settings.defaults().get(Setting.TCP_PROGRESS));
+        assertEquals("caller", Settings.defaults().tcpProgress().settingValue());
         assertEquals("threads", Settings.from(Map.of("MPJ_TCP_PROGRESS", "threads"), Map.of())
-                .get(Setting.TCP_PROGRESS));
+                .tcpProgress().settingValue());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.mpj.runtime;
+package dev.mpj.runtime.config;
 
 import org.junit.jupiter.api.Test;
 
@@ -12,10 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class InitSettingsTest {
     @Test
     void theExchangeComesFromTheEnvironmentAndAPropertyWins() {
-        assertEquals("auto", Settings.defaults().addressExchange());
-        assertEquals("shm", Settings.from(Map.of("MPJ_ADDRESS_EXCHANGE", "shm"), Map.of()).addressExchange());
+        assertEquals("auto", Settings.defaults().addressExchange().settingValue());
+        assertEquals("shm", Settings.from(Map.of("MPJ_ADDRESS_EXCHANGE", "shm"), Map.of()).addressExchange().settingValue());
         assertEquals("roots", Settings.from(Map.of("MPJ_ADDRESS_EXCHANGE", "shm"),
-                Map.of("mpj.addressExchange", "roots")).addressExchange());
+                Map.of("mpj.addressExchange", "roots")).addressExchange().settingValue());
     }
 
     @Test

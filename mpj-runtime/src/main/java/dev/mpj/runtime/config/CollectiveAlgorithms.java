@@ -1,0 +1,28 @@
+package dev.mpj.runtime.config;
+
+/**
+ * The values of the {@code mpj.coll.*} settings: an algorithm forced for a collective, or {@code AUTO} to choose
+ * by message size and process count.
+ */
+public final class CollectiveAlgorithms {
+    private CollectiveAlgorithms() {
+    }
+
+    /** {@code mpj.coll.bcast}. */
+    public enum Bcast implements SettingValue { AUTO, BINOMIAL, SCATTER_DOUBLING, SCATTER_RING }
+
+    /** {@code mpj.coll.allgather}. */
+    public enum Allgather implements SettingValue { AUTO, RECURSIVE_DOUBLING, RING }
+
+    /** {@code mpj.coll.allreduce}. */
+    public enum Allreduce implements SettingValue { AUTO, RECURSIVE_DOUBLING, RABENSEIFNER, RING }
+
+    /** {@code mpj.coll.alltoall}. */
+    public enum Alltoall implements SettingValue { AUTO, BRUCK, SCATTERED, PAIRWISE }
+
+    /**
+     * {@code mpj.coll.hierarchical}: whether the node-aware variants run: where they win ({@code AUTO}), wherever
+     * they can, or never.
+     */
+    public enum Hierarchical implements SettingValue { AUTO, ON, OFF }
+}

@@ -1,0 +1,162 @@
+package dev.mpj.runtime.config;
+
+import dev.mpj.runtime.config.CollectiveAlgorithms.Allgather;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Allreduce;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Alltoall;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Bcast;
+import dev.mpj.runtime.config.CollectiveAlgorithms.Hierarchical;
+
+import static dev.mpj.runtime.config.SettingParser.atLeast;
+import static dev.mpj.runtime.config.SettingParser.choice;
+import static dev.mpj.runtime.config.SettingParser.flag;
+import static dev.mpj.runtime.config.SettingParser.integer;
+import static dev.mpj.runtime.config.SettingParser.oneOf;
+import static dev.mpj.runtime.config.SettingParser.text;
+
+/**
+ * Every runtime setting: its system property ({@code -Dmpj.eagerThreshold=…}), the environment variable
+ * that sets it too ({@code MPJ_EAGER_THRESHOLD}), its default and what it means. A system property wins
+ * over the environment. {@code mpjrun} passes {@code MPJ_*} variables through to every rank. Each setting owns
+ * its parser, which knows the values it allows; {@link Settings} runs them all once.
+ */
+public enum Setting {
+    EAGER_THRESHOLD("mpj.eagerThreshold", "65536",
+            "messages up to this many bytes go eagerly; larger ones use rendezvous",
+            atLeast(0)),
+    RENDEZVOUS_CHUNK("mpj.rendezvousChunk", "1048576",
+            "bytes per data frame of a rendezvous transfer",
+            atLeast(1024)),
+    TCP_HOST("mpj.tcp.host", "127.0.0.1",
+            "address the TCP listener binds and advertises (set it to the node's interface address on a cluster)",
+            text()),
+    TCP_MAX_FRAME("mpj.tcp.maxFrame", "4194304",
+            "largest TCP frame accepted; a longer length field closes the connection",
+            integer()),
+    TCP_IO_THREADS("mpj.tcp.ioThreads", "1",
+            "Netty event-loop threads per process (with mpj.tcp.progress=threads)",
+            atLeast(1)),
+    TCP_PROGRESS("mpj.tcp.progress", "caller",
+            "who reads and writes the TCP sockets: caller (the thread that calls MPI, on every send and progress"
+                    + " pass; a standby thread while it stays away) or threads (Netty event-loop threads, which"
+                    + " hand frames over to it)",
+            choice(TcpProgress.class)),
+    TCP_NETTY_LOG("mpj.tcp.nettyLog", "stderr",
+            "Netty's own log messages: stderr (its warnings and errors, one line each; the rest dropped) or netty"
+                    + " (Netty's own search for SLF4J, Log4J 2 or java.util.logging, some 20 ms of a cold MPI.Init)",
+            choice(NettyLogging.class)),
+    PMI("mpj.pmi", "auto",
+            "PMI client: auto (from the environment), pmi1, pmi2, singleton",
+            oneOf(PmiDialect.class)),
+    INIT_TIMEOUT("mpj.initTimeout", "60",
+            "seconds a rank waits for its process manager or its peers during MPI.Init",
+            atLeast(1)),
+    FAKE_NODES("mpj.fakeNodes", "0",
+            "split the job into this many pretend nodes by blocks of consecutive ranks, whatever the process"
+                    + " manager says (0: the real node map)",
+            atLeast(0, " (0: real nodes)")),
+    SEGMENT_DIR("mpj.segmentDir", "/dev/shm",
+            "directory of the node segment files (java.io.tmpdir when the default /dev/shm is absent)",
+            SegmentDirectory::parse),
+    SHM_TRANSPORT_BYTES("mpj.shmTransportBytes", "16777216",
+            "bytes of each node segment reserved for the shared-memory transport (one ring per local rank,"
+                    + " sized to share it)",
+            atLeast(0)),
+    TRANSPORTS("mpj.transports", "auto",
+            "auto: shared memory to ranks on the same node, TCP to the others; tcp: TCP to every rank;"
+                    + " shm: as auto, and an error when shared memory cannot be used",
+            choice(TransportMode.class)),
+    WAIT_POLICY("mpj.waitPolicy", "auto",
+            "how a rank waits on shared memory: spin (keep the core, then back off after 2 ms), yield (back off"
+                    + " after 20 us), auto (spin when the ranks of the machine fit its cores, else yield)",
+            choice(WaitPolicy.class)),
+    CONNECTIONS("mpj.connections", "auto",
+            "when TCP connections open: eager (every pair during MPI.Init), ondemand (a pair at its first message),"
+                    + " auto (eager up to 16 ranks, else ondemand)",
+            choice(ConnectionMode.class)),
+    CONNECT_WINDOW("mpj.connectWindow", "32",
+            "eager connections: connects one rank keeps in flight at once",
+            atLeast(1)),
+    CONNECTION_STATS("mpj.connectionStats", "false",
+            "each rank prints its connection counts and the peers it talked to at MPI.Finalize (also with"
+                    + " mpj.initTimings)",
+            flag()),
+    VERBOSE("mpj.verbose", "false",
+            "print init phases, timings and PMI counters on stderr",
+            flag()),
+    COLL_BCAST("mpj.coll.bcast", "auto",
+            "broadcast algorithm: auto, binomial, scatter-doubling, scatter-ring (see CollectiveTuning)",
+            oneOf(Bcast.class)),
+    COLL_ALLGATHER("mpj.coll.allgather", "auto",
+            "allgather algorithm: auto, recursive-doubling, ring",
+            oneOf(Allgather.class)),
+    COLL_ALLREDUCE("mpj.coll.allreduce", "auto",
+            "allreduce algorithm: auto, recursive-doubling, rabenseifner, ring (the last two for commutative "
+                    + "operations only; non-commutative ones always use recursive doubling)",
+            oneOf(Allreduce.class)),
+    COLL_ALLTOALL("mpj.coll.alltoall", "auto",
+            "alltoall algorithm: auto, bruck, scattered, pairwise",
+            oneOf(Alltoall.class)),
+    COLL_HIERARCHICAL("mpj.coll.hierarchical", "auto",
+            "node-aware bcast, reduce, allreduce, allgather and barrier (node leaders across nodes, shared memory"
+                    + " within): on (whenever the communicator spans several nodes and some node holds two or more"
+                    + " of its ranks), off, or auto (as on, where measured to win; see CollectiveTuning)",
+            oneOf(Hierarchical.class)),
+    ADDRESS_EXCHANGE("mpj.addressExchange", "auto",
+            "how MPI.Init exchanges business cards: simple, shm, roots, or auto (chosen from the job's shape)",
+            choice(AddressExchangeMode.class)),
+    IRREGULAR_CARDS("mpj.irregularCards", "false",
+            "business cards may differ in length between ranks: agree on the longest first (one PMI put per node,"
+                    + " N gets per rank); needed when ranks advertise addresses of different forms, e.g. IPv4 and IPv6",
+            flag()),
+    INIT_TIMINGS("mpj.initTimings", "false",
+            "each rank prints the phases of its MPI.Init with their timings and PMI operations on stderr",
+            flag()),
+    TEST_KILL_AFTER_PHASE("mpj.test.killAfterPhase", "",
+            "for tests of crash clean-up: PHASE@RANK makes that rank SIGKILL itself when that MPI.Init phase ends",
+            KillAfterPhase::parse);
+
+    private final String property;
+    private final String defaultValue;
+    private final String description;
+    private final SettingParser<?> parser;
+
+    Setting(String property, String defaultValue, String description, SettingParser<?> parser) {
+        this.property = property;
+        this.defaultValue = defaultValue;
+        this.description = description;
+        this.parser = parser;
+    }
+
+    /** The system property name, e.g. {@code mpj.eagerThreshold}. */
+    public String property() {
+        return property;
+    }
+
+    /** The environment variable name, e.g. {@code MPJ_EAGER_THRESHOLD}. */
+    public String environmentVariable() {
+        StringBuilder sb = new StringBuilder();
+        for (char c : property.toCharArray()) {
+            if (c == '.') {
+                sb.append('_');
+            } else if (Character.isUpperCase(c)) {
+                sb.append('_').append(c);
+            } else {
+                sb.append(Character.toUpperCase(c));
+            }
+        }
+        return sb.toString();
+    }
+
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /** The typed value of {@code text}; IllegalArgumentException naming this setting when it is not allowed. */
+    Object parse(String text) {
+        return parser.parse(this, text);
+    }
+}
