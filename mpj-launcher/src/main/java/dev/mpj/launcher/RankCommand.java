@@ -19,8 +19,9 @@ import java.util.jar.Manifest;
 /**
  * How every rank is started: one JVM command line, the same for all ranks but for the {@link RankJvmFlags}, and
  * per rank the variables that give it its place in the job. The class path is the launcher's jars (the mpj
- * runtime, so it is always there; first, so a {@link ClassDataArchive class-data archive} of them applies), then
- * the jar for {@code -jar} and the user's {@code -cp}, then the launcher's other entries.
+ * runtime, so it is always there; first, so a {@link dev.mpj.launcher.archive.ClassDataArchive class-data
+ * archive} of them applies), then the jar for {@code -jar} and the user's {@code -cp}, then the launcher's other
+ * entries.
  */
 public final class RankCommand {
     /** Flags every rank JVM gets first: those of the Java the launcher (and so every rank) runs. */
