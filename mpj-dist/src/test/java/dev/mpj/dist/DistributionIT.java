@@ -12,8 +12,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -48,6 +51,29 @@ class DistributionIT {
                 assertTrue(names.stream().anyMatch(n -> n.startsWith(prefix) && n.endsWith(".jar")),
                         () -> prefix + "*.jar missing in lib/: " + names);
             }
+        }
+    }
+
+    @Test
+    void theLauncherHasAJarOfItsOwnAndTheRanksRuntimeJarNoneOfItsClasses() throws IOException {
+        Path runtime = onlyJar("mpj-runtime-");
+        try (JarFile jar = new JarFile(runtime.toFile())) {
+            List<String> launcherClasses = jar.stream().map(JarEntry::getName)
+                    .filter(n -> n.startsWith("dev/mpj/launcher/")).toList();
+            assertEquals(List.of(), launcherClasses, runtime + " holds classes of the launcher");
+        }
+        try (JarFile jar = new JarFile(onlyJar("mpj-launcher-").toFile())) {
+            assertNotNull(jar.getEntry("dev/mpj/launcher/MpjRun.class"), "the launcher jar lacks MpjRun");
+        }
+    }
+
+    /** The one jar in lib/ whose name starts with {@code prefix}. */
+    private static Path onlyJar(String prefix) throws IOException {
+        try (var jars = Files.list(home.resolve("lib"))) {
+            List<Path> found = jars.filter(p -> p.getFileName().toString().startsWith(prefix)
+                    && p.getFileName().toString().endsWith(".jar")).toList();
+            assertEquals(1, found.size(), () -> "lib/ should hold one " + prefix + "*.jar: " + found);
+            return found.get(0);
         }
     }
 

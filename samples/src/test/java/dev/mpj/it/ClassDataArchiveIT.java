@@ -72,7 +72,7 @@ class ClassDataArchiveIT {
         assertEquals(0, first.exitCode(), first::text);
         Commands.Output next = Commands.run(cmd, Commands.repoRoot(), 60);
         assertEquals(0, next.exitCode(), next::text);
-        assertTrue(next.text().contains("dev.mpj.runtime.launch.MpjRun source: shared objects file (top)"),
+        assertTrue(next.text().contains("dev.mpj.launcher.MpjRun source: shared objects file (top)"),
                 next::text);
     }
 

@@ -70,7 +70,7 @@ final class Job {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "dev.mpj.runtime.launch.MpjRun"));
+                "dev.mpj.launcher.MpjRun"));
         cmd.addAll(launcherArgs);
         cmd.add(program);
         cmd.addAll(Arrays.asList(args));

@@ -1,8 +1,8 @@
 package dev.mpj.runtime.node;
 
 import dev.mpj.runtime.pmi.PmiClient;
-import dev.mpj.runtime.pmi.PmiException;
 import dev.mpj.runtime.pmi.PmiKvs;
+import dev.mpj.runtime.pmi.wire.PmiException;
 
 import java.io.IOException;
 import java.net.InetAddress;

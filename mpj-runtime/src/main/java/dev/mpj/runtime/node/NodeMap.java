@@ -1,8 +1,9 @@
 package dev.mpj.runtime.node;
 
 import dev.mpj.runtime.config.Settings;
-import dev.mpj.runtime.launch.ProcessMapping;
 import dev.mpj.runtime.pmi.PmiClient;
+import dev.mpj.runtime.pmi.wire.ProcessMapping;
+import dev.mpj.runtime.pmi.wire.ProcessMappingParser;
 
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,5 +1,7 @@
 package dev.mpj.runtime.pmi;
 
+import dev.mpj.runtime.pmi.wire.PmiException;
+
 import java.io.FileDescriptor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;

@@ -1,5 +1,10 @@
 package dev.mpj.runtime.pmi;
 
+import dev.mpj.runtime.pmi.wire.Pmi1Message;
+import dev.mpj.runtime.pmi.wire.PmiException;
+import dev.mpj.runtime.pmi.wire.PmiLimits;
+import dev.mpj.runtime.pmi.wire.ProcessMapping;
+
 import java.io.Closeable;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -21,8 +26,6 @@ import java.util.Map;
  * fetched on first use. Not thread-safe.
  */
 public final class Pmi1Client implements PmiClient {
-    private static final String PROCESS_MAPPING = "PMI_process_mapping";
-
     private final PmiConnection connection;
     private final int rank;
     private final int size;
@@ -182,7 +185,7 @@ public final class Pmi1Client implements PmiClient {
     @Override
     public String processMapping() {
         if (processMapping == null) {
-            String value = get(PROCESS_MAPPING);
+            String value = get(ProcessMapping.KEY);
             processMapping = value != null ? value : "";
         }
         return processMapping;

@@ -1,5 +1,11 @@
 package dev.mpj.runtime.pmi;
 
+import dev.mpj.runtime.pmi.wire.Pmi1Message;
+import dev.mpj.runtime.pmi.wire.Pmi2Message;
+import dev.mpj.runtime.pmi.wire.PmiException;
+import dev.mpj.runtime.pmi.wire.PmiLimits;
+import dev.mpj.runtime.pmi.wire.ProcessMapping;
+
 import java.io.Closeable;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -32,7 +38,6 @@ public final class Pmi2Client implements PmiClient {
     /** A key no rank may put; getting it is the wait of {@link #barrier()} under Hydra. */
     static final String BARRIER_PROBE_KEY = "mpj-barrier-probe";
 
-    private static final String PROCESS_MAPPING = "PMI_process_mapping";
     private static final String UNIVERSE_SIZE = "universeSize";
     /** Hydra and Slurm report keylen_max=64 and vallen_max=1024 with PMI-2 too; kept as MPICH's PMI-1 value. */
     private static final int MAX_VALUE_LENGTH = PmiLimits.DEFAULT_MAX_VALUE_LENGTH;
@@ -132,7 +137,7 @@ public final class Pmi2Client implements PmiClient {
     @Override
     public String processMapping() {
         if (processMapping == null) {
-            String value = jobAttribute(PROCESS_MAPPING);
+            String value = jobAttribute(ProcessMapping.KEY);
             processMapping = value != null ? value : "";
         }
         return processMapping;

@@ -3,16 +3,13 @@ package dev.mpj.runtime.pmi;
 import dev.mpj.runtime.config.PmiDialect;
 import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.pmi.wire.PmiException;
+import dev.mpj.runtime.pmi.wire.PmiVariables;
 
 import java.util.Map;
 
 /** Chooses and starts the PMI client for this process, from the {@code mpj.pmi} setting and the environment. */
 public final class PmiClients {
-    /**
-     * Set to 1 by mpjrun, whose PMI server reads every line of a read: the PMI-1 client may then send its start
-     * requests all at once ({@link Pmi1Client#overPort(String, int, boolean)}).
-     */
-    public static final String PIPELINE_VARIABLE = "MPJ_PMI_PIPELINE";
 
     private PmiClients() {
     }
@@ -69,7 +66,7 @@ public final class PmiClients {
                     : variable(env, "PMI_RANK") != null ? "PMI_RANK" : null;
             int id = idName == null ? 0 : parseInt(idName, variable(env, idName));
             return pmi2 ? Pmi2Client.overPort(port, id, env) : Pmi1Client.overPort(port, id,
-                    "1".equals(variable(env, PIPELINE_VARIABLE)));
+                    "1".equals(variable(env, PmiVariables.PIPELINE)));
         }
         return null;
     }

@@ -1,5 +1,7 @@
 package dev.mpj.runtime.pmi;
 
+import dev.mpj.runtime.pmi.wire.PmiException;
+
 /**
  * Publishes bytes through any {@link PmiClient}: hex-encoded (PMI values cannot carry spaces, newlines or,
  * for PMI-2, ';'), and split over several keys when longer than the client's

@@ -1,5 +1,8 @@
 package dev.mpj.runtime.pmi;
 
+import dev.mpj.runtime.pmi.wire.PmiException;
+import dev.mpj.runtime.pmi.wire.PmiLimits;
+
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,5 +1,7 @@
 package dev.mpj.runtime.pmi;
 
+import dev.mpj.runtime.pmi.wire.PmiException;
+
 /**
  * Whether a client's split barrier is pending. PMI-1 and PMI-2 are lock-step: no request may pass a barrier whose
  * reply is still unread, and a barrier's second half needs its first.

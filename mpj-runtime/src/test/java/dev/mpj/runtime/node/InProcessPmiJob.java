@@ -2,7 +2,7 @@ package dev.mpj.runtime.node;
 
 import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.PmiCounters;
-import dev.mpj.runtime.pmi.PmiException;
+import dev.mpj.runtime.pmi.wire.PmiException;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -2,9 +2,9 @@ package dev.mpj.runtime.node;
 
 import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
-import dev.mpj.runtime.launch.ProcessMapping;
 import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.SingletonPmiClient;
+import dev.mpj.runtime.pmi.wire.ProcessMapping;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;

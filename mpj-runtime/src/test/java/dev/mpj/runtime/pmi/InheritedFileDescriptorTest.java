@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.mpj.runtime.pmi.wire.PmiException;
+
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.IOException;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.mpj.runtime.pmi.wire.PmiException;
+
 import java.io.IOException;
 import java.net.Socket;
 import java.util.List;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.pmi.wire.PmiException;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

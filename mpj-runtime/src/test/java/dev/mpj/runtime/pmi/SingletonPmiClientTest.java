@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.mpj.runtime.pmi.wire.PmiException;
 import org.junit.jupiter.api.Test;
 
 class SingletonPmiClientTest {

@@ -24,7 +24,7 @@ final class SweepJob {
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "dev.mpj.runtime.launch.MpjRun", "-np", Integer.toString(np), "--fake-nodes",
+                "dev.mpj.launcher.MpjRun", "-np", Integer.toString(np), "--fake-nodes",
                 Integer.toString(nodes), "--timeout", "600", main.getName()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);

@@ -1,0 +1,60 @@
+package dev.mpj.launcher;
+
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
+
+/**
+ * The rank program of the job that makes the {@link ClassDataArchive}: what a typical program does first, so
+ * its classes are archived. Run as 3 ranks on 2 fake nodes, rank 0 reaches rank 1 through shared memory and rank
+ * 2 through TCP; it checks what it receives, so a broken runtime fails the training instead of archiving it.
+ */
+public final class ArchiveTraining {
+    private ArchiveTraining() {
+    }
+
+    public static void main(String[] args) {
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.Rank();
+        int size = MPI.COMM_WORLD.Size();
+        int[] in = new int[size];
+        int[] out = {rank};
+        Request[] requests = new Request[2 * (size - 1)];
+        int n = 0;
+        for (int peer = 0; peer < size; peer++) {
+            if (peer != rank) {
+                requests[n++] = MPI.COMM_WORLD.Irecv(in, peer, 1, MPI.INT, peer, 1);
+                requests[n++] = MPI.COMM_WORLD.Isend(out, 0, 1, MPI.INT, peer, 1);
+            }
+        }
+        Request.Waitall(requests);
+        int[] sum = new int[1];
+        MPI.COMM_WORLD.Allreduce(out, 0, sum, 0, 1, MPI.INT, MPI.SUM);
+        MPI.COMM_WORLD.Bcast(out, 0, 1, MPI.INT, 0);
+        // the collectives' classes too, so that a program's first collective does not load them from the jars
+        int[] toEach = new int[size];
+        for (int peer = 0; peer < size; peer++) {
+            toEach[peer] = rank * size + peer;
+        }
+        int[] blocks = new int[size];
+        MPI.COMM_WORLD.Alltoall(toEach, 0, 1, MPI.INT, blocks, 0, 1, MPI.INT);
+        int[] ranks = new int[size];
+        MPI.COMM_WORLD.Allgather(out, 0, 1, MPI.INT, ranks, 0, 1, MPI.INT);
+        MPI.COMM_WORLD.Barrier();
+        for (int peer = 0; peer < size; peer++) {
+            if (peer != rank && in[peer] != peer) {
+                throw new MPIException(MPIException.ERR_OTHER, "rank " + rank + " got " + in[peer] + " from " + peer);
+            }
+        }
+        for (int peer = 0; peer < size; peer++) {
+            if (blocks[peer] != peer * size + rank || ranks[peer] != 0) {
+                throw new MPIException(MPIException.ERR_OTHER, "rank " + rank
+                        + ": wrong alltoall or allgather result");
+            }
+        }
+        if (sum[0] != size * (size - 1) / 2 || out[0] != 0) {
+            throw new MPIException(MPIException.ERR_OTHER, "rank " + rank + ": wrong allreduce or bcast result");
+        }
+        MPI.Finalize();
+    }
+}

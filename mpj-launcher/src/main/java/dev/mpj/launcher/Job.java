@@ -1,0 +1,380 @@
+package dev.mpj.launcher;
+
+import dev.mpj.runtime.config.Settings;
+import dev.mpj.launcher.pmi.PmiServer;
+import dev.mpj.runtime.node.NodeSegmentFiles;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One run of an MPI job: serves PMI, starts every rank, forwards their output, and decides how the job ends.
+ *
+ * <p>The job succeeds when every rank exits with status 0 after {@code finalize} (a rank that never connected
+ * to PMI and exits 0, i.e. a non-MPI program, is fine too). It fails at the first of: a rank exiting or closing
+ * its PMI connection before {@code finalize}, a rank calling abort, a rank breaking the PMI protocol, or the
+ * timeout. A failure prints one line naming the rank to stderr and stops every other rank and its descendants:
+ * SIGTERM, then SIGKILL for whatever is alive a second later. However the job ends (the launcher killed by a
+ * signal included, short of SIGKILL), the node segment files of its ranks are removed. All decisions are taken on the thread that
+ * called {@link #run()}, from one queue of events, so the first failure wins and no lock is needed.
+ *
+ * <p>Exit codes: 0 on success; the code given to abort; the failing rank's exit status (128+signal when a
+ * signal killed it, 1 when it exited 0 without finalizing); {@value #EXIT_TIMEOUT} on timeout;
+ * {@value #EXIT_USAGE} when the program cannot be started as given; {@value #EXIT_LAUNCH_FAILED} when a
+ * process could not be started or the process manager failed.
+ */
+public final class Job {
+    public static final int EXIT_LAUNCH_FAILED = 1;
+    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_TIMEOUT = 124;
+
+    /** How long a rank's exit status is awaited after PMI saw it disconnect, so the message can quote it. */
+    private static final long EXIT_STATUS_GRACE_MILLIS = 500;
+    /** Between SIGTERM and SIGKILL, and again for SIGKILL to take effect. */
+    private static final long KILL_GRACE_MILLIS = 1000;
+    /** How long output forwarders may lag behind the exit of their rank. */
+    private static final long OUTPUT_DRAIN_MILLIS = 2000;
+
+    private final LaunchOptions options;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final boolean inheritOutput;
+    private final RankJvmFlags rankFlags;
+    private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+    /** Written by the supervising thread while ranks start, read by the shutdown hook too. */
+    private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
+    /** Set by the shutdown hook: the ranks die because the launcher does, which is no news to report. */
+    private volatile boolean shuttingDown;
+    /** The KVS name served to the ranks, which is their job id; null until the server exists. */
+    private volatile String kvsName;
+
+    private Job(LaunchOptions options, PrintStream out, PrintStream err, boolean inheritOutput,
+                RankJvmFlags rankFlags) {
+        this.rankFlags = rankFlags;
+        this.options = options;
+        this.out = out;
+        this.err = err;
+        this.inheritOutput = inheritOutput;
+    }
+
+    /** Runs a job whose ranks' output is copied, line by line, to {@code out} and {@code err}; returns its exit code. */
+    public static int run(LaunchOptions options, PrintStream out, PrintStream err) {
+        return new Job(options, out, err, false, RankJvmFlags.NONE).run();
+    }
+
+    /**
+     * Runs a job on the launcher's own console: without {@code -l} the ranks write straight to the launcher's
+     * stdout and stderr (no copying), and rank 0 reads the launcher's stdin.
+     */
+    public static int runOnConsole(LaunchOptions options) {
+        return runOnConsole(options, RankJvmFlags.NONE);
+    }
+
+    /** As {@link #runOnConsole(LaunchOptions)}, with {@code rankFlags} added to each rank's JVM flags. */
+    static int runOnConsole(LaunchOptions options, RankJvmFlags rankFlags) {
+        return new Job(options, System.out, System.err, !options.prefixOutput(), rankFlags).run();
+    }
+
+    private int run() {
+        PmiServer server = new PmiServer(options.mapping(), PmiServer.newKvsName(), new EventQueueListener());
+        kvsName = server.kvsName();
+        Thread stopOnShutdown = new Thread(this::stopOnShutdown, "mpjrun-shutdown");
+        try (server) {
+            RankCommand command;
+            try {
+                server.start();
+                command = RankCommand.of(options, System.getProperty("java.class.path"), server.portVariable(),
+                        rankFlags);
+                command.requireMainClass();
+            } catch (UsageException e) {
+                err.println("mpjrun: " + e.getMessage());
+                return EXIT_USAGE;
+            } catch (IOException e) {
+                err.println("mpjrun: cannot start the PMI server: " + e);
+                return EXIT_LAUNCH_FAILED;
+            }
+            Runtime.getRuntime().addShutdownHook(stopOnShutdown);
+            try {
+                startRanks(command);
+            } catch (IOException e) {
+                return fail(null, EXIT_LAUNCH_FAILED, "cannot start rank " + ranks.size() + ": " + e.getMessage());
+            }
+            return supervise();
+        } finally {
+            removeNodeSegments();
+            awaitOutput();
+            err.flush();
+            out.flush();
+            try {
+                Runtime.getRuntime().removeShutdownHook(stopOnShutdown);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: the hook is running or has run
+            }
+        }
+    }
+
+    private void startRanks(RankCommand command) throws IOException {
+        for (int rank = 0; rank < options.processes(); rank++) {
+            ProcessBuilder pb = command.processBuilder(rank);
+            if (inheritOutput) {
+                pb.redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT);
+                if (rank == 0) {
+                    pb.redirectInput(ProcessBuilder.Redirect.INHERIT); // as Hydra: stdin goes to rank 0
+                }
+            }
+            RankProcess r = new RankProcess(rank, pb.start());
+            ranks.add(r);
+            if (!inheritOutput || rank != 0) {
+                r.process.getOutputStream().close(); // the rank reads end-of-file on stdin
+            }
+            if (!inheritOutput) {
+                String prefix = options.prefixOutput() ? "[" + rank + "] " : "";
+                r.addForwarder(OutputForwarder.start(r.process.getInputStream(), out, prefix, "mpjrun-out-" + rank));
+                r.addForwarder(OutputForwarder.start(r.process.getErrorStream(), err, prefix, "mpjrun-err-" + rank));
+            }
+            int exitingRank = rank;
+            r.process.onExit().thenAccept(p -> events.add(new Exited(exitingRank, p.exitValue())));
+        }
+    }
+
+    /** Takes events until every rank has exited or the job fails; returns the job's exit code. */
+    private int supervise() {
+        long deadline = options.hasTimeout() ? System.nanoTime() + options.timeout().toNanos() : Long.MAX_VALUE;
+        int running = ranks.size();
+        int exitCode = 0;
+        while (running > 0) {
+            Event event;
+            try {
+                event = nextEvent(deadline);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return fail(null, EXIT_LAUNCH_FAILED, "interrupted");
+            }
+            if (event == null) {
+                return fail(null, EXIT_TIMEOUT, "job timed out after " + seconds(options.timeout()));
+            }
+            if (event instanceof Connected c) {
+                ranks.get(c.rank()).connected = true;
+            } else if (event instanceof Finalized f) {
+                ranks.get(f.rank()).finalized = true;
+            } else if (event instanceof Exited x) {
+                running--;
+                RankProcess r = ranks.get(x.rank());
+                if (x.status() == 0 && (r.finalized || !r.connected)) {
+                    continue;
+                }
+                if (!r.finalized) {
+                    return fail(r, x.status() == 0 ? 1 : x.status(), r + " exited with status " + x.status()
+                            + (r.connected ? " before MPI.Finalize" : ""));
+                }
+                // it finished its MPI part: report, but let the others end on their own
+                err.println("mpjrun: " + r + " exited with status " + x.status() + " after MPI.Finalize");
+                if (exitCode == 0) {
+                    exitCode = x.status();
+                }
+            } else if (event instanceof Disconnected d) {
+                RankProcess r = ranks.get(d.rank());
+                Integer status = r.exitStatusWithin(EXIT_STATUS_GRACE_MILLIS);
+                return status == null
+                        ? fail(r, 1, r + " closed its PMI connection before MPI.Finalize")
+                        : fail(r, status == 0 ? 1 : status, r + " exited with status " + status
+                                + " before MPI.Finalize");
+            } else if (event instanceof Aborted a) {
+                return fail(ranks.get(a.rank()), a.exitCode(), "rank " + a.rank() + " called MPI.Abort("
+                        + a.exitCode() + ")");
+            } else if (event instanceof ProtocolError p) {
+                RankProcess r = p.rank() < 0 ? null : ranks.get(p.rank());
+                return fail(r, 1, (r == null ? "an unidentified PMI client" : "rank " + p.rank()) + " "
+                        + p.problem());
+            } else if (event instanceof ServerFailed s) {
+                return fail(null, EXIT_LAUNCH_FAILED, "the PMI server failed: " + s.cause());
+            }
+        }
+        return exitCode;
+    }
+
+    /** The next event, or null once the deadline has passed. */
+    private Event nextEvent(long deadlineNanos) throws InterruptedException {
+        if (deadlineNanos == Long.MAX_VALUE) {
+            return events.take();
+        }
+        return events.poll(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Reports why the job fails, stops every rank, and returns {@code exitCode}. */
+    private int fail(RankProcess culprit, int exitCode, String reason) {
+        long others = ranks.stream().filter(r -> r != culprit && r.process.isAlive()).count();
+        String stopping = others == 0 ? ""
+                : culprit == null ? "; stopping " + others + (others == 1 ? " rank" : " ranks")
+                : others == 1 ? "; stopping the other rank"
+                : "; stopping the other " + others + " ranks";
+        if (!shuttingDown) {
+            err.println("mpjrun: " + reason + stopping);
+            err.flush();
+        }
+        stopAll();
+        return exitCode;
+    }
+
+    /**
+     * Ends every rank and its descendants: SIGTERM, then SIGKILL for whatever is alive a second later, so all
+     * is gone within two seconds. Descendants are collected first, before their parents die and they are
+     * re-parented out of reach.
+     */
+    private void stopAll() {
+        List<ProcessHandle> descendants = new ArrayList<>();
+        List<Process> alive = new ArrayList<>();
+        for (RankProcess r : ranks) {
+            if (r.process.isAlive()) {
+                alive.add(r.process);
+                r.process.descendants().forEach(descendants::add);
+            }
+        }
+        descendants.forEach(ProcessHandle::destroy);
+        alive.forEach(Process::destroy);
+        awaitExit(alive, KILL_GRACE_MILLIS);
+        // descendants are not waited for: an orphan may linger as a zombie where nothing reaps it
+        descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        alive.stream().filter(Process::isAlive).forEach(Process::destroyForcibly);
+        awaitExit(alive, KILL_GRACE_MILLIS);
+    }
+
+    private static void awaitExit(List<Process> processes, long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        try {
+            for (Process p : processes) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !p.waitFor(left, TimeUnit.NANOSECONDS)) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Ctrl-C or SIGTERM of the launcher: take the whole job down with it. */
+    private void stopOnShutdown() {
+        shuttingDown = true;
+        if (ranks.stream().anyMatch(r -> r.process.isAlive())) {
+            err.println("mpjrun: interrupted; stopping the job");
+            err.flush();
+            stopAll();
+        }
+        removeNodeSegments();
+    }
+
+    /**
+     * Removes the node segment files of this job's ranks, which a rank that crashed or was killed leaves
+     * behind. Called once every rank is gone.
+     */
+    private void removeNodeSegments() {
+        String jobId = kvsName;
+        if (jobId == null) {
+            return;
+        }
+        try {
+            NodeSegmentFiles.removeAll(NodeSegmentFiles.directory(rankSettings()), jobId);
+        } catch (RuntimeException e) {
+            // settings the ranks could not have used either: they made no segment
+        }
+    }
+
+    /** The settings the ranks see: the launcher's environment, -env variables, and -D flags of MPJ_JVM_OPTS. */
+    private Settings rankSettings() {
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        environment.putAll(options.environment());
+        Properties properties = new Properties();
+        for (String option : options.jvmOptions()) {
+            int eq = option.indexOf('=');
+            if (option.startsWith("-D") && eq > 2) {
+                properties.put(option.substring(2, eq), option.substring(eq + 1));
+            }
+        }
+        return Settings.from(environment, properties);
+    }
+
+    private void awaitOutput() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OUTPUT_DRAIN_MILLIS);
+        try {
+            for (RankProcess r : ranks) {
+                r.awaitOutput(deadline);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String seconds(Duration d) {
+        long millis = d.toMillis();
+        return millis % 1000 == 0 ? millis / 1000 + " s" : millis / 1000.0 + " s";
+    }
+
+    /** What happened to the job, in the order it happened. */
+    private sealed interface Event {
+    }
+
+    private record Connected(int rank) implements Event {
+    }
+
+    private record Finalized(int rank) implements Event {
+    }
+
+    private record Aborted(int rank, int exitCode) implements Event {
+    }
+
+    private record Disconnected(int rank) implements Event {
+    }
+
+    private record ProtocolError(int rank, String problem) implements Event {
+    }
+
+    private record ServerFailed(Exception cause) implements Event {
+    }
+
+    private record Exited(int rank, int status) implements Event {
+    }
+
+    /** Turns the PMI server's callbacks into events for the supervising thread. */
+    private final class EventQueueListener implements PmiServer.Listener {
+        @Override
+        public void rankConnected(int rank) {
+            events.add(new Connected(rank));
+        }
+
+        @Override
+        public void rankFinalized(int rank) {
+            events.add(new Finalized(rank));
+        }
+
+        @Override
+        public void rankAborted(int rank, int exitCode) {
+            events.add(new Aborted(rank, exitCode));
+        }
+
+        @Override
+        public void rankDisconnected(int rank) {
+            events.add(new Disconnected(rank));
+        }
+
+        @Override
+        public void protocolError(int rank, String problem) {
+            events.add(new ProtocolError(rank, problem));
+        }
+
+        @Override
+        public void serverFailed(Exception cause) {
+            events.add(new ServerFailed(cause));
+        }
+    }
+}

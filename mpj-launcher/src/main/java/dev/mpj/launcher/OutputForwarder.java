@@ -1,0 +1,95 @@
+package dev.mpj.launcher;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Copies one rank's stdout or stderr to a launcher stream on its own thread, whole lines at a time so that
+ * lines of different ranks never interleave, each optionally prefixed with {@code [rank] }. A line longer than
+ * {@value #MAX_PENDING} bytes is passed on in pieces rather than held in memory.
+ */
+final class OutputForwarder implements Runnable {
+    static final int MAX_PENDING = 64 * 1024;
+
+    private final InputStream from;
+    private final PrintStream to;
+    private final byte[] prefix;
+    private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+    private boolean midLine;
+
+    private OutputForwarder(InputStream from, PrintStream to, String prefix) {
+        this.from = from;
+        this.to = to;
+        this.prefix = prefix.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Starts forwarding {@code from} until its end on a daemon thread named {@code name}. */
+    static Thread start(InputStream from, PrintStream to, String prefix, String name) {
+        Thread t = new Thread(new OutputForwarder(from, to, prefix), name);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    @Override
+    public void run() {
+        byte[] chunk = new byte[8192];
+        ByteArrayOutputStream batch = new ByteArrayOutputStream();
+        try (from) {
+            int n;
+            while ((n = from.read(chunk)) >= 0) {
+                int lineStart = 0;
+                for (int i = 0; i < n; i++) {
+                    if (chunk[i] == '\n') {
+                        startLine(batch);
+                        movePending(batch);
+                        batch.write(chunk, lineStart, i + 1 - lineStart);
+                        lineStart = i + 1;
+                        midLine = false;
+                    }
+                }
+                pending.write(chunk, lineStart, n - lineStart);
+                if (pending.size() > MAX_PENDING) {
+                    startLine(batch);
+                    movePending(batch);
+                    midLine = true;
+                }
+                emit(batch);
+            }
+        } catch (IOException e) {
+            // the rank was killed and its pipe closed under us: pass on what arrived
+        }
+        if (pending.size() > 0) {
+            startLine(batch);
+            movePending(batch);
+            if (prefix.length > 0) {
+                batch.write('\n'); // the next rank's prefix must not continue this line
+            }
+            emit(batch);
+        }
+    }
+
+    private void startLine(ByteArrayOutputStream batch) {
+        if (!midLine) {
+            batch.writeBytes(prefix);
+        }
+    }
+
+    private void movePending(ByteArrayOutputStream batch) {
+        if (pending.size() > 0) {
+            batch.writeBytes(pending.toByteArray());
+            pending.reset();
+        }
+    }
+
+    private void emit(ByteArrayOutputStream batch) {
+        if (batch.size() > 0) {
+            to.write(batch.toByteArray(), 0, batch.size()); // one call: PrintStream writes it atomically
+            to.flush();
+            batch.reset();
+        }
+    }
+}

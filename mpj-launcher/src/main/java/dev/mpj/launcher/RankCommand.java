@@ -1,0 +1,184 @@
+package dev.mpj.launcher;
+
+import dev.mpj.runtime.pmi.wire.PmiVariables;
+import dev.mpj.runtime.pmi.wire.ProcessMapping;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.jar.Attributes;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+/**
+ * How every rank is started: one JVM command line, the same for all ranks but for the {@link RankJvmFlags}, and
+ * per rank the variables that give it its place in the job. The class path is the launcher's jars (the mpj
+ * runtime, so it is always there; first, so a {@link dev.mpj.launcher.ClassDataArchive class-data
+ * archive} of them applies), then the jar for {@code -jar} and the user's {@code -cp}, then the launcher's other
+ * entries.
+ */
+public final class RankCommand {
+    /** Flags every rank JVM gets first: those of the Java the launcher (and so every rank) runs. */
+    public static final List<String> REQUIRED_JVM_FLAGS = requiredJvmFlags(Runtime.version().feature());
+
+    /**
+     * Agrona 2.x reaches {@code jdk.internal.misc.Unsafe}. From Java 23 on, JCTools' use of {@code sun.misc.Unsafe}
+     * is also allowed outright: Java 24 warns at its first use (JEP 498), four lines from every rank.
+     */
+    static List<String> requiredJvmFlags(int javaFeatureVersion) {
+        List<String> flags = new ArrayList<>(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        if (javaFeatureVersion >= 23) {
+            flags.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        return List.copyOf(flags);
+    }
+
+    /** The {@code java} of the JVM the launcher runs on, which the ranks (and the archive's training) run on too. */
+    public static String javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** Variables an enclosing process manager may have set; a rank's PMI client must not see them. */
+    static final List<String> ENCLOSING_PMI_VARIABLES = List.of("PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK",
+            "PMI_SIZE", "PMI_JOBID", "PMI_SPAWNED", "PMI_TOTALVIEW", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
+            PmiVariables.PIPELINE);
+
+    private final LaunchOptions options;
+    private final ProcessMapping mapping;
+    private final String pmiPort;
+    private final List<String> commandLine;
+    private final String mainClass;
+    private final List<String> classPath;
+    private final RankJvmFlags rankFlags;
+
+    private RankCommand(LaunchOptions options, String pmiPort, List<String> commandLine, String mainClass,
+                        List<String> classPath, RankJvmFlags rankFlags) {
+        this.rankFlags = rankFlags;
+        this.mainClass = mainClass;
+        this.classPath = List.copyOf(classPath);
+        this.options = options;
+        this.mapping = options.mapping();
+        this.pmiPort = pmiPort;
+        this.commandLine = List.copyOf(commandLine);
+    }
+
+    /**
+     * @param launcherClassPath the launcher's {@code java.class.path}, which holds the mpj runtime
+     * @param pmiPort           the PMI server's {@code host:port}
+     * @throws UsageException when the {@code -jar} file cannot be read or names no main class
+     */
+    static RankCommand of(LaunchOptions options, String launcherClassPath, String pmiPort) throws UsageException {
+        return of(options, launcherClassPath, pmiPort, RankJvmFlags.NONE);
+    }
+
+    /** As {@link #of(LaunchOptions, String, String)}, with {@code rankFlags} added to each rank's JVM flags. */
+    static RankCommand of(LaunchOptions options, String launcherClassPath, String pmiPort, RankJvmFlags rankFlags)
+            throws UsageException {
+        LauncherClassPath launcher = LauncherClassPath.parse(launcherClassPath);
+        List<String> classPath = new ArrayList<>(launcher.jars());
+        String mainClass = options.mainClass();
+        if (options.jar() != null) {
+            classPath.add(options.jar());
+            mainClass = mainClassOf(options.jar());
+        }
+        classPath.add(options.classPath());
+        classPath.addAll(launcher.others());
+        classPath.removeIf(String::isEmpty);
+
+        List<String> command = new ArrayList<>();
+        command.add(javaExecutable());
+        command.addAll(REQUIRED_JVM_FLAGS);
+        command.addAll(options.jvmOptions());
+        command.add("-cp");
+        command.add(String.join(File.pathSeparator, classPath));
+        command.add(mainClass);
+        command.addAll(options.arguments());
+        return new RankCommand(options, pmiPort, command, mainClass, classPath, rankFlags);
+    }
+
+    /** The command line shared by all ranks, without any rank's {@link RankJvmFlags}. */
+    List<String> commandLine() {
+        return commandLine;
+    }
+
+    /** Rank {@code rank}'s command line: the shared one with its own flags after the required ones. */
+    List<String> commandLine(int rank) {
+        List<String> flags = rankFlags.of(rank);
+        if (flags.isEmpty()) {
+            return commandLine;
+        }
+        List<String> command = new ArrayList<>(commandLine);
+        command.addAll(1 + REQUIRED_JVM_FLAGS.size(), flags);
+        return command;
+    }
+
+    /** What a rank finds in its environment on top of the launcher's: PMI port mode, locality, {@code -env}. */
+    Map<String, String> variables(int rank) {
+        Map<String, String> v = new LinkedHashMap<>();
+        v.put("PMI_PORT", pmiPort);
+        v.put("PMI_ID", Integer.toString(rank));
+        v.put("PMI_RANK", Integer.toString(rank));
+        v.put("PMI_SIZE", Integer.toString(mapping.size()));
+        v.put(PmiVariables.PIPELINE, "1");
+        v.put("MPI_LOCALRANKID", Integer.toString(mapping.localRank(rank)));
+        v.put("MPI_LOCALNRANKS", Integer.toString(mapping.localSize(rank)));
+        v.put("MPJ_LAUNCHER_PID", Long.toString(ProcessHandle.current().pid()));
+        v.putAll(options.environment()); // last: the user's explicit choice wins
+        return v;
+    }
+
+    /** A process builder for one rank; redirections are left to the caller. */
+    ProcessBuilder processBuilder(int rank) {
+        ProcessBuilder pb = new ProcessBuilder(commandLine(rank));
+        Map<String, String> env = pb.environment();
+        ENCLOSING_PMI_VARIABLES.forEach(env::remove);
+        env.putAll(variables(rank));
+        return pb;
+    }
+
+    /** Fails before N JVMs start when the main class is not on the class path (a typo, a missing -cp). */
+    void requireMainClass() throws UsageException {
+        List<URL> urls = new ArrayList<>();
+        for (String entry : classPath) {
+            for (String e : entry.split(File.pathSeparator)) {
+                if (e.contains("*")) {
+                    return; // wildcard entries are the JVM's to expand
+                }
+                try {
+                    urls.add(Path.of(e.isEmpty() ? "." : e).toUri().toURL());
+                } catch (IOException | RuntimeException ex) {
+                    return; // an entry the JVM may still understand; let it decide
+                }
+            }
+        }
+        try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), null)) {
+            if (loader.findResource(mainClass.replace('.', '/') + ".class") == null) {
+                throw new UsageException("no class " + mainClass + " on the class path"
+                        + " (neither a sample name nor a class: see mpjrun --help; add your classes with -cp)");
+            }
+        } catch (IOException e) {
+            // closing the loader failed: the check itself already answered
+        }
+    }
+
+    private static String mainClassOf(String jar) throws UsageException {
+        Manifest manifest;
+        try (JarFile file = new JarFile(jar)) {
+            manifest = file.getManifest();
+        } catch (IOException e) {
+            throw new UsageException("cannot read the jar " + jar + ": " + e.getMessage());
+        }
+        String mainClass = manifest == null ? null : manifest.getMainAttributes().getValue(Attributes.Name.MAIN_CLASS);
+        if (mainClass == null || mainClass.isBlank()) {
+            throw new UsageException(jar + " names no Main-Class in its manifest; run it as "
+                    + "mpjrun -np N -cp " + jar + " MainClass");
+        }
+        return mainClass.trim();
+    }
+}

@@ -1,0 +1,68 @@
+package dev.mpj.launcher;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * Short names of bundled programs ({@code mpjrun -np 4 ring}), read from every class-path resource
+ * {@value #RESOURCE}: lines {@code name=fully.qualified.MainClass}. The first resource on the class path
+ * that names a sample wins, as for any class-path lookup.
+ */
+public final class SampleCatalog {
+    /** Where modules list their samples. */
+    public static final String RESOURCE = "META-INF/mpj/samples.properties";
+
+    private final Map<String, String> mainClassByName;
+
+    private SampleCatalog(Map<String, String> mainClassByName) {
+        this.mainClassByName = Collections.unmodifiableMap(new TreeMap<>(mainClassByName));
+    }
+
+    /** The samples every {@value #RESOURCE} visible to {@code loader} lists. */
+    public static SampleCatalog load(ClassLoader loader) {
+        Map<String, String> found = new TreeMap<>();
+        try {
+            Enumeration<URL> resources = loader.getResources(RESOURCE);
+            while (resources.hasMoreElements()) {
+                URL url = resources.nextElement();
+                Properties entries = new Properties();
+                try (InputStream in = url.openStream()) {
+                    entries.load(in);
+                }
+                for (String name : entries.stringPropertyNames()) {
+                    String mainClass = entries.getProperty(name).trim();
+                    if (!LaunchOptions.isClassName(mainClass)) {
+                        throw new IllegalStateException(url + ": sample '" + name + "' names '" + mainClass
+                                + "', which is not a class name");
+                    }
+                    found.putIfAbsent(name.trim(), mainClass);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the sample lists " + RESOURCE, e);
+        }
+        return new SampleCatalog(found);
+    }
+
+    /** A catalog with exactly these samples (name to main class). */
+    public static SampleCatalog of(Map<String, String> mainClassByName) {
+        return new SampleCatalog(mainClassByName);
+    }
+
+    public Optional<String> mainClassOf(String name) {
+        return Optional.ofNullable(mainClassByName.get(name));
+    }
+
+    /** Sample names to main classes, sorted by name. */
+    public Map<String, String> entries() {
+        return mainClassByName;
+    }
+}

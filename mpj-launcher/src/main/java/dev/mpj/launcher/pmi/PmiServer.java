@@ -1,0 +1,123 @@
+package dev.mpj.launcher.pmi;
+
+import dev.mpj.runtime.pmi.wire.PmiLimits;
+import dev.mpj.runtime.pmi.wire.ProcessMapping;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The process manager's PMI server in port mode (PMI.md §2, §3, §6): ranks connect to 127.0.0.1 on an
+ * ephemeral port named in {@code PMI_PORT}, identify themselves with {@code cmd=initack pmiid=R}, then speak
+ * PMI-1 or PMI-2 lock-step. A connection speaks PMI-1 lines until its {@code init} asks for
+ * {@code pmi_version=2}; from then on each message is detected as Hydra does: one starting with {@code cmd=} or
+ * {@code mcmd=} is a PMI-1 line, anything else a length-framed PMI-2 message. One thread with one selector
+ * ({@link PmiSelectorLoop}) serves every connection ({@link PmiClientConnection}), as Hydra's proxy does, so
+ * the KVS and the barrier ({@link PmiJob}) need no locks and every reply order is deterministic.
+ *
+ * <p>Semantics follow Hydra and Slurm: a put ({@code put}, {@code kvs-put}) stays invisible, even to its
+ * putter, until the next barrier; the barrier ({@code barrier_in}, and {@code kvs-fence}, a true barrier here
+ * as in Slurm) completes when all ranks have entered it, whatever their dialect, and shares one KVS;
+ * {@code PMI_process_mapping} is always served. PMI-2 node attributes are kept per node of the
+ * {@link ProcessMapping}, and a get with {@code wait=TRUE} is answered when a rank of the same node puts the
+ * key. Unlike Hydra, an unknown command gets an {@code rc=-1} reply instead of killing the job, and a PMI-2
+ * {@code abort} ends the job with its {@code exitcode} field (1 without one). A client that breaks the
+ * protocol (a line over 1024 bytes, a PMI-2 length field that is not a number or announces more than
+ * {@link dev.mpj.runtime.pmi.wire.Pmi2Message#MAX_BODY} bytes, a message the parsers reject, a command out of
+ * order) is reported to the {@link Listener} and its connection closed; the server keeps serving the others and
+ * never throws from its thread.
+ */
+public final class PmiServer implements AutoCloseable {
+
+    /**
+     * What the server tells the job. Called on the server thread in the order things happened (a rank's
+     * {@code rankFinalized} comes before its {@code finalize_ack} is written), so implementations must be quick
+     * and must not block.
+     */
+    public interface Listener {
+        /** The rank identified its connection ({@code initack}). */
+        void rankConnected(int rank);
+
+        /** The rank sent {@code finalize}. */
+        void rankFinalized(int rank);
+
+        /** The rank asked to end the job ({@code abort exitcode=N}). */
+        void rankAborted(int rank, int exitCode);
+
+        /** The rank's connection closed before it sent {@code finalize} or {@code abort}. */
+        void rankDisconnected(int rank);
+
+        /**
+         * A client broke the protocol; its connection is closed.
+         *
+         * @param rank    the client's rank, or -1 when it had not identified itself
+         * @param problem what it did, phrased to follow "rank R", e.g. "sent a malformed PMI line: …"
+         */
+        void protocolError(int rank, String problem);
+
+        /** The server itself failed (its selector broke) and serves nobody any more. */
+        void serverFailed(Exception cause);
+    }
+
+    private final PmiJob job;
+    private final Pmi1Commands pmi1;
+    private final Pmi2Commands pmi2;
+    private PmiSelectorLoop loop;
+
+    /**
+     * A server for one job.
+     *
+     * @param mapping  the job's size and rank placement, served as {@value ProcessMapping#KEY}
+     * @param kvsName  the name served by {@code get_my_kvsname} (see {@link #newKvsName()})
+     * @param listener receives the job's PMI events
+     */
+    public PmiServer(ProcessMapping mapping, String kvsName, Listener listener) {
+        if (kvsName.isEmpty() || kvsName.length() >= PmiLimits.KVSNAME_MAX || !kvsName.matches("[A-Za-z0-9_.-]+")) {
+            throw new IllegalArgumentException("unusable KVS name '" + kvsName + "'");
+        }
+        this.job = new PmiJob(mapping, kvsName, listener);
+        this.pmi1 = new Pmi1Commands(job);
+        this.pmi2 = new Pmi2Commands(job);
+    }
+
+    /** A KVS name unique to this launcher and job: {@code mpj_<launcher pid>_<random hex>}. */
+    public static String newKvsName() {
+        return "mpj_" + ProcessHandle.current().pid() + "_"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
+    }
+
+    /** Binds an ephemeral loopback port and starts serving; returns the bound address. */
+    public InetSocketAddress start() throws IOException {
+        if (loop != null) {
+            throw new IllegalStateException("already started");
+        }
+        // the backlog covers every rank connecting at once, so no SYN is dropped at startup
+        loop = PmiSelectorLoop.start(Math.max(128, job.mapping().size()),
+                (channel, key) -> new PmiClientConnection(channel, key, pmi1, pmi2, job), job.listener());
+        return address();
+    }
+
+    /** The bound address. */
+    public InetSocketAddress address() throws IOException {
+        return loop.address();
+    }
+
+    /** The value of {@code PMI_PORT} for the ranks: {@code host:port}. */
+    public String portVariable() throws IOException {
+        InetSocketAddress a = address();
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
+    public String kvsName() {
+        return job.kvsName();
+    }
+
+    /** Stops serving and closes every connection; waits for the server thread to end. */
+    @Override
+    public void close() {
+        if (loop != null) {
+            loop.close();
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package dev.mpj.launcher;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LaunchOptionsTest {
+    private static final SampleCatalog SAMPLES = SampleCatalog.of(Map.of(
+            "hello", "dev.mpj.samples.Hello", "ring", "dev.mpj.samples.Ring"));
+
+    @Test
+    void parsesEveryOption() throws UsageException {
+        LaunchOptions o = parse("-np", "4", "-cp", "a.jar:b", "--fake-nodes", "2", "-env", "A", "1",
+                "-env", "B", "two words", "-l", "--timeout", "1.5", "org.example.Main", "x", "y");
+        assertEquals(4, o.processes());
+        assertEquals("a.jar:b", o.classPath());
+        assertEquals(2, o.fakeNodes());
+        assertEquals(Map.of("A", "1", "B", "two words"), o.environment());
+        assertEquals(List.of("A", "B"), List.copyOf(o.environment().keySet()));
+        assertTrue(o.prefixOutput());
+        assertEquals(Duration.ofMillis(1500), o.timeout());
+        assertEquals("org.example.Main", o.mainClass());
+        assertNull(o.jar());
+        assertEquals(List.of("x", "y"), o.arguments());
+        assertEquals("(vector,(0,2,2))", o.mapping().pmiValue());
+    }
+
+    @Test
+    void defaultsAreOneNodeNoTimeoutNoPrefix() throws UsageException {
+        LaunchOptions o = parse("-np", "3", "Main");
+        assertEquals("", o.classPath());
+        assertEquals(0, o.fakeNodes());
+        assertEquals("(vector,(0,1,3))", o.mapping().pmiValue());
+        assertFalse(o.hasTimeout());
+        assertFalse(o.prefixOutput());
+        assertTrue(o.environment().isEmpty());
+        assertTrue(o.jvmOptions().isEmpty());
+    }
+
+    @Test
+    void longOptionSpellingsAreAccepted() throws UsageException {
+        LaunchOptions o = parse("-n", "2", "--prefix-rank", "Main");
+        assertEquals(2, o.processes());
+        assertTrue(o.prefixOutput());
+    }
+
+    @Test
+    void sampleNameRunsItsMainClass() throws UsageException {
+        LaunchOptions o = parse("-np", "2", "ring", "10");
+        assertEquals("dev.mpj.samples.Ring", o.mainClass());
+        assertEquals(List.of("10"), o.arguments());
+    }
+
+    @Test
+    void everythingAfterTheProgramBelongsToTheProgram() throws UsageException {
+        LaunchOptions o = parse("-np", "2", "Main", "-np", "9", "-l");
+        assertEquals(2, o.processes());
+        assertFalse(o.prefixOutput());
+        assertEquals(List.of("-np", "9", "-l"), o.arguments());
+    }
+
+    @Test
+    void jarTakesTheNextArgumentAndTheRestAreArguments() throws UsageException {
+        LaunchOptions o = parse("-np", "2", "-jar", "app.jar", "hello");
+        assertEquals("app.jar", o.jar());
+        assertNull(o.mainClass());
+        assertEquals(List.of("hello"), o.arguments());
+    }
+
+    @Test
+    void rankJvmOptionsComeFromMpjJvmOpts() throws UsageException {
+        LaunchOptions o = LaunchOptions.parse(List.of("-np", "1", "Main"), SAMPLES,
+                Map.of("MPJ_JVM_OPTS", "  -Xmx64m   -Dx=y "));
+        assertEquals(List.of("-Xmx64m", "-Dx=y"), o.jvmOptions());
+    }
+
+    @Test
+    void wrongCommandLinesAreRefusedWithAClearMessage() {
+        assertUsageError("missing -np", "Main");
+        assertUsageError("-np needs a positive whole number, not '0'", "-np", "0", "Main");
+        assertUsageError("-np needs a positive whole number, not 'four'", "-np", "four", "Main");
+        assertUsageError("-np needs a value", "-np");
+        assertUsageError("unknown option '--frobnicate'", "-np", "2", "--frobnicate", "Main");
+        assertUsageError("--fake-nodes 3 exceeds the number of ranks (2)", "-np", "2", "--fake-nodes", "3", "Main");
+        assertUsageError("--fake-nodes needs a positive whole number", "-np", "2", "--fake-nodes", "0", "Main");
+        assertUsageError("-env needs a NAME and a VALUE", "-np", "2", "-env", "A");
+        assertUsageError("-env needs a variable name without '='", "-np", "2", "-env", "A=B", "1", "Main");
+        assertUsageError("--timeout needs a positive number of seconds", "-np", "2", "--timeout", "-1", "Main");
+        assertUsageError("no program given", "-np", "2");
+        assertUsageError("'my-app' is neither a sample (hello, ring) nor a main class name", "-np", "2", "my-app");
+        assertUsageError("'Hello.class' is a file; name the main class instead", "-np", "2", "Hello.class");
+    }
+
+    @Test
+    void helpIsAskedForRatherThanAnError() {
+        UsageException e = assertThrows(UsageException.class, () -> parse("-np", "2", "--help"));
+        assertTrue(e.helpRequested());
+        assertTrue(assertThrows(UsageException.class, () -> parse("-h")).helpRequested());
+    }
+
+    @Test
+    void samplesAreReadFromEveryCatalogResourceAndTheFirstOneWins(@TempDir Path dir) throws IOException {
+        Path first = writeCatalog(dir.resolve("first"), "hello=org.first.Hello\npi=org.first.Pi\n");
+        Path second = writeCatalog(dir.resolve("second"), "hello=org.second.Hello\nring=org.second.Ring\n");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {first.toUri().toURL(), second.toUri().toURL()},
+                null)) {
+            SampleCatalog catalog = SampleCatalog.load(loader);
+            assertEquals(Map.of("hello", "org.first.Hello", "pi", "org.first.Pi", "ring", "org.second.Ring"),
+                    catalog.entries());
+        }
+    }
+
+    private static Path writeCatalog(Path root, String content) throws IOException {
+        Path file = root.resolve(SampleCatalog.RESOURCE);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, content);
+        return root;
+    }
+
+    private static LaunchOptions parse(String... args) throws UsageException {
+        return LaunchOptions.parse(List.of(args), SAMPLES, Map.of());
+    }
+
+    private static void assertUsageError(String expectedStart, String... args) {
+        UsageException e = assertThrows(UsageException.class, () -> parse(args), String.join(" ", args));
+        assertFalse(e.helpRequested());
+        assertTrue(e.getMessage().startsWith(expectedStart), e.getMessage());
+    }
+}

@@ -1,0 +1,129 @@
+package dev.mpj.launcher;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RankCommandTest {
+    private static final String LAUNCHER_CP = "/opt/mpj/runtime.jar";
+
+    @Test
+    void ranksRunThisJavaWithTheRequiredFlagThenMpjJvmOpts() throws UsageException {
+        List<String> cmd = command(options(Map.of("MPJ_JVM_OPTS", "-Xmx64m -Dk=v"), "-np", "2", "org.x.Main", "a"));
+        assertEquals(Path.of(System.getProperty("java.home"), "bin", "java").toString(), cmd.get(0));
+        List<String> expected = new ArrayList<>(RankCommand.REQUIRED_JVM_FLAGS);
+        expected.addAll(List.of("-Xmx64m", "-Dk=v", "-cp", LAUNCHER_CP, "org.x.Main", "a"));
+        assertEquals(expected, cmd.subList(1, cmd.size()));
+    }
+
+    @Test
+    void unsafeIsAllowedOutrightFromJava23OnAndTheInternalPackageAlwaysExported() {
+        assertEquals(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"),
+                RankCommand.requiredJvmFlags(17));
+        assertEquals(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow"), RankCommand.requiredJvmFlags(25));
+    }
+
+    @Test
+    void launcherJarsLeadTheClassPathThenTheUsersThenTheLaunchersDirectories() throws UsageException {
+        RankCommand c = RankCommand.of(options(Map.of(), "-np", "1", "-cp", "app/classes", "org.x.Main"),
+                String.join(File.pathSeparator, "/opt/mpj/classes", LAUNCHER_CP, "/opt/lib/netty.jar"),
+                "127.0.0.1:1");
+        List<String> cmd = c.commandLine();
+        assertEquals(String.join(File.pathSeparator, LAUNCHER_CP, "/opt/lib/netty.jar", "app/classes",
+                "/opt/mpj/classes"), cmd.get(cmd.indexOf("-cp") + 1));
+    }
+
+    @Test
+    void rankFlagsFollowTheRequiredFlagsAndPrecedeMpjJvmOptsForThatRankOnly() throws UsageException {
+        RankCommand c = RankCommand.of(options(Map.of("MPJ_JVM_OPTS", "-Xshare:off"), "-np", "2", "org.x.Main"),
+                LAUNCHER_CP, "127.0.0.1:1", rank -> rank == 1 ? List.of("-Dfor.one=yes") : List.of());
+        List<String> one = c.processBuilder(1).command();
+        int required = RankCommand.REQUIRED_JVM_FLAGS.size();
+        assertEquals(RankCommand.REQUIRED_JVM_FLAGS, one.subList(1, 1 + required));
+        assertEquals(List.of("-Dfor.one=yes", "-Xshare:off", "-cp"), one.subList(1 + required, 4 + required));
+        assertEquals(c.commandLine(), c.processBuilder(0).command());
+    }
+
+    @Test
+    void jarRunsTheMainClassOfItsManifestWithTheJarAfterTheLaunchersJars(@TempDir Path dir) throws Exception {
+        Path jar = jar(dir.resolve("app.jar"), "org.app.Main");
+        List<String> cmd = command(options(Map.of(), "-np", "1", "-jar", jar.toString(), "in.txt"));
+        assertEquals(LAUNCHER_CP + File.pathSeparator + jar, cmd.get(cmd.indexOf("-cp") + 1));
+        assertEquals(List.of("org.app.Main", "in.txt"), cmd.subList(cmd.size() - 2, cmd.size()));
+    }
+
+    @Test
+    void jarWithoutMainClassIsAUsageError(@TempDir Path dir) throws Exception {
+        Path jar = jar(dir.resolve("lib.jar"), null);
+        UsageException e = assertThrows(UsageException.class,
+                () -> command(options(Map.of(), "-np", "1", "-jar", jar.toString())));
+        assertTrue(e.getMessage().contains("names no Main-Class"), e.getMessage());
+    }
+
+    @Test
+    void missingJarIsAUsageError(@TempDir Path dir) {
+        UsageException e = assertThrows(UsageException.class,
+                () -> command(options(Map.of(), "-np", "1", "-jar", dir.resolve("none.jar").toString())));
+        assertTrue(e.getMessage().startsWith("cannot read the jar"), e.getMessage());
+    }
+
+    @Test
+    void eachRankLearnsPortModePmiAndItsPlaceOnItsNode() throws UsageException {
+        RankCommand c = RankCommand.of(options(Map.of(), "-np", "4", "--fake-nodes", "2", "org.x.Main"),
+                LAUNCHER_CP, "127.0.0.1:4242");
+        Map<String, String> v = c.variables(3);
+        assertEquals("127.0.0.1:4242", v.get("PMI_PORT"));
+        assertEquals("3", v.get("PMI_ID"));
+        assertEquals("3", v.get("PMI_RANK"));
+        assertEquals("4", v.get("PMI_SIZE"));
+        assertEquals("1", v.get("MPI_LOCALRANKID"));
+        assertEquals("2", v.get("MPI_LOCALNRANKS"));
+        assertEquals(Long.toString(ProcessHandle.current().pid()), v.get("MPJ_LAUNCHER_PID"));
+    }
+
+    @Test
+    void envOptionsReachEveryRankAndWinOverTheLaunchersVariables() throws UsageException {
+        RankCommand c = RankCommand.of(options(Map.of(), "-np", "2", "-env", "MPJ_VERBOSE", "true",
+                "-env", "MPI_LOCALNRANKS", "9", "org.x.Main"), LAUNCHER_CP, "127.0.0.1:1");
+        Map<String, String> env = c.processBuilder(1).environment();
+        assertEquals("true", env.get("MPJ_VERBOSE"));
+        assertEquals("9", env.get("MPI_LOCALNRANKS"));
+        assertEquals("1", env.get("PMI_ID"));
+    }
+
+    private static LaunchOptions options(Map<String, String> env, String... args) throws UsageException {
+        return LaunchOptions.parse(List.of(args), SampleCatalog.of(Map.of()), env);
+    }
+
+    private static List<String> command(LaunchOptions o) throws UsageException {
+        return RankCommand.of(o, LAUNCHER_CP, "127.0.0.1:1").commandLine();
+    }
+
+    private static Path jar(Path file, String mainClass) throws IOException {
+        Manifest m = new Manifest();
+        m.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        if (mainClass != null) {
+            m.getMainAttributes().put(Attributes.Name.MAIN_CLASS, mainClass);
+        }
+        try (OutputStream out = Files.newOutputStream(file); JarOutputStream jar = new JarOutputStream(out, m)) {
+            jar.flush();
+        }
+        return file;
+    }
+}

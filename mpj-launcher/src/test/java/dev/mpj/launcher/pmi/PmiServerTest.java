@@ -1,0 +1,429 @@
+package dev.mpj.launcher.pmi;
+
+import dev.mpj.runtime.pmi.Pmi1Client;
+import dev.mpj.runtime.pmi.wire.Pmi1Message;
+import dev.mpj.runtime.pmi.wire.Pmi2Message;
+import dev.mpj.runtime.pmi.wire.ProcessMapping;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@Timeout(20)
+class PmiServerTest {
+    private static final String KVS = "mpj_test_kvs";
+
+    private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+    private final List<RawPmiClient> clients = new ArrayList<>();
+    private PmiServer server;
+
+    @AfterEach
+    void tearDown() {
+        clients.forEach(RawPmiClient::close);
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void initackTellsTheClientTheJobSizeAndItsRank() throws IOException {
+        start(ProcessMapping.singleNode(3));
+        RawPmiClient c = client();
+        List<String> replies = c.initack(2).stream().map(Pmi1Message::toString).toList();
+        assertEquals(List.of("cmd=initack", "cmd=set size=3", "cmd=set rank=2", "cmd=set debug=0"), replies);
+        assertEquals("connected 2", nextEvent());
+    }
+
+    @Test
+    void aPipelinedClientStartsInOneRoundTripAndWorksOnAsUsual() throws Exception {
+        start(ProcessMapping.singleNode(2));
+        try (Pmi1Client zero = Pmi1Client.overPort(server.portVariable(), 0, true);
+             Pmi1Client one = Pmi1Client.overPort(server.portVariable(), 1, true)) {
+            assertEquals(List.of(0, 2, 1, 2), List.of(zero.rank(), zero.size(), one.rank(), one.size()));
+            assertEquals(KVS, zero.jobId());
+            assertEquals(KVS, one.jobId());
+            assertTrue(zero.maxValueLength() > 0);
+            // the connection is in step after the pipelined start: a put, a barrier and a get still match up
+            zero.put("card-0", "abc");
+            Thread other = new Thread(one::barrier);
+            other.start();
+            zero.barrier();
+            other.join(5000);
+            assertEquals("abc", one.get("card-0"));
+        }
+    }
+
+    @Test
+    void initAcceptsPmiVersion1() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        Pmi1Message reply = rank(0).call("init", "pmi_version", "1", "pmi_subversion", "1");
+        assertEquals("response_to_init", reply.command());
+        assertEquals(0, reply.rc());
+        assertEquals("1", reply.get("pmi_version"));
+        assertEquals("1", reply.get("pmi_subversion"));
+    }
+
+    @Test
+    void initRefusesAnUnknownPmiVersionWithAnErrorReply() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        Pmi1Message reply = rank(0).call("init", "pmi_version", "3", "pmi_subversion", "0");
+        assertEquals("response_to_init", reply.command());
+        assertEquals(-1, reply.rc());
+    }
+
+    // ---- PMI-2 ----
+
+    @Test
+    void initWithPmiVersion2AnswersInPmi1ThenSpeaksFramedPmi2() throws IOException {
+        start(ProcessMapping.singleNode(3));
+        RawPmiClient c = rank(2);
+        Pmi1Message init = c.call("init", "pmi_version", "2", "pmi_subversion", "0");
+        assertEquals("cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0", init.toString());
+        Pmi2Message full = c.call2("fullinit", "pmirank", "2", "threaded", "FALSE");
+        assertEquals("fullinit-response", full.command());
+        assertEquals(0, full.rc());
+        assertEquals("2", full.get("rank"));
+        assertEquals("3", full.get("size"));
+        assertEquals("cmd=job-getid-response;rc=0;jobid=" + KVS + ";", c.call2("job-getid").toString());
+    }
+
+    @Test
+    void jobAttributesAreTheMappingAndTheUniverseSize() throws IOException {
+        start(ProcessMapping.blocks(4, 2));
+        RawPmiClient c = pmi2Rank(0);
+        assertEquals("(vector,(0,2,2))", c.call2("info-getjobattr", "key", "PMI_process_mapping").foundValue());
+        assertEquals("4", c.call2("info-getjobattr", "key", "universeSize").foundValue());
+        assertEquals("FALSE", c.call2("info-getjobattr", "key", "PMI_hwloc_xmlfile").get("found"));
+    }
+
+    @Test
+    void kvsFenceIsATrueBarrierThatPublishesThePuts() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient r0 = pmi2Rank(0);
+        RawPmiClient r1 = pmi2Rank(1);
+        assertEquals(0, r0.call2("kvs-put", "key", "card-0", "value", "0a0b").rc());
+        assertNull(r1.call2("kvs-get", "jobid", KVS, "srcid", "-1", "key", "card-0").foundValue(),
+                "invisible before the fence");
+        r0.send2("kvs-fence");
+        assertTrue(r0.silentFor(300), "the fence waits for rank 1");
+        r1.send2("kvs-fence");
+        assertEquals("cmd=kvs-fence-response;rc=0;", r0.frame().toString());
+        assertEquals("cmd=kvs-fence-response;rc=0;", r1.frame().toString());
+        assertEquals("0a0b", r1.call2("kvs-get", "jobid", KVS, "srcid", "-1", "key", "card-0").foundValue());
+    }
+
+    @Test
+    void pmi1AndPmi2RanksShareOneBarrierAndOneKvs() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient old = rank(0);
+        RawPmiClient framed = pmi2Rank(1);
+        old.call("put", "kvsname", KVS, "key", "from-1", "value", "one");
+        framed.call2("kvs-put", "key", "from-2", "value", "two");
+        old.send(Pmi1Message.of("barrier_in"));
+        framed.send2("kvs-fence");
+        assertEquals("barrier_out", old.reply().command());
+        assertEquals("kvs-fence-response", framed.frame().command());
+        assertEquals("two", old.call("get", "kvsname", KVS, "key", "from-2").get("value"));
+        assertEquals("one", framed.call2("kvs-get", "jobid", KVS, "srcid", "-1", "key", "from-1").foundValue());
+    }
+
+    @Test
+    void nodeAttributeWaitIsAnsweredOnlyByAPutOnTheSameNode() throws IOException {
+        start(ProcessMapping.blocks(4, 2)); // ranks 0,1 on node 0; 2,3 on node 1
+        RawPmiClient r0 = pmi2Rank(0);
+        RawPmiClient r1 = pmi2Rank(1);
+        RawPmiClient r2 = pmi2Rank(2);
+        RawPmiClient r3 = pmi2Rank(3);
+        r1.send2("info-getnodeattr", "key", "segment", "wait", "TRUE");
+        assertEquals(0, r2.call2("info-putnodeattr", "key", "segment", "value", "node-1").rc());
+        assertTrue(r1.silentFor(300), "a put on another node does not answer the wait");
+        assertEquals(0, r0.call2("info-putnodeattr", "key", "segment", "value", "node-0").rc());
+        assertEquals("node-0", r1.frame().foundValue());
+        assertEquals("node-1", r3.call2("info-getnodeattr", "key", "segment", "wait", "FALSE").foundValue());
+        assertNull(r3.call2("info-getnodeattr", "key", "other", "wait", "FALSE").foundValue());
+    }
+
+    @Test
+    void thridIsEchoedInTheReply() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        RawPmiClient c = pmi2Rank(0);
+        assertEquals("0x7f", c.call2("kvs-put", "key", "k", "value", "v", "thrid", "0x7f").get("thrid"));
+    }
+
+    @Test
+    void unknownPmi2CommandGetsAnErrorReply() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        RawPmiClient c = pmi2Rank(0);
+        assertEquals(-1, c.call2("job-connect", "jobid", "x").rc());
+        assertNull(events.poll(), "an unknown command is not a protocol error");
+    }
+
+    @Test
+    void pmi2FinalizeIsAcknowledged() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        RawPmiClient c = pmi2Rank(0);
+        assertEquals("cmd=finalize-response;rc=0;", c.call2("finalize").toString());
+        assertEquals("finalized 0", nextEvent());
+    }
+
+    @Test
+    void pmi2AbortEndsTheJobWithItsExitCode() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient c = pmi2Rank(1);
+        c.send2("abort", "isworld", "TRUE", "msg", "bad input", "exitcode", "7");
+        assertEquals("aborted 1 7", nextEvent());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "bad length field | 12x456cmd=kvs-fence;",
+            "oversized body   | 9999  cmd=kvs-fence;",
+            "missing cmd      | 7     key=a;;",
+            "empty length     | '      cmd=kvs-fence;'"})
+    void malformedFrameIsReportedNamingTheRankAndTheOthersAreStillServed(String what, String frame)
+            throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient r0 = pmi2Rank(0);
+        RawPmiClient r1 = pmi2Rank(1);
+        r1.sendRaw(frame.getBytes(StandardCharsets.US_ASCII));
+        String event = nextEvent();
+        assertTrue(event.startsWith("protocolError 1 sent a malformed PMI-2 frame: "), event);
+        assertNull(r1.readLine(), "the offending connection is closed");
+        assertEquals("kvs-put-response", r0.call2("kvs-put", "key", "k", "value", "v").command());
+    }
+
+    @Test
+    void jobQueriesAnswerWithTheJobsValues() throws IOException {
+        start(ProcessMapping.singleNode(5));
+        RawPmiClient c = rank(4);
+        assertEquals("cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024", c.call("get_maxes").toString());
+        assertEquals("cmd=appnum appnum=0", c.call("get_appnum").toString());
+        assertEquals("cmd=my_kvsname kvsname=" + KVS, c.call("get_my_kvsname").toString());
+        assertEquals("cmd=universe_size size=5", c.call("get_universe_size").toString());
+    }
+
+    @Test
+    void putIsInvisibleToEveryoneUntilTheNextBarrier() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient r0 = rank(0);
+        RawPmiClient r1 = rank(1);
+        assertEquals(0, r0.call("put", "kvsname", KVS, "key", "card-0", "value", "a=b=c").rc());
+
+        Pmi1Message early0 = r0.call("get", "kvsname", KVS, "key", "card-0");
+        Pmi1Message early1 = r1.call("get", "kvsname", KVS, "key", "card-0");
+        assertEquals(-1, early0.rc());
+        assertEquals("key_card-0_not_found", early0.get("msg"));
+        assertEquals(-1, early1.rc());
+
+        r0.send(Pmi1Message.of("barrier_in"));
+        r1.send(Pmi1Message.of("barrier_in"));
+        assertEquals("barrier_out", r0.reply().command());
+        assertEquals("barrier_out", r1.reply().command());
+        Pmi1Message late = r1.call("get", "kvsname", KVS, "key", "card-0");
+        assertEquals(0, late.rc());
+        assertEquals("a=b=c", late.get("value"));
+    }
+
+    @Test
+    void barrierReleasesNobodyUntilEveryRankHasEntered() throws IOException {
+        start(ProcessMapping.singleNode(3));
+        List<RawPmiClient> ranks = List.of(rank(0), rank(1), rank(2));
+        ranks.get(0).send(Pmi1Message.of("barrier_in"));
+        ranks.get(1).send(Pmi1Message.of("barrier_in"));
+        assertTrue(ranks.get(0).silentFor(300), "rank 0 left the barrier before rank 2 entered it");
+        assertTrue(ranks.get(1).silentFor(10), "rank 1 left the barrier before rank 2 entered it");
+
+        ranks.get(2).send(Pmi1Message.of("barrier_in"));
+        for (RawPmiClient r : ranks) {
+            assertEquals("barrier_out", r.reply().command());
+        }
+    }
+
+    @Test
+    void processMappingIsServedBeforeAnyBarrier() throws IOException {
+        start(ProcessMapping.blocks(4, 2));
+        Pmi1Message reply = rank(3).call("get", "kvsname", KVS, "key", "PMI_process_mapping");
+        assertEquals(0, reply.rc());
+        assertEquals("(vector,(0,2,2))", reply.get("value"));
+    }
+
+    @Test
+    void unknownCommandGetsAnErrorReplyAndTheConnectionStaysUsable() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        RawPmiClient c = rank(0);
+        assertEquals("cmd=frobnicate_result rc=-1 msg=unknown_command", c.call("frobnicate").toString());
+        assertEquals("appnum", c.call("get_appnum").command());
+        assertNull(events.poll(), "an unknown command is not a protocol error");
+    }
+
+    @Test
+    void malformedLineIsReportedNamingTheRankAndTheOthersAreStillServed() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient r0 = rank(0);
+        RawPmiClient r1 = rank(1);
+        r1.sendRaw("cmd=put kvsname garbage\n".getBytes(StandardCharsets.US_ASCII));
+
+        String event = nextEvent();
+        assertTrue(event.startsWith("protocolError 1 sent a malformed PMI line: "), event);
+        assertNull(r1.readLine(), "the offending connection is closed");
+        assertEquals("appnum", r0.call("get_appnum").command());
+    }
+
+    @Test
+    void lineLongerThan1024BytesIsRejected() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        RawPmiClient c = rank(0);
+        c.sendRaw(("cmd=put kvsname=" + KVS + " key=k value=" + "x".repeat(1100) + "\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        String event = nextEvent();
+        assertTrue(event.startsWith("protocolError 0 sent a malformed PMI line: longer than 1024 bytes"), event);
+    }
+
+    @Test
+    void commandsBeforeInitackAreRejectedAsUnidentified() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        RawPmiClient c = client();
+        c.sendRaw("cmd=init pmi_version=1 pmi_subversion=1\n".getBytes(StandardCharsets.US_ASCII));
+        String event = nextEvent();
+        assertTrue(event.startsWith("protocolError -1 sent cmd=init before identifying itself"), event);
+    }
+
+    @Test
+    void twoConnectionsCannotClaimTheSameRank() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        rank(1);
+        client().send(Pmi1Message.of("initack", "pmiid", "1"));
+        String event = nextEvent();
+        assertTrue(event.startsWith("protocolError -1 claimed pmiid=1, which another connection already holds"),
+                event);
+    }
+
+    @Test
+    void finalizeIsAcknowledgedAndAFollowingCloseIsNoFailure() throws IOException {
+        start(ProcessMapping.singleNode(1));
+        RawPmiClient c = rank(0);
+        assertEquals("cmd=finalize_ack", c.call("finalize").toString());
+        assertEquals("finalized 0", nextEvent());
+        c.close();
+        assertNull(pollEvent(300), "closing after finalize reports nothing");
+    }
+
+    @Test
+    void closeBeforeFinalizeIsReportedAsAnEarlyDisconnect() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        rank(0);
+        rank(1).close();
+        assertEquals("disconnected 1", nextEvent());
+    }
+
+    @Test
+    void abortIsReportedWithItsExitCode() throws IOException {
+        start(ProcessMapping.singleNode(4));
+        RawPmiClient c = rank(2);
+        c.send(Pmi1Message.of("abort", "exitcode", "3"));
+        assertEquals("aborted 2 3", nextEvent());
+        assertTrue(c.silentFor(200), "abort has no reply");
+    }
+
+    @Test
+    void barrierAfterARankFinalizedIsReportedInsteadOfHanging() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient r0 = rank(0);
+        RawPmiClient r1 = rank(1);
+        r0.call("finalize");
+        assertEquals("finalized 0", nextEvent());
+        r1.send(Pmi1Message.of("barrier_in"));
+        String event = nextEvent();
+        assertTrue(event.startsWith("protocolError 1 entered a PMI barrier after rank 0 had finalized"), event);
+    }
+
+    // ---- helpers ----
+
+    private void start(ProcessMapping mapping) throws IOException {
+        server = new PmiServer(mapping, KVS, new RecordingListener());
+        server.start();
+    }
+
+    private RawPmiClient client() throws IOException {
+        RawPmiClient c = RawPmiClient.connect(server.portVariable(), 5000);
+        clients.add(c);
+        return c;
+    }
+
+    /** A connection that has identified itself as {@code rank}; its "connected" event is consumed. */
+    private RawPmiClient rank(int rank) throws IOException {
+        RawPmiClient c = client();
+        c.initack(rank);
+        assertEquals("connected " + rank, nextEvent());
+        return c;
+    }
+
+    /** A connection of {@code rank} past {@code init pmi_version=2} and {@code fullinit}. */
+    private RawPmiClient pmi2Rank(int rank) throws IOException {
+        RawPmiClient c = rank(rank);
+        assertEquals(0, c.call("init", "pmi_version", "2", "pmi_subversion", "0").rc());
+        assertEquals(0, c.call2("fullinit", "pmirank", Integer.toString(rank), "threaded", "FALSE").rc());
+        return c;
+    }
+
+    private String nextEvent() {
+        String e = pollEvent(5000);
+        if (e == null) {
+            throw new AssertionError("no event from the PMI server within 5 s");
+        }
+        return e;
+    }
+
+    private String pollEvent(long millis) {
+        try {
+            return events.poll(millis, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private final class RecordingListener implements PmiServer.Listener {
+        @Override
+        public void rankConnected(int rank) {
+            events.add("connected " + rank);
+        }
+
+        @Override
+        public void rankFinalized(int rank) {
+            events.add("finalized " + rank);
+        }
+
+        @Override
+        public void rankAborted(int rank, int exitCode) {
+            events.add("aborted " + rank + " " + exitCode);
+        }
+
+        @Override
+        public void rankDisconnected(int rank) {
+            events.add("disconnected " + rank);
+        }
+
+        @Override
+        public void protocolError(int rank, String problem) {
+            events.add("protocolError " + rank + " " + problem);
+        }
+
+        @Override
+        public void serverFailed(Exception cause) {
+            events.add("serverFailed " + cause);
+        }
+    }
+}

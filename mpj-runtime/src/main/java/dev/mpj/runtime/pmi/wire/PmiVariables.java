@@ -1,0 +1,13 @@
+package dev.mpj.runtime.pmi.wire;
+
+/** Environment variables of mpj's own by which its process manager tells the ranks' PMI clients how to talk to it. */
+public final class PmiVariables {
+    /**
+     * Set to 1 by mpjrun, whose PMI server reads every line of a read: the PMI-1 client may then send its start
+     * requests all at once.
+     */
+    public static final String PIPELINE = "MPJ_PMI_PIPELINE";
+
+    private PmiVariables() {
+    }
+}
