@@ -1,6 +1,7 @@
 package dev.mpj.dist;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * fresh directory and run from there, away from the source tree and with no MPJ_HOME.
  */
 @Timeout(120)
+@Tag("multi-jvm")
 class DistributionIT {
     @TempDir
     static Path unpacked;

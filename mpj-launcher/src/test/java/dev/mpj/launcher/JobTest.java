@@ -1,5 +1,6 @@
 package dev.mpj.launcher;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Whole jobs of real child JVMs running {@link TestRanks}, supervised in this JVM. */
 @Timeout(60)
+@Tag("multi-jvm")
 class JobTest {
     /** Small, quick-starting rank JVMs: the machine is shared. */
     private static final String RANK_JVM_OPTS = "-Xmx64m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto";

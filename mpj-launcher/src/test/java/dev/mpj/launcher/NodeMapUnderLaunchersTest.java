@@ -1,5 +1,6 @@
 package dev.mpj.launcher;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +40,7 @@ class NodeMapUnderLaunchersTest {
     Path segments;
 
     @Test
+    @Tag("multi-jvm")
     void mpjrunFakeNodes() {
         LaunchOptions options;
         try {
@@ -58,12 +60,14 @@ class NodeMapUnderLaunchersTest {
     }
 
     @Test
+    @Tag("hydra")
     void hydraWithTwoEmulatedHosts() throws Exception {
         assertEquals(EXPECTED, runHydra(Map.of(), "-launcher", "fork", "-hosts", "a1:2,a2:2"));
         assertNoSegmentLeft();
     }
 
     @Test
+    @Tag("hydra")
     void hydraOnOneHostWithTheFakeNodesSetting() throws Exception {
         List<String> lines = runHydra(Map.of("MPJ_FAKE_NODES", "2"));
         // Hydra numbers local ranks over its one real host; the map follows the setting.

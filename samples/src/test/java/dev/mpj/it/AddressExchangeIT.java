@@ -1,6 +1,7 @@
 package dev.mpj.it;
 
 import dev.mpj.runtime.node.NodeSegmentDescriptor;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exchange's PMI operations follow the strategy's formula, and every pair of ranks can talk afterwards.
  */
 @Timeout(120)
+@Tag("multi-jvm")
 class AddressExchangeIT {
     private static final int NP = 7;
     private static final Pattern LINE = Pattern.compile(

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +23,7 @@ import dev.mpj.samples.stencil.Stencil3d;
  * global grid is distributed and whether faces are packed or sent as derived datatypes.
  */
 @Timeout(300)
+@Tag("multi-jvm")
 class ApplicationsIT {
     private static final List<String> STENCIL_RESULTS = List.of("residual", "res1", "maxdiff", "checksum");
 

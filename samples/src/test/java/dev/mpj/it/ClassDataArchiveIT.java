@@ -1,5 +1,6 @@
 package dev.mpj.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * ranks' archive is an AOT cache, without a line of errors from any rank.
  */
 @Timeout(180)
+@Tag("multi-jvm")
 class ClassDataArchiveIT {
     /** As {@link Job#RANK_JVM_OPTS}, but a rank whose archive does not map fails to start. */
     private static final String SHARING_REQUIRED = "-Xmx64m -XX:TieredStopAtLevel=1 -Xshare:on";

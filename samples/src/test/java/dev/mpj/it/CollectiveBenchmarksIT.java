@@ -1,5 +1,6 @@
 package dev.mpj.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * size from 4 B to the {@code -m} maximum with min ≤ avg ≤ max over ranks, then the same rows as CSV.
  */
 @Timeout(120)
+@Tag("multi-jvm")
 class CollectiveBenchmarksIT {
     private static final int NP = 3;
     private static final int ITERATIONS = 3;

@@ -1,5 +1,6 @@
 package dev.mpj.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * within a node, TCP between nodes), on even and uneven nodes.
  */
 @Timeout(180)
+@Tag("multi-jvm")
 class CollectivesIT {
     private static void assertAllRanksOk(Job.Result r, int np) {
         assertEquals(0, r.exitCode(), r::toString);

@@ -3,6 +3,7 @@ package dev.mpj.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * 3D Cartesian grids with shifts and sub-grids, a graph, and argument errors.
  */
 @Timeout(180)
+@Tag("multi-jvm")
 class CommunicatorsIT {
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {1, 3, 4, 8})

@@ -1,5 +1,6 @@
 package dev.mpj.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * each mode in {@link PointToPointIT} and {@link CollectivesIT}.
  */
 @Timeout(180)
+@Tag("multi-jvm")
 class ConnectionModesIT {
     private static Job job(int np, String mode) {
         return Job.np(np).env("MPJ_TRANSPORTS", "tcp").env("MPJ_CONNECTIONS", mode);

@@ -12,6 +12,7 @@ import dev.mpj.samples.bench.Latency;
 import dev.mpj.samples.ft.Ft;
 import dev.mpj.samples.stencil.Stencil3d;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -33,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * no barrier.
  */
 @Timeout(120)
+@Tag("hydra")
 class HydraIT {
     @BeforeAll
     static void hydra() {

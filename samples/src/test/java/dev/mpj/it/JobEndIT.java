@@ -1,5 +1,6 @@
 package dev.mpj.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -13,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * every TCP job's ranks alive for a second after their work was done), whoever drives the sockets.
  */
 @Timeout(120)
+@Tag("multi-jvm")
 class JobEndIT {
     @ParameterizedTest(name = "{0}, progress {1}")
     @CsvSource({"shm, caller", "tcp, caller", "tcp, threads"})

@@ -1,5 +1,6 @@
 package dev.mpj.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A failing rank ends the whole job quickly, names the rank, and leaves no process behind. */
 @Timeout(60)
+@Tag("multi-jvm")
 class JobFailureIT {
     private static void assertCleanFailure(Job.Result r) {
         assertTrue(r.err().contains("rank 1"), () -> "the failing rank is named\n" + r);

@@ -1,5 +1,6 @@
 package dev.mpj.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -12,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The {@code ./mpjrun} script as the README uses it, on the packaged build. */
 @Timeout(120)
+@Tag("multi-jvm")
 class MpjrunScriptIT {
     private static final String MPJRUN = Commands.repoRoot().resolve("mpjrun").toString();
 

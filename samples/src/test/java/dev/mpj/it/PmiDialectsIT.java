@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mpj.samples.Ring;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * fake nodes so that both the node-local and the cross-node paths of MPI.Init run.
  */
 @Timeout(120)
+@Tag("multi-jvm")
 class PmiDialectsIT {
     private static Job job(String dialect, int np) {
         return Job.np(np).env("MPJ_PMI", dialect).env("MPJ_INIT_TIMINGS", "true")

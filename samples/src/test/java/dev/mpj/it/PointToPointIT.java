@@ -1,5 +1,6 @@
 package dev.mpj.it;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -18,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * message ({@code ondemand}). Each program checks its own data and prints one OK line per rank that got to the end.
  */
 @Timeout(180)
+@Tag("multi-jvm")
 class PointToPointIT {
     static Stream<Arguments> jobs() {
         return Stream.concat(Stream.of(Arguments.of(1, "self")), Stream.of(2, 4, 8).flatMap(np -> Stream.of(

@@ -3,6 +3,7 @@ package dev.mpj.it;
 import dev.mpj.samples.Hello;
 import dev.mpj.samples.bench.InitBench;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,6 +29,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * these tests also prove that the runtime ends such a job by itself.
  */
 @Timeout(120)
+@Tag("slurm")
 class SlurmIT {
     private static final int NODES = 2;
     private static final int NP = 4;

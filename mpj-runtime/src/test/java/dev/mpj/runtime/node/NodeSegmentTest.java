@@ -4,6 +4,7 @@ import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -244,6 +245,7 @@ class NodeSegmentTest {
     }
 
     @Test
+    @Tag("multi-jvm")
     void aRankInAnotherProcessMapsTheSegmentAndWritesItsCard() throws Exception {
         try (NodeSegment root = NodeSegment.create(file(), 0, 2, 3, 32, 0, TIMEOUT)) {
             root.putCard(0, "card of rank 0".getBytes(StandardCharsets.US_ASCII));
@@ -258,6 +260,7 @@ class NodeSegmentTest {
     }
 
     @Test
+    @Tag("multi-jvm")
     void aCreatorThatExitsWithoutClosingRemovesTheFile() throws Exception {
         ChildJvm.Result r = ChildJvm.finish(ChildJvm.start(true, "create-and-exit", file().toString()));
         assertEquals(0, r.exitCode(), r.output());
@@ -266,6 +269,7 @@ class NodeSegmentTest {
     }
 
     @Test
+    @Tag("multi-jvm")
     void withoutTheAgronaFlagTheSegmentNamesTheFlagToAdd() throws Exception {
         ChildJvm.Result r = ChildJvm.finish(ChildJvm.start(false, "create-and-exit", file().toString()));
         assertEquals(1, r.exitCode(), r.output());

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Timeout;
  * PMI_FD mode, in {@code -pmi-port} mode, and over two emulated nodes. Skipped when Hydra is not installed,
  * unless {@code CI=true}.
  */
+@Tag("hydra")
 class PmiUnderHydraTest {
     private static final Path HYDRA = Path.of("/usr/bin/mpiexec.hydra");
     private static final Pattern LINE = Pattern.compile(

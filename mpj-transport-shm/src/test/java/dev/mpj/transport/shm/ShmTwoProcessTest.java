@@ -1,6 +1,7 @@
 package dev.mpj.transport.shm;
 
 import dev.mpj.runtime.spi.FrameHeader;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,6 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Two ranks in two processes over one segment file: the child runs {@link ShmEchoMain}. */
 @Timeout(60)
+@Tag("multi-jvm")
 class ShmTwoProcessTest {
     private static final int RING = 64 * 1024;
 

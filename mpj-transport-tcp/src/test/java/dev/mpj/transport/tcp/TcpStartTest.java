@@ -3,6 +3,7 @@ package dev.mpj.transport.tcp;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.spi.TransportProvider;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -69,6 +70,7 @@ class TcpStartTest {
     }
 
     @Test
+    @Tag("multi-jvm")
     void startReturnsQuicklyInAColdJvm() throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process p = new ProcessBuilder(java.toString(), "-Xmx64m", "-XX:TieredStopAtLevel=1",
