@@ -142,8 +142,9 @@ public interface MpiBackend {
         throw unsupported("scan");
     }
 
+    /** A backend without a collective is incomplete: the runtime implements every one. */
     private RuntimeException unsupported(String collective) {
-        return new mpi.MPIException(mpi.MPIException.ERR_INTERN,
-                getClass().getName() + " does not implement the collective " + collective);
+        return new UnsupportedOperationException(getClass().getName() + " does not implement the collective "
+                + collective);
     }
 }
