@@ -14,7 +14,7 @@ import java.util.TreeMap;
 /**
  * Runs {@link ConnBench} under {@code mpjrun} for every connection mode over a grid of process counts and ranks per
  * fake node, and writes {@code conn-sweep.csv} (medians of the repetitions) and one chart per pattern and layout,
- * {@code conn-sweep-PATTERN-ppnK.svg}: {@code MPI.Init}, the first call and the average of the next ones against the
+ * {@code conn-sweep-PATTERN-ppnK.png}: {@code MPI.Init}, the first call and the average of the next ones against the
  * process count, per mode (the shape of Figures 10-13 of Xu et al.).
  * <pre>
  *   java -cp … dev.mpj.samples.bench.ConnSweep [--np 4,8,16] [--ppn 1,4] [--modes eager,ondemand]
@@ -193,7 +193,7 @@ public final class ConnSweep {
         }
         for (Map.Entry<String, List<Map<String, String>>> figure : byFigure.entrySet()) {
             Map<String, String> first = figure.getValue().get(0);
-            SvgChart chart = new SvgChart(first.get("pattern") + " (" + first.get("bytes") + " B), " + first.get("ppn")
+            LineChart chart = new LineChart(first.get("pattern") + " (" + first.get("bytes") + " B), " + first.get("ppn")
                     + " rank(s) per node: MPI.Init, first call, next average", "processes", "ms (largest over ranks)")
                     .logY();
             Map<String, List<Map<String, String>>> byMode = new TreeMap<>();
@@ -209,7 +209,7 @@ public final class ConnSweep {
                             points.stream().mapToDouble(r -> Double.parseDouble(r.get(column))).toArray());
                 }
             }
-            chart.write(out.resolve("conn-sweep-" + figure.getKey() + ".svg"));
+            chart.write(out.resolve("conn-sweep-" + figure.getKey() + ".png"));
         }
     }
 

@@ -16,6 +16,14 @@ final class SweepJob {
     }
 
     /**
+     * The class path of the jobs: {@code mpj.sweep.classpath} when set (the bench scripts leave the charting
+     * library out of it, so the ranks load what a user's ranks load), else this JVM's.
+     */
+    private static String jobClassPath() {
+        return System.getProperty("mpj.sweep.classpath", System.getProperty("java.class.path"));
+    }
+
+    /**
      * Runs {@code mpjrun -np NP --fake-nodes NODES --timeout 600 MAIN ARGS…} and returns its output.
      *
      * @throws IllegalStateException naming {@code what} when the job fails or outlives its timeout
@@ -23,7 +31,7 @@ final class SweepJob {
     static String run(String what, int np, int nodes, Class<?> main, String... args)
             throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "-Xmx128m", "-XX:TieredStopAtLevel=1", "-cp", jobClassPath(),
                 "dev.mpj.launcher.MpjRun", "-np", Integer.toString(np), "--fake-nodes",
                 Integer.toString(nodes), "--timeout", "600", main.getName()));
         cmd.addAll(List.of(args));

@@ -1,10 +1,15 @@
 package dev.mpj.samples.bench;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,17 +35,30 @@ class ReportingTest {
     }
 
     @Test
-    void chartDrawsOnePolylinePerSeriesWithLegend() {
-        String svg = new SvgChart("Init time", "ranks", "ms").logX()
+    void chartIsAPngWithOneLinePerSeries(@TempDir Path dir) throws Exception {
+        LineChart chart = new LineChart("Init time", "ranks", "ms").logX()
                 .series("simple", new double[]{2, 4, 8}, new double[]{10, 20, 45})
-                .series("roots", new double[]{2, 4, 8}, new double[]{9, 12, 15}).svg();
-        assertTrue(svg.startsWith("<svg"));
-        assertEquals(2, svg.split("<polyline").length - 1);
-        assertTrue(svg.contains(">simple</text>") && svg.contains(">roots</text>"));
+                .series("roots", new double[]{2, 4, 8}, new double[]{9, 12, 15});
+        Path png = dir.resolve("init.png");
+        chart.write(png);
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertEquals(800, image.getWidth());
+        assertEquals(480, image.getHeight());
+        assertEquals(List.of("simple", "roots"), chart.seriesNames());
     }
 
     @Test
-    void logTicksArePowersOfTen() {
-        assertEquals(List.of(1.0, 10.0, 100.0, 1000.0), SvgChart.ticks(new double[]{1, 1000}, true));
+    void logAxisLeavesOutPointsItCannotShow() {
+        LineChart chart = new LineChart("t", "x", "y").logY()
+                .series("some", new double[]{1, 2, 3}, new double[]{0, 5, 6})
+                .series("none", new double[]{1}, new double[]{-1});
+        assertEquals(List.of("some"), chart.seriesNames());
+    }
+
+    @Test
+    void chartRefusesSeriesOfUnequalLengthAndOtherFormats(@TempDir Path dir) {
+        LineChart chart = new LineChart("t", "x", "y");
+        assertThrows(IllegalArgumentException.class, () -> chart.series("a", new double[]{1, 2}, new double[]{1}));
+        assertThrows(IllegalArgumentException.class, () -> chart.write(dir.resolve("chart.svg")));
     }
 }
