@@ -58,9 +58,10 @@ public final class MpjRun {
                 .append("first rank that failed (128+signal if killed); 124 on timeout; 2 for a wrong command line.\n");
         if (!samples.entries().isEmpty()) {
             s.append("\nSamples:\n");
-            for (Map.Entry<String, String> e : samples.entries().entrySet()) {
-                s.append(String.format("  %-20s %s%n", e.getKey(), e.getValue()));
+            for (String name : samples.entries().keySet()) {
+                s.append(String.format("  %-20s %s%n", name, samples.about(name)));
             }
+            s.append("Every sample answers --help with its own usage.\n");
         }
         return s.toString();
     }

@@ -13,22 +13,29 @@ import java.util.TreeMap;
 
 /**
  * Short names of bundled programs ({@code mpjrun -np 4 ring}), read from every class-path resource
- * {@value #RESOURCE}: lines {@code name=fully.qualified.MainClass}. The first resource on the class path
- * that names a sample wins, as for any class-path lookup.
+ * {@value #RESOURCE}: lines {@code name=fully.qualified.MainClass}, and {@code name.about=one line} for
+ * {@code mpjrun --help}. The first resource on the class path that names a sample wins, as for any class-path
+ * lookup.
  */
 public final class SampleCatalog {
     /** Where modules list their samples. */
     public static final String RESOURCE = "META-INF/mpj/samples.properties";
 
-    private final Map<String, String> mainClassByName;
+    /** The key suffix of a sample's one-line description. */
+    static final String ABOUT = ".about";
 
-    private SampleCatalog(Map<String, String> mainClassByName) {
+    private final Map<String, String> mainClassByName;
+    private final Map<String, String> aboutByName;
+
+    private SampleCatalog(Map<String, String> mainClassByName, Map<String, String> aboutByName) {
         this.mainClassByName = Collections.unmodifiableMap(new TreeMap<>(mainClassByName));
+        this.aboutByName = Map.copyOf(aboutByName);
     }
 
     /** The samples every {@value #RESOURCE} visible to {@code loader} lists. */
     public static SampleCatalog load(ClassLoader loader) {
         Map<String, String> found = new TreeMap<>();
+        Map<String, String> about = new TreeMap<>();
         try {
             Enumeration<URL> resources = loader.getResources(RESOURCE);
             while (resources.hasMoreElements()) {
@@ -38,6 +45,11 @@ public final class SampleCatalog {
                     entries.load(in);
                 }
                 for (String name : entries.stringPropertyNames()) {
+                    if (name.endsWith(ABOUT)) {
+                        about.putIfAbsent(name.substring(0, name.length() - ABOUT.length()).trim(),
+                                entries.getProperty(name).trim());
+                        continue;
+                    }
                     String mainClass = entries.getProperty(name).trim();
                     if (!LaunchOptions.isClassName(mainClass)) {
                         throw new IllegalStateException(url + ": sample '" + name + "' names '" + mainClass
@@ -49,16 +61,21 @@ public final class SampleCatalog {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the sample lists " + RESOURCE, e);
         }
-        return new SampleCatalog(found);
+        return new SampleCatalog(found, about);
     }
 
     /** A catalog with exactly these samples (name to main class). */
     public static SampleCatalog of(Map<String, String> mainClassByName) {
-        return new SampleCatalog(mainClassByName);
+        return new SampleCatalog(mainClassByName, Map.of());
     }
 
     public Optional<String> mainClassOf(String name) {
         return Optional.ofNullable(mainClassByName.get(name));
+    }
+
+    /** The sample's one-line description, or its main class when it has none. */
+    public String about(String name) {
+        return aboutByName.getOrDefault(name, mainClassByName.getOrDefault(name, ""));
     }
 
     /** Sample names to main classes, sorted by name. */

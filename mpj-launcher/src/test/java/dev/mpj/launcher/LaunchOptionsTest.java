@@ -124,6 +124,17 @@ class LaunchOptionsTest {
         }
     }
 
+    @Test
+    void sampleDescriptionsAreNoSamples(@TempDir Path dir) throws IOException {
+        Path root = writeCatalog(dir.resolve("c"), "hello=org.x.Hello\nhello.about=says hello\npi=org.x.Pi\n");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {root.toUri().toURL()}, null)) {
+            SampleCatalog catalog = SampleCatalog.load(loader);
+            assertEquals(Map.of("hello", "org.x.Hello", "pi", "org.x.Pi"), catalog.entries());
+            assertEquals("says hello", catalog.about("hello"));
+            assertEquals("org.x.Pi", catalog.about("pi"));
+        }
+    }
+
     private static Path writeCatalog(Path root, String content) throws IOException {
         Path file = root.resolve(SampleCatalog.RESOURCE);
         Files.createDirectories(file.getParent());

@@ -32,6 +32,9 @@ public final class MatMul {
 
     public static void main(String[] args) {
         String[] rest = MPI.Init(args);
+        if (JobExit.helpAsked(rest)) {
+            JobExit.usage("usage: matmul [N]   (N x N matrix product, rows scattered over the ranks; default 512)");
+        }
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
         int n = 512;

@@ -13,6 +13,9 @@ public final class Pi {
 
     public static void main(String[] args) {
         String[] rest = MPI.Init(args);
+        if (JobExit.helpAsked(rest)) {
+            JobExit.usage("usage: pi [INTERVALS]   (pi by the midpoint rule, reduced to rank 0; default 10000000)");
+        }
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
         long n = 10_000_000L;

@@ -15,6 +15,9 @@ public final class Ring {
 
     public static void main(String[] args) {
         String[] rest = MPI.Init(args);
+        if (JobExit.helpAsked(rest)) {
+            JobExit.usage("usage: ring [LAPS]   (a token goes LAPS times round the ranks; default 10)");
+        }
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
         int laps = rest.length > 0 ? Integer.parseInt(rest[0]) : 10;

@@ -57,6 +57,9 @@ final class BenchOptions {
      */
     static BenchOptions forJob(String[] args, String name, int defaultMin, int defaultMax, int defaultIterations,
                                int defaultWarmup, Set<Accepts> accepts) {
+        if (JobExit.helpAsked(args)) {
+            JobExit.usage(usage(name, accepts));
+        }
         BenchOptions o = null;
         try {
             o = parse(args, name, defaultMin, defaultMax, defaultIterations, defaultWarmup, accepts);
@@ -67,6 +70,14 @@ final class BenchOptions {
             JobExit.refuse(name, "needs at least 2 ranks");
         }
         return o;
+    }
+
+    /** The usage line of benchmark {@code name}. */
+    static String usage(String name, Set<Accepts> accepts) {
+        return "usage: " + name
+                + (accepts.contains(Accepts.SIZES) ? " [-m [MIN:]MAX]" : "")
+                + (accepts.contains(Accepts.FULL) ? " [-f]" : "")
+                + " [-i ITERATIONS] [-x WARMUP] [--csv FILE|-]";
     }
 
     /**
@@ -113,10 +124,7 @@ final class BenchOptions {
         } catch (IllegalArgumentException e) {
             // a NumberFormatException is one too, and gets the usage line like any other bad option
             String problem = e instanceof NumberFormatException ? "not a number: " + e.getMessage() : e.getMessage();
-            throw new IllegalArgumentException(problem + "\nusage: " + name
-                    + (accepts.contains(Accepts.SIZES) ? " [-m [MIN:]MAX]" : "")
-                    + (accepts.contains(Accepts.FULL) ? " [-f]" : "")
-                    + " [-i ITERATIONS] [-x WARMUP] [--csv FILE|-]");
+            throw new IllegalArgumentException(problem + "\n" + usage(name, accepts));
         }
         return new BenchOptions(min, max, iterations, warmup, full, csv);
     }

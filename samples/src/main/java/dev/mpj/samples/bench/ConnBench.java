@@ -1,5 +1,6 @@
 package dev.mpj.samples.bench;
 
+import dev.mpj.samples.JobExit;
 import dev.mpj.runtime.MpjRuntime;
 import dev.mpj.runtime.spi.ConnectionStats;
 import dev.mpj.runtime.connect.EagerReport;
@@ -49,9 +50,11 @@ public final class ConnBench {
         int warmup = 0;
         boolean cpu = false;
         String csv = null;
+        boolean help = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
+                case "-h", "--help" -> help = true;
                 case "--mode" -> System.setProperty("mpj.connections", value(args, ++i, a));
                 case "--ops" -> ops = List.of(value(args, ++i, a).toLowerCase(Locale.ROOT).split(","));
                 case "-i" -> iterations = Integer.parseInt(value(args, ++i, a));
@@ -72,6 +75,10 @@ public final class ConnBench {
             throw new IllegalArgumentException("-i must be >= 1, --bytes >= 4 and --warmup >= 0");
         }
         MPI.Init(args);
+        if (help) {
+            JobExit.usage("usage: connbench [--mode eager|ondemand|auto] [--ops alltoall,allreduce,bcast,stencil]"
+                    + " [-i N] [--bytes B] [--warmup N] [--cpu] [--csv FILE|-]");
+        }
         double initMs = ms(System.nanoTime() - start);
         Intracomm world = MPI.COMM_WORLD;
         int size = world.Size();

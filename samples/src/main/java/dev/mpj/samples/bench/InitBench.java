@@ -1,7 +1,8 @@
 package dev.mpj.samples.bench;
 
-import dev.mpj.runtime.init.InitReport;
 import dev.mpj.runtime.MpjRuntime;
+import dev.mpj.runtime.init.InitReport;
+import dev.mpj.samples.JobExit;
 import dev.mpj.samples.Lines;
 import mpi.MPI;
 
@@ -40,8 +41,10 @@ public final class InitBench {
     public static void main(String[] args) {
         long start = System.nanoTime();
         boolean csv = false;
+        boolean help = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "-h", "--help" -> help = true;
                 case "--exchange" -> {
                     if (i + 1 == args.length) {
                         throw new IllegalArgumentException("--exchange needs simple, shm, roots or auto");
@@ -55,6 +58,9 @@ public final class InitBench {
             }
         }
         MPI.Init(args);
+        if (help) {
+            JobExit.usage("usage: initbench [--exchange simple|shm|roots|auto] [--irregular] [--csv]");
+        }
         double initMs = (System.nanoTime() - start) / 1e6;
         InitReport report = MpjRuntime.current().initReport();
         double[] mine = new double[FIELDS];

@@ -89,7 +89,7 @@ public final class Ft {
                 switch (args[i]) {
                     case "--class" -> cls = FtClass.parse(value(args, ++i, "--class"));
                     case "--grid" -> grid = parseGrid(value(args, ++i, "--grid"));
-                    case "-h", "--help" -> JobExit.refuse(NAME, usage());
+                    case "-h", "--help" -> JobExit.usage(usage());
                     default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
                 }
             }

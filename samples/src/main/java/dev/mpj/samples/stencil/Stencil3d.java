@@ -28,6 +28,9 @@ public final class Stencil3d {
 
     public static void main(String[] args) {
         String[] rest = MPI.Init(args);
+        if (JobExit.helpAsked(rest)) {
+            JobExit.usage(usage());
+        }
         Options o = parse(rest);
         int n = o.n;
 
