@@ -1,6 +1,7 @@
 package dev.mpj.samples.bench;
 
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -13,7 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A benchmark's line chart, drawn by XChart into a PNG file: named series of (x, y) points, linear or
+ * A benchmark's line chart, drawn by XChart into a PNG or SVG file: named series of (x, y) points, linear or
  * logarithmic axes, a legend outside the plot. Headless: no display is needed.
  */
 public final class LineChart {
@@ -68,14 +69,17 @@ public final class LineChart {
         return List.copyOf(chart.getSeriesMap().keySet());
     }
 
-    /** Writes the chart to {@code file}, which must end in {@code .png}. */
+    /** Writes the chart to {@code file}: PNG or SVG, by its ending ({@code .png}, {@code .svg}). */
     public void write(Path file) {
         String name = file.toString();
-        if (!name.endsWith(".png")) {
-            throw new IllegalArgumentException("a chart is written as PNG, not " + file);
-        }
         try {
-            BitmapEncoder.saveBitmap(chart, name, BitmapEncoder.BitmapFormat.PNG);
+            if (name.endsWith(".png")) {
+                BitmapEncoder.saveBitmap(chart, name, BitmapEncoder.BitmapFormat.PNG);
+            } else if (name.endsWith(".svg")) {
+                VectorGraphicsEncoder.saveVectorGraphic(chart, name, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+            } else {
+                throw new IllegalArgumentException("a chart is written as .png or .svg, not " + file);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the chart " + file, e);
         }

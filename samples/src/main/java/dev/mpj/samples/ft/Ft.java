@@ -1,11 +1,13 @@
 package dev.mpj.samples.ft;
 
-import java.util.Locale;
-
 import dev.mpj.samples.JobExit;
 import dev.mpj.samples.Lines;
+import dev.mpj.samples.ResultCsv;
 import mpi.Intracomm;
 import mpi.MPI;
+
+import java.util.List;
+import java.util.Locale;
 
 /**
  * NAS Parallel Benchmark FT (MPI version 3.4) in Java: solves a 3D diffusion equation spectrally,
@@ -69,6 +71,12 @@ public final class Ft {
             System.out.println(verified ? " Result verification successful" : " Result verification failed");
             Lines.printf(" class = %s%n", cls.name());
             printResults(cls, np, seconds, verified);
+            String csv = ResultCsv.target(rest);
+            if (csv != null) {
+                ResultCsv.write(csv, List.of("class", "np", "grid", "iterations", "seconds", "mops", "verified"),
+                        List.of(cls.name(), np, layout.np1 + "x" + layout.np2, cls.niter, seconds,
+                                cls.mops(seconds), verified));
+            }
         }
         timers.print(world);
         MPI.Finalize();
@@ -89,6 +97,7 @@ public final class Ft {
                 switch (args[i]) {
                     case "--class" -> cls = FtClass.parse(value(args, ++i, "--class"));
                     case "--grid" -> grid = parseGrid(value(args, ++i, "--grid"));
+                    case "--csv" -> value(args, ++i, "--csv");
                     case "-h", "--help" -> JobExit.usage(usage());
                     default -> throw new IllegalArgumentException("unknown argument '" + args[i] + "'");
                 }
@@ -163,7 +172,7 @@ public final class Ft {
     }
 
     private static String usage() {
-        return "usage: ft [--class S|W|A|B|C] [--grid NP1xNP2]   (a power-of-two number of processes)";
+        return "usage: ft [--class S|W|A|B|C] [--grid NP1xNP2] [--csv FILE|-]   (a power-of-two number of processes)";
     }
 
     private static void printHeader(FtLayout layout, int np) {

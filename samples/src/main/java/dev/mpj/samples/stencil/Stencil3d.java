@@ -2,8 +2,11 @@ package dev.mpj.samples.stencil;
 
 import dev.mpj.samples.JobExit;
 import dev.mpj.samples.Lines;
+import dev.mpj.samples.ResultCsv;
 import mpi.Intracomm;
 import mpi.MPI;
+
+import java.util.List;
 
 /**
  * A 3D 7-point stencil with halo exchange, the same kernel as a C reference implementation so that
@@ -87,21 +90,38 @@ public final class Stencil3d {
                     np, d[0], d[1], d[2], n, o.iters, o.periodic ? 1 : 0, o.datatypes ? "datatypes" : "packed",
                     totalMax[0], (times[0] + times[1]) * perIter, times[0] * perIter, times[1] * perIter,
                     residual, res1, maxdiff[0], checksum[0]);
+            if (o.csv() != null) {
+                ResultCsv.write(o.csv(), List.of("np", "dims", "n", "iters", "periodic", "faces", "total_s",
+                        "comm_us_per_iter", "halo_us_per_iter", "allreduce_us_per_iter", "residual", "checksum"),
+                        List.of(np, d[0] + "x" + d[1] + "x" + d[2], n, o.iters, o.periodic ? 1 : 0,
+                                o.datatypes ? "datatypes" : "packed", totalMax[0], (times[0] + times[1]) * perIter,
+                                times[0] * perIter, times[1] * perIter, residual, checksum[0]));
+            }
         }
         MPI.Finalize();
     }
 
-    /** The command line: N, ITERS, optional periodic flag (0 or 1, or periodic=0/1), optional --datatypes. */
-    record Options(int n, int iters, boolean periodic, boolean datatypes) {
+    /**
+     * The command line: N, ITERS, optional periodic flag (0 or 1, or periodic=0/1), optional --datatypes,
+     * optional {@code --csv FILE|-}.
+     */
+    record Options(int n, int iters, boolean periodic, boolean datatypes, String csv) {
     }
 
     private static Options parse(String[] args) {
         int[] positional = new int[3];
         int count = 0;
         boolean datatypes = false;
+        String csv = null;
         try {
-            for (String a : args) {
-                if (a.equals("--datatypes")) {
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                if (a.equals("--csv")) {
+                    if (i + 1 == args.length) {
+                        throw new IllegalArgumentException("--csv needs a file name or -");
+                    }
+                    csv = args[++i];
+                } else if (a.equals("--datatypes")) {
                     datatypes = true;
                 } else if (count < 3) {
                     String v = count == 2 && a.startsWith("periodic=") ? a.substring("periodic=".length()) : a;
@@ -127,10 +147,10 @@ public final class Stencil3d {
         } catch (IllegalArgumentException e) {
             JobExit.refuse(NAME, e.getMessage() + "\n" + usage());
         }
-        return new Options(positional[0], positional[1], count < 3 || positional[2] == 1, datatypes);
+        return new Options(positional[0], positional[1], count < 3 || positional[2] == 1, datatypes, csv);
     }
 
     private static String usage() {
-        return "usage: stencil3d N ITERS [periodic=1] [--datatypes]   (each rank owns an N^3 block)";
+        return "usage: stencil3d N ITERS [periodic=1] [--datatypes] [--csv FILE|-]   (each rank owns an N^3 block)";
     }
 }
