@@ -17,6 +17,7 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,6 +54,16 @@ class DistributionIT {
                 assertTrue(names.stream().anyMatch(n -> n.startsWith(prefix) && n.endsWith(".jar")),
                         () -> prefix + "*.jar missing in lib/: " + names);
             }
+        }
+    }
+
+    @Test
+    void itsReadmeTellsHowToInstallAndRunAndNothingAboutBuilding() throws IOException {
+        String readme = Files.readString(home.resolve("README.md"));
+        assertTrue(readme.contains("mpj-argfile") && readme.contains("mpjrun -np"), readme);
+        assertTrue(readme.contains(System.getProperty("mpj.dist.name")), "the README names the version: " + readme);
+        for (String build : List.of("mvn ", ".ci/run", "${")) {
+            assertFalse(readme.contains(build), "the tarball's README mentions " + build);
         }
     }
 
