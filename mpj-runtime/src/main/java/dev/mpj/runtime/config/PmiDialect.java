@@ -9,5 +9,7 @@ public enum PmiDialect implements SettingValue {
     /** PMI-2 over PMI_FD or PMI_PORT. */
     PMI2,
     /** A job of one, whatever the environment says. */
-    SINGLETON
+    SINGLETON,
+    /** PMIx through libpmix (Java 22 and later, with the mpj-pmix jar on the class path). */
+    PMIX
 }

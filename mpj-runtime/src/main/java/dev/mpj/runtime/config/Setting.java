@@ -45,7 +45,7 @@ public enum Setting {
                     + " (Netty's own search for SLF4J, Log4J 2 or java.util.logging, some 20 ms of a cold MPI.Init)",
             choice(NettyLogging.class)),
     PMI("mpj.pmi", "auto",
-            "PMI client: auto (from the environment), pmi1, pmi2, singleton",
+            "PMI client: auto (from the environment), pmi1, pmi2, singleton, pmix (Java 22+, libpmix)",
             oneOf(PmiDialect.class)),
     INIT_TIMEOUT("mpj.initTimeout", "60",
             "seconds a rank waits for its process manager or its peers during MPI.Init",

@@ -76,7 +76,8 @@ public final class NodeMap {
 
     /**
      * This job's node map: {@link Settings#fakeNodes() fake nodes} when set, else {@code PMI_process_mapping},
-     * else (the process manager gives no mapping) an exchange of host identities, which is collective.
+     * else the node of every rank when the process manager gives it ({@link PmiClient#nodeIds()}, PMIx), else
+     * an exchange of host identities, which is collective.
      *
      * @throws IllegalArgumentException when the process manager's mapping is malformed
      */
@@ -87,6 +88,10 @@ public final class NodeMap {
         String mapping = pmi.processMapping();
         if (mapping != null && !mapping.isBlank()) {
             return fromProcessMapping(mapping, pmi.size());
+        }
+        int[] nodeIds = pmi.nodeIds();
+        if (nodeIds != null) {
+            return fromNodeIds(nodeIds);
         }
         return HostIdentityExchange.nodeMap(pmi, HostIdentityExchange.localHostIdentity());
     }

@@ -1,7 +1,7 @@
 package dev.mpj.runtime.pmi;
 
 /**
- * One process's connection to its process manager, whatever the dialect (PMI-1 wire, PMI-2 wire,
+ * One process's connection to its process manager, whatever the dialect (PMI-1 wire, PMI-2 wire, PMIx,
  * singleton). Strictly request/reply; not thread-safe. Keys and values are plain strings here: the
  * caller keeps values within {@link #maxValueLength()} and free of spaces, newlines and ';'
  * ({@link PmiKvs} hex-encodes and chunks bytes). Every operation is counted in {@link #counters()}.
@@ -16,6 +16,14 @@ public interface PmiClient extends AutoCloseable {
 
     /** {@code PMI_process_mapping} as the process manager gives it, or "" when it gives none. */
     String processMapping();
+
+    /**
+     * The node of every rank, indexed by rank (equal numbers, same node), where the process manager tells it
+     * rank by rank (PMIx's {@code PMIX_NODEID}), else null. Consulted when {@link #processMapping()} is empty.
+     */
+    default int[] nodeIds() {
+        return null;
+    }
 
     /** Longest value a single put may carry on this server (674 for PMI-1, as MPICH). */
     int maxValueLength();
@@ -56,7 +64,7 @@ public interface PmiClient extends AutoCloseable {
         return null;
     }
 
-    /** The name of the dialect in use ("pmi1", "pmi2", "singleton"). */
+    /** The name of the dialect in use ("pmi1", "pmi2", "pmix", "singleton"). */
     String dialect();
 
     PmiCounters counters();

@@ -18,13 +18,18 @@ public final class PmiClients {
      * Starts the client named by {@link Setting#PMI} ({@link PmiDialect}):
      * <ul>
      *   <li>{@code auto} (default): over {@code PMI_FD} if set (Hydra, Slurm {@code --mpi=pmi2}), else over
-     *       {@code PMI_PORT} if set (Hydra {@code -pmi-port}, mpjrun), else a {@link SingletonPmiClient}. The
+     *       {@code PMI_PORT} if set (Hydra {@code -pmi-port}, mpjrun), else PMIx if a PMIx server started the
+     *       process ({@code PMIX_NAMESPACE} or a {@code PMIX_SERVER_URI*} variable: Open MPI's {@code mpirun},
+     *       Slurm {@code --mpi=pmix}), else a {@link SingletonPmiClient}. The
      *       wire dialect is PMI-1, which every server speaks, except under Slurm's pmi2 plugin
      *       ({@code SLURM_MPI_TYPE=pmi2} with {@code PMI_FD}), where it is PMI-2, Slurm's native dialect;</li>
      *   <li>{@code pmi1}, {@code pmi2}: that dialect over {@code PMI_FD} or {@code PMI_PORT}, no singleton
      *       fallback;</li>
+     *   <li>{@code pmix}: the PMIx client ({@link PmixLoader});</li>
      *   <li>{@code singleton}: a job of one, whatever the environment says.</li>
      * </ul>
+     * A rank under a PMIx server never falls back to a singleton: without PMIx support it fails, saying what is
+     * missing.
      *
      * @throws PmiException when the process manager cannot be reached or {@code pmi1}/{@code pmi2} finds none
      */
@@ -35,7 +40,10 @@ public final class PmiClients {
                 boolean slurmPmi2 = "pmi2".equalsIgnoreCase(String.valueOf(variable(env, "SLURM_MPI_TYPE")))
                         && variable(env, "PMI_FD") != null;
                 PmiClient wire = wireIfOffered(env, slurmPmi2);
-                return wire != null ? wire : new SingletonPmiClient();
+                if (wire != null) {
+                    return wire;
+                }
+                return underPmixServer(env) ? PmixLoader.start(env) : new SingletonPmiClient();
             }
             case PMI1:
             case PMI2: {
@@ -47,6 +55,8 @@ public final class PmiClients {
                 }
                 return wire;
             }
+            case PMIX:
+                return PmixLoader.start(env);
             default:
                 return new SingletonPmiClient();
         }
@@ -69,6 +79,19 @@ public final class PmiClients {
                     "1".equals(variable(env, PmiVariables.PIPELINE)));
         }
         return null;
+    }
+
+    /** Whether a PMIx server started this process: it sets {@code PMIX_NAMESPACE} and {@code PMIX_SERVER_URI*}. */
+    static boolean underPmixServer(Map<String, String> env) {
+        if (variable(env, "PMIX_NAMESPACE") != null) {
+            return true;
+        }
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            if (e.getKey().startsWith("PMIX_SERVER_URI") && e.getValue() != null && !e.getValue().isBlank()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String variable(Map<String, String> env, String name) {

@@ -98,7 +98,7 @@ class SettingsTest {
         assertEquals("mpj.tcp.ioThreads must be >= 1", refused(Setting.TCP_IO_THREADS, "0"));
         assertEquals("mpj.tcp.progress must be caller or threads, not 'spin'", refused(Setting.TCP_PROGRESS, "spin"));
         assertEquals("mpj.tcp.nettyLog must be stderr or netty, not 'slf4j'", refused(Setting.TCP_NETTY_LOG, "slf4j"));
-        assertEquals("mpj.pmi must be one of auto, pmi1, pmi2, singleton, not 'pmi3'", refused(Setting.PMI, "pmi3"));
+        assertEquals("mpj.pmi must be one of auto, pmi1, pmi2, singleton, pmix, not 'pmi3'", refused(Setting.PMI, "pmi3"));
         assertEquals("mpj.initTimeout must be >= 1", refused(Setting.INIT_TIMEOUT, "0"));
         assertEquals("mpj.fakeNodes must be >= 0 (0: real nodes)", refused(Setting.FAKE_NODES, "-2"));
         assertEquals("mpj.segmentDir must name a directory", refused(Setting.SEGMENT_DIR, " "));

@@ -143,6 +143,21 @@ class NodeMapTest {
     }
 
     @Test
+    void discoverUsesPerRankNodeIdsWhenTheProcessManagerGivesNoMapping() {
+        PmiClient pmi = withNodeIds(new InProcessPmiJob(5, "").client(1), new int[]{7, 3, 7, 3, 9});
+        assertEquals("[[0, 2], [1, 3], [4]]", NodeMap.discover(pmi, Settings.defaults()).toString());
+        assertEquals(0, pmi.counters().puts(), "no host identity exchange when the node ids are known");
+        assertEquals(0, pmi.counters().barriers());
+    }
+
+    /** {@code client}, except that it tells the node of every rank, as the PMIx client does. */
+    private static PmiClient withNodeIds(PmiClient client, int[] nodeIds) {
+        return (PmiClient) java.lang.reflect.Proxy.newProxyInstance(PmiClient.class.getClassLoader(),
+                new Class<?>[]{PmiClient.class}, (proxy, method, args) -> method.getName().equals("nodeIds")
+                        ? nodeIds.clone() : method.invoke(client, args));
+    }
+
+    @Test
     void singletonIsOneRankOnOneNode() {
         NodeMap map = NodeMap.discover(new SingletonPmiClient(), Settings.defaults());
         assertEquals("[[0]]", map.toString());

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.pmi.wire.PmiException;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -123,5 +124,38 @@ class PmiClientsTest {
         PmiException e = assertThrows(PmiException.class,
                 () -> PmiClients.fromEnvironment(Settings.defaults(), Map.of("PMI_FD", "9")));
         assertTrue(e.getMessage().contains("PMI_RANK"), e.getMessage());
+    }
+
+    /** Under Open MPI's mpirun (these variables) a rank must never fall back to a singleton. */
+    @Test
+    void autoUnderAPmixServerNeverFallsBackToASingleton() {
+        for (Map<String, String> env : List.of(Map.of("PMIX_NAMESPACE", "1234", "PMIX_RANK", "0"),
+                Map.of("PMIX_SERVER_URI41", "1233.0;tcp4://127.0.0.1:39227"))) {
+            PmiException e = assertThrows(PmiException.class,
+                    () -> PmiClients.fromEnvironment(Settings.defaults(), env).close());
+            assertPmixUnavailable(e.getMessage());
+        }
+    }
+
+    /** This module's tests run without the mpj-pmix jar: Java 17 lacks the FFM API, and on 22+ the jar is missing. */
+    @Test
+    void pmixWithoutSupportSaysWhatIsMissingAndWhatToUseInstead() {
+        PmiException e = assertThrows(PmiException.class, () -> PmiClients.fromEnvironment(pmi("pmix"), Map.of()));
+        assertPmixUnavailable(e.getMessage());
+        String missing = Runtime.version().feature() < 22 ? "needs Java 22 or later" : "needs the mpj-pmix jar";
+        assertTrue(e.getMessage().contains(missing), e.getMessage());
+    }
+
+    @Test
+    void autoWithPmiFdSetPrefersTheWireOverPmix() {
+        PmiException e = assertThrows(PmiException.class, () -> PmiClients.fromEnvironment(Settings.defaults(),
+                Map.of("PMI_FD", "x", "PMIX_NAMESPACE", "1234")));
+        assertTrue(e.getMessage().contains("PMI_FD"), e.getMessage());
+    }
+
+    private static void assertPmixUnavailable(String message) {
+        assertTrue(message.contains("PMIx"), message);
+        assertTrue(message.contains("mpjrun") && message.contains("mpiexec") && message.contains("srun --mpi=pmi2"),
+                message);
     }
 }
