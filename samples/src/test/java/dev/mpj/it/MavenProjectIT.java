@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Tag("multi-jvm")
 class MavenProjectIT {
     private static final List<String> MODULES = List.of("mpj-api", "mpj-runtime", "mpj-transport-tcp",
-            "mpj-transport-shm");
+            "mpj-transport-shm", "mpj-pmix");
 
     @Test
     void sampleProjectBuildsAgainstTheOneDependencyAndRuns(@TempDir Path dir) throws Exception {
