@@ -355,7 +355,9 @@ public final class CommunicatorsProgram {
         Intracomm copy = (Intracomm) world.clone();
         copy.Free();
         expect(MPI.ERR_COMM, "a freed communicator", copy::Barrier);
-        expect(MPI.ERR_COMM, "freeing WORLD", world::Free);
+        expect(MPI.ERR_ARG, "freeing WORLD", world::Free);
+        expect(MPI.ERR_ARG, "freeing MPI.INT", MPI.INT::free);
+        expect(MPI.ERR_ARG, "freeing MPI.SUM", MPI.SUM::free);
         // WORLD still works after all of these
         Check.equal(size, allreduceSum(world, 1), "Allreduce after the errors");
     }
