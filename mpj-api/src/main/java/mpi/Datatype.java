@@ -219,7 +219,7 @@ public class Datatype {
         return derived(name, element, map);
     }
 
-    /** A derived type; one without a primitive has no data (every part of it is empty) and is an {@link EmptyDatatype}. */
+    /** A derived type; one without a primitive holds no data (every part of it is empty): an {@link EmptyDatatype}. */
     private static Datatype derived(String name, ElementType element, Typemap.Builder map) {
         return element == null ? new EmptyDatatype(name, map.build()) : new Datatype(name, element, map.build(), false);
     }

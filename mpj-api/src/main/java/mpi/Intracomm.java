@@ -17,7 +17,8 @@ import java.util.Arrays;
  * are multiples of the datatype's extent from the buffer offset. {@link MPI#IN_PLACE} may replace the
  * send buffer of {@code Gather}/{@code Gatherv} at the root, {@code Allgather}, {@code Allgatherv},
  * {@code Alltoall}, {@code Alltoallv}, {@code Reduce} at the root, {@code Allreduce},
- * {@code Reduce_scatter}, {@code Scan} and {@code Exscan}, and the root's receive buffer of {@code Scatter}/{@code Scatterv}.
+ * {@code Reduce_scatter}, {@code Scan} and {@code Exscan}, and the root's receive buffer of
+ * {@code Scatter}/{@code Scatterv}.
  *
  * <p>Errors, besides those of point-to-point calls ({@code ERR_BUFFER}, {@code ERR_TYPE},
  * {@code ERR_COUNT}): {@code ERR_ROOT} for a root outside the communicator, {@code ERR_OP} for an
