@@ -23,6 +23,12 @@ public class Cartcomm extends Intracomm {
         return new Cartcomm(name, grid);
     }
 
+    /** {@link Intracomm#Dup} with the same topology. */
+    @Override
+    public Cartcomm Dup() {
+        return (Cartcomm) super.Dup();
+    }
+
     /** {@link MPI#CART}. */
     @Override
     public int Topo_test() {

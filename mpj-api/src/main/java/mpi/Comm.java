@@ -107,16 +107,44 @@ public abstract class Comm {
     @Override
     public abstract Object clone();
 
+    /** {@link #clone} under MPI's name (MPI_Comm_dup), typed as a communicator. */
+    public Comm Dup() {
+        return (Comm) clone();
+    }
+
+    /**
+     * The value of a predefined attribute, as an {@code int} (mpiJava 1.2): for {@link MPI#TAG_UB} the largest
+     * tag; for {@link MPI#HOST} {@link MPI#PROC_NULL} (there is no host process); for {@link MPI#IO}
+     * {@link MPI#ANY_SOURCE} (every process can do I/O); for {@link MPI#WTIME_IS_GLOBAL} 0, as each process's
+     * {@link MPI#Wtime} counts from its own start. {@code ERR_ARG} for any other key: there are no user keys.
+     */
+    public int Attr_get(int keyval) {
+        spec();
+        switch (keyval) {
+            case MPI.TAG_UB:
+                return MPI.TAG_UB;
+            case MPI.HOST:
+                return MPI.PROC_NULL;
+            case MPI.IO:
+                return MPI.ANY_SOURCE;
+            case MPI.WTIME_IS_GLOBAL:
+                return 0;
+            default:
+                throw new MPIException(MPI.ERR_ARG, "Attr_get: " + keyval + " is not an attribute key (MPI.TAG_UB, "
+                        + "MPI.HOST, MPI.IO, MPI.WTIME_IS_GLOBAL)");
+        }
+    }
+
     /**
      * Frees the communicator: its context ids return to this process's pool and any later use raises
      * {@code ERR_COMM}. Operations already started complete normally. Every member should free it (MPI
-     * makes this collective), though no member waits for the others. {@code ERR_COMM} for
-     * {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF}.
+     * makes this collective), though no member waits for the others. {@code ERR_ARG} for
+     * {@code MPI.COMM_WORLD} and {@code MPI.COMM_SELF}, which cannot be freed.
      */
     public void Free() {
         CommSpec spec = spec();
         if (this == MPI.COMM_WORLD || this == MPI.COMM_SELF) {
-            throw new MPIException(MPI.ERR_COMM, "Free: " + name + " is predefined and cannot be freed");
+            throw new MPIException(MPI.ERR_ARG, "Free: " + name + " is predefined and cannot be freed");
         }
         Environment.contextIds().release(ContextIds.pairOf(spec.pointToPointContext()));
         // the rank map stays: requests started before Free still translate their sources
@@ -297,6 +325,20 @@ public abstract class Comm {
         ByteBuffer in = inbuf.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).position(position).limit(position + bytes);
         datatype.unpackFrom(in, outbuf, offset, count);
         return position + bytes;
+    }
+
+    /** {@link #Pack} into a {@code byte[]} (the mpiJava 1.2 signature). */
+    public int Pack(Object inbuf, int offset, int incount, Datatype datatype, byte[] outbuf, int position) {
+        return Pack(inbuf, offset, incount, datatype, wrapped(outbuf), position);
+    }
+
+    /** {@link #Unpack} from a {@code byte[]} (the mpiJava 1.2 signature). */
+    public int Unpack(byte[] inbuf, int position, Object outbuf, int offset, int outcount, Datatype datatype) {
+        return Unpack(wrapped(inbuf), position, outbuf, offset, outcount, datatype);
+    }
+
+    private static ByteBuffer wrapped(byte[] packed) {
+        return packed == null ? null : ByteBuffer.wrap(packed);
     }
 
     /** Bytes {@link #Pack} needs for {@code count} items of {@code datatype}. */

@@ -25,7 +25,9 @@ import java.nio.ByteOrder;
  * {@link #Struct}, and must be {@link #Commit() committed} before they describe a buffer. As in
  * mpiJava every derived type has one <em>base type</em>, the primitive of the Java array that holds
  * its data: a {@code Struct} cannot mix primitives (only the {@link MPI#LB} and {@link MPI#UB}
- * markers may join any type), and derived types of {@link MPI#OBJECT} are not supported. The
+ * markers may join any type), and derived types of {@link MPI#OBJECT} are not supported. A type
+ * of no data (a {@code Contiguous} of 0, a {@code Struct} of no blocks) may be sent and received: its
+ * messages carry no bytes and count 0 items, and any array stands for its buffer. The
  * H-variants take strides and displacements in buffer elements too, as the mpiJava 1.2 binding
  * specifies ("in units of the base type, not bytes"): a Java array has no byte addresses, and code
  * written for mpiJava or MPJ Express runs unchanged. A type and the ones built from it are
@@ -54,7 +56,7 @@ public class Datatype {
         this(name, element, Typemap.contiguous(size), true);
     }
 
-    private Datatype(String name, ElementType element, Typemap map, boolean predefined) {
+    Datatype(String name, ElementType element, Typemap map, boolean predefined) {
         this.name = name;
         this.element = element;
         this.map = map;
@@ -90,12 +92,14 @@ public class Datatype {
 
     /**
      * Frees a derived type: it may no longer be used, though types built from it and communication
-     * already started with it are unaffected. A no-op on predefined types.
+     * already started with it are unaffected. {@code ERR_ARG} for a predefined type, which cannot be
+     * freed.
      */
     public void free() {
-        if (!predefined) {
-            freed = true;
+        if (predefined) {
+            throw new MPIException(MPI.ERR_ARG, "free: " + name + " is predefined and cannot be freed");
         }
+        freed = true;
     }
 
     @Override
@@ -177,6 +181,10 @@ public class Datatype {
                 continue;
             }
             ElementType base = baseOf(name + " types[" + i + "]", type);
+            if (base == null) {
+                map.add(type.map, displacements[i], blocklengths[i]);
+                continue;
+            }
             if (element == null) {
                 element = base;
                 first = type;
@@ -211,16 +219,23 @@ public class Datatype {
         return derived(name, element, map);
     }
 
+    /** A derived type; one without a primitive holds no data (every part of it is empty): an {@link EmptyDatatype}. */
     private static Datatype derived(String name, ElementType element, Typemap.Builder map) {
-        return new Datatype(name, element, map.build(), false);
+        return element == null ? new EmptyDatatype(name, map.build()) : new Datatype(name, element, map.build(), false);
     }
 
-    /** The primitive {@code oldtype} is made of; raises ERR_TYPE if it cannot be built upon. */
+    /**
+     * The primitive {@code oldtype} is made of, or null for an empty derived type (which adds bounds but no
+     * data); raises ERR_TYPE if it cannot be built upon.
+     */
     private static ElementType baseOf(String what, Datatype oldtype) {
         if (oldtype == null) {
             throw new MPIException(MPI.ERR_TYPE, what + ": datatype is null");
         }
         checkNotFreed(what, oldtype);
+        if (oldtype instanceof EmptyDatatype) {
+            return null;
+        }
         if (oldtype == MPI.LB || oldtype == MPI.UB) {
             throw new MPIException(MPI.ERR_TYPE, what + ": " + oldtype + " is a bound marker, allowed only among the "
                     + "types of a Struct");
@@ -328,7 +343,7 @@ public class Datatype {
             if (forReceive && bytes.isReadOnly()) {
                 throw new MPIException(MPI.ERR_BUFFER, call + ": cannot receive into a read-only ByteBuffer");
             }
-            available = bytes.capacity() / element.bytes;
+            available = element == null ? 0 : bytes.capacity() / element.bytes;
         } else {
             if (!acceptsArray(buf)) {
                 throw new MPIException(MPI.ERR_TYPE, call + ": buffer of type " + buf.getClass().getSimpleName()
@@ -360,7 +375,10 @@ public class Datatype {
         }
     }
 
-    /** Raises ERR_TYPE unless the type may describe a buffer now: it holds data, is committed and not freed. */
+    /**
+     * Raises ERR_TYPE unless the type may describe a buffer now: it holds data (or is an empty derived type), is
+     * committed and not freed.
+     */
     final void checkUsable(String call) {
         if (!holdsData()) {
             throw new MPIException(MPI.ERR_TYPE, call + ": datatype " + name + " holds no data and cannot describe a buffer");

@@ -19,6 +19,12 @@ public class Graphcomm extends Intracomm {
         return new Graphcomm(name, graph);
     }
 
+    /** {@link Intracomm#Dup} with the same topology. */
+    @Override
+    public Graphcomm Dup() {
+        return (Graphcomm) super.Dup();
+    }
+
     /** {@link MPI#GRAPH}. */
     @Override
     public int Topo_test() {

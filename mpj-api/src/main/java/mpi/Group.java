@@ -56,7 +56,8 @@ public class Group {
 
     /**
      * {@link #Incl} of the ranks in {@code ranges}, each a triplet {first, last, stride} meaning first,
-     * first + stride, ... up to last (a negative stride counts down).
+     * first + stride, ... up to last (a negative stride counts down). As MPI says, the ranks generated
+     * must be ranks of the group, not {@code last} itself: {@code {0, 7, 4}} in a group of 6 is {0, 4}.
      */
     public Group Range_incl(int[][] ranges) {
         String call = "Group.Range_incl";
@@ -260,7 +261,8 @@ public class Group {
 
     /**
      * The ranks the triplets of {@code ranges} stand for, in order; checks each triplet's shape and
-     * bounds. Stops after one more rank than the group has, since then a rank repeats and Incl or Excl
+     * its first rank (the callers check the others, so a {@code last} the stride never reaches may lie
+     * outside the group). Stops after one more rank than the group has, since then a rank repeats and Incl or Excl
      * reports it.
      */
     private int[] expand(String call, int[][] ranges) {
@@ -274,7 +276,6 @@ public class Group {
                         + Arrays.toString(range));
             }
             checkRank(call, "ranges[" + i + "] first", range[0]);
-            checkRank(call, "ranges[" + i + "] last", range[1]);
             int stride = range[2];
             if (stride == 0 || (range[0] < range[1] && stride < 0) || (range[0] > range[1] && stride > 0)) {
                 throw new MPIException(MPI.ERR_ARG, call + ": ranges[" + i + "] " + Arrays.toString(range)

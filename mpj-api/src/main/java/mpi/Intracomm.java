@@ -1,8 +1,11 @@
 package mpi;
 
+import dev.mpj.api.AllComplete;
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.MpiBackend;
+import dev.mpj.api.Operation;
 import dev.mpj.api.Reduction;
+import dev.mpj.api.SendMode;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -14,7 +17,8 @@ import java.util.Arrays;
  * are multiples of the datatype's extent from the buffer offset. {@link MPI#IN_PLACE} may replace the
  * send buffer of {@code Gather}/{@code Gatherv} at the root, {@code Allgather}, {@code Allgatherv},
  * {@code Alltoall}, {@code Alltoallv}, {@code Reduce} at the root, {@code Allreduce},
- * {@code Reduce_scatter} and {@code Scan}, and the root's receive buffer of {@code Scatter}/{@code Scatterv}.
+ * {@code Reduce_scatter}, {@code Scan} and {@code Exscan}, and the root's receive buffer of
+ * {@code Scatter}/{@code Scatterv}.
  *
  * <p>Errors, besides those of point-to-point calls ({@code ERR_BUFFER}, {@code ERR_TYPE},
  * {@code ERR_COUNT}): {@code ERR_ROOT} for a root outside the communicator, {@code ERR_OP} for an
@@ -105,9 +109,19 @@ public class Intracomm extends Comm {
     /** {@inheritDoc} Returns an {@link Intracomm} (a {@link Cartcomm} or {@link Graphcomm} for those). */
     @Override
     public Object clone() {
+        return duplicate("clone");
+    }
+
+    /** {@link #clone} under MPI's name: a {@link Cartcomm} or {@link Graphcomm} for those. */
+    @Override
+    public Intracomm Dup() {
+        return duplicate("Dup");
+    }
+
+    private Intracomm duplicate(String call) {
         CommSpec spec = spec();
-        int pair = agreeOnContextPair("clone");
-        return bound(sameKind(this + ".clone()"), pair, spec.worldRanks(), spec.rank());
+        int pair = agreeOnContextPair(call);
+        return bound(sameKind(this + "." + call + "()"), pair, spec.worldRanks(), spec.rank());
     }
 
     /** An unbound communicator of this one's class and topology, for {@link #clone}. */
@@ -412,6 +426,53 @@ public class Intracomm extends Comm {
         Environment.backend().scan(spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype),
                 result.room(), reduction);
         result.finish();
+    }
+
+    /**
+     * Exclusive prefix reduction: member i gets the combination of members 0..i-1, in rank order; member 0's
+     * receive buffer is left unchanged (MPI leaves it undefined). {@link MPI#IN_PLACE} as the send buffer takes
+     * each member's contribution from its receive buffer. Runs as {@link #Scan} followed by a shift of each
+     * member's inclusive result to the next member, so non-commutative operations get MPI's result.
+     */
+    public void Exscan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                       Datatype datatype, Op op) {
+        String call = "Exscan";
+        CommSpec spec = spec();
+        Reduction reduction = reduction(call, op, datatype);
+        Landing result = landing(call, recvbuf, recvoffset, count, datatype);
+        ByteBuffer mine = contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+        MpiBackend backend = Environment.backend();
+        ByteBuffer inclusive = ByteBuffer.allocate(mine.remaining());
+        backend.scan(spec, mine, inclusive, reduction);
+        if (shiftUp(call, spec, inclusive, result.room())) {
+            result.finish();
+        }
+    }
+
+    /**
+     * Sends {@code data} to the next member and receives the previous member's into {@code room}, on the
+     * collective context with the API layer's tag ({@link CommSpec#API_TAG}); false at member 0, which receives
+     * nothing.
+     */
+    private static boolean shiftUp(String call, CommSpec spec, ByteBuffer data, ByteBuffer room) {
+        MpiBackend backend = Environment.backend();
+        int me = spec.rank();
+        int context = spec.collectiveContext();
+        Operation send = me + 1 < spec.size()
+                ? backend.send(data, spec.worldRanks()[me + 1], CommSpec.API_TAG, context, SendMode.STANDARD)
+                : null;
+        Operation receive = me > 0 ? backend.receive(room, spec.worldRanks()[me - 1], CommSpec.API_TAG, context) : null;
+        backend.await(new AllComplete(send, receive));
+        for (Operation op : new Operation[] {send, receive}) {
+            if (op != null && op.error() != null) {
+                throw Request.asMpiException(op.error());
+            }
+        }
+        if (receive != null && receive.byteCount() != room.remaining()) {
+            throw new MPIException(MPI.ERR_COUNT, call + ": rank " + (me - 1) + " of " + spec.size() + " sent "
+                    + receive.byteCount() + " bytes, " + room.remaining() + " expected; the members' counts differ");
+        }
+        return receive != null;
     }
 
     // ---- buffers: packing and unpacking are the datatype's, as for point-to-point ----

@@ -22,11 +22,12 @@ public final class MPI {
     public static final int ANY_TAG = -1;
     public static final int PROC_NULL = -3;
     public static final int UNDEFINED = -32766;
-    /** The largest tag. */
+    /** The largest tag; also the key under which {@link Comm#Attr_get} gives it. */
     public static final int TAG_UB = Integer.MAX_VALUE;
-    /** Attribute keys ({@code Attr_get}). */
+    /** Attribute keys of {@link Comm#Attr_get}: the host process, the processes that can do I/O, whether clocks agree. */
     public static final int HOST = 1;
     public static final int IO = 2;
+    public static final int WTIME_IS_GLOBAL = 3;
     /** Topology kinds ({@code Topo_test}), numbered as in MPICH. */
     public static final int GRAPH = 1;
     public static final int CART = 2;
@@ -100,6 +101,14 @@ public final class MPI {
     public static final Datatype LONG2 = new Datatype("MPI.LONG2", ElementType.LONG, 2);
     public static final Datatype FLOAT2 = new Datatype("MPI.FLOAT2", ElementType.FLOAT, 2);
     public static final Datatype DOUBLE2 = new Datatype("MPI.DOUBLE2", ElementType.DOUBLE, 2);
+    /**
+     * The MPI names of the pair types, the same objects as the mpiJava ones ({@code MPI_2INT} is {@link #INT2}).
+     * As there, value and index share the value's primitive: a {@code DOUBLE_INT} pair is two doubles.
+     */
+    public static final Datatype SHORT_INT = SHORT2;
+    public static final Datatype LONG_INT = LONG2;
+    public static final Datatype FLOAT_INT = FLOAT2;
+    public static final Datatype DOUBLE_INT = DOUBLE2;
 
     // ---- reduction operations (where each applies: see Op) ----
     public static final Op MAX = new Op(Op.Kind.MAX);
@@ -133,7 +142,7 @@ public final class MPI {
     /** All processes of the job. Bound to the runtime by {@link #Init}. */
     public static final Intracomm COMM_WORLD = new Intracomm("MPI.COMM_WORLD");
     /** The calling process alone. Bound to the runtime by {@link #Init}. */
-    public static final Comm COMM_SELF = new Intracomm("MPI.COMM_SELF");
+    public static final Intracomm COMM_SELF = new Intracomm("MPI.COMM_SELF");
     /**
      * The null communicator: what {@link Intracomm#Split} with colour {@link #UNDEFINED},
      * {@link Intracomm#Create} for a non-member and the topology constructors for a process left out

@@ -54,8 +54,14 @@ public class Op {
         return commute;
     }
 
-    /** Frees the operation; a no-op, as the garbage collector reclaims it. */
+    /**
+     * Frees a user operation (a no-op: the garbage collector reclaims it). {@code ERR_ARG} for a
+     * predefined operation, which cannot be freed.
+     */
     public void free() {
+        if (kind != null) {
+            throw new MPIException(MPI.ERR_ARG, "free: " + name + " is predefined and cannot be freed");
+        }
     }
 
     @Override

@@ -162,13 +162,13 @@ public class Request {
 
     /**
      * Waits until at least one request completes; returns the statuses of all that have completed,
-     * each with its {@link Status#index}. Returns null if no request is active (MPI's outcount
-     * {@code MPI_UNDEFINED}).
+     * each with its {@link Status#index}. If no request is active, returns an empty array at once
+     * (MPI's outcount {@code MPI_UNDEFINED}), so a loop over the result ends rather than failing on null.
      */
     public static Status[] Waitsome(Request[] requests) {
         check(requests, "Waitsome");
         if (!anyActive(requests)) {
-            return null;
+            return new Status[0];
         }
         awaitAny(requests);
         return finishAll(requests, true);
@@ -195,13 +195,13 @@ public class Request {
     }
 
     /**
-     * The statuses of the requests that have completed (possibly none), each with its index; null if
-     * no request is active.
+     * The statuses of the requests that have completed, each with its index; an empty array if none
+     * has, or if no request is active (as mpiJava 1.2 specifies for {@code Testsome}).
      */
     public static Status[] Testsome(Request[] requests) {
         check(requests, "Testsome");
         if (!anyActive(requests)) {
-            return null;
+            return new Status[0];
         }
         pollIfPending(requests);
         return finishAll(requests, true);

@@ -123,4 +123,91 @@ class CollectiveArgumentsTest extends MpiTestSupport {
         world.Reduce_scatter(new int[] {1, 2, 3}, 0, recv, 1, new int[] {2}, MPI.INT, MPI.SUM);
         assertArrayEquals(new int[] {0, 1, 2}, recv);
     }
+
+    // ---- Exscan: Scan, then each member's inclusive result goes to the next member ----
+
+    /** The collective context of MPI.COMM_WORLD, where Exscan's shift travels. */
+    private static final int WORLD_COLLECTIVE = 1;
+
+    private static byte[] intsOf(int... values) {
+        ByteBuffer bytes = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (int v : values) {
+            bytes.putInt(v);
+        }
+        return bytes.array();
+    }
+
+    @Test
+    void exscanGivesAMemberThePreviousMembersInclusiveScan() {
+        start(3, 1);
+        backend.scanResult = intsOf(30, 40);
+        backend.deliver(0, 0, WORLD_COLLECTIVE, intsOf(10, 20));
+        int[] recv = {-1, 0, 0, -1};
+
+        world.Exscan(new int[] {9, 7, 5}, 1, recv, 1, 2, MPI.INT, MPI.SUM);
+
+        assertArrayEquals(new int[] {-1, 10, 20, -1}, recv);
+        assertArrayEquals(intsOf(7, 5), backend.scanned, "its own contribution goes into the scan");
+        LoopbackBackend.Message shifted = backend.takeSent(2);
+        assertArrayEquals(intsOf(30, 40), shifted.data());
+        assertEquals(WORLD_COLLECTIVE, shifted.context());
+        assertEquals(0, shifted.tag());
+    }
+
+    @Test
+    void exscanLeavesTheFirstMembersBufferUnchanged() {
+        start(2, 0);
+        backend.scanResult = intsOf(3);
+        int[] recv = {77};
+
+        world.Exscan(new int[] {3}, 0, recv, 0, 1, MPI.INT, MPI.PROD);
+
+        assertArrayEquals(new int[] {77}, recv);
+        assertArrayEquals(intsOf(3), backend.takeSent(1).data());
+    }
+
+    @Test
+    void exscanInPlaceTakesTheContributionFromTheReceiveBufferAndNeedsNoSendOnTheLastMember() {
+        start(2, 1);
+        backend.scanResult = intsOf(11);
+        backend.deliver(0, 0, WORLD_COLLECTIVE, intsOf(4));
+        int[] data = {7};
+
+        world.Exscan(MPI.IN_PLACE, 0, data, 0, 1, MPI.INT, MPI.SUM);
+
+        assertArrayEquals(intsOf(7), backend.scanned);
+        assertArrayEquals(new int[] {4}, data);
+        assertEquals(0, backend.outboxSize());
+    }
+
+    @Test
+    void exscanAloneLeavesTheBufferAsItIs() {
+        start(1, 0);
+        double[] recv = {2.5};
+
+        world.Exscan(new double[] {1.5}, 0, recv, 0, 1, MPI.DOUBLE, MPI.SUM);
+
+        assertArrayEquals(new double[] {2.5}, recv);
+        assertEquals(java.util.List.of("scan"), backend.collectives);
+    }
+
+    @Test
+    void exscanChecksItsArgumentsAsScanDoes() {
+        start(2, 0);
+        assertMpiError(MPI.ERR_OP, () -> world.Exscan(new int[1], 0, new int[1], 0, 1, MPI.INT, null));
+        assertMpiError(MPI.ERR_OP, () -> world.Exscan(new double[1], 0, new double[1], 0, 1, MPI.DOUBLE, MPI.BAND));
+        assertMpiError(MPI.ERR_TYPE, () -> world.Exscan(new Object[1], 0, new Object[1], 0, 1, MPI.OBJECT, MPI.SUM));
+        assertMpiError(MPI.ERR_BUFFER, () -> world.Exscan(new int[1], 0, new int[1], 0, 2, MPI.INT, MPI.SUM));
+        assertMpiError(MPI.ERR_COUNT, () -> world.Exscan(new int[1], 0, new int[1], 0, -1, MPI.INT, MPI.SUM));
+        assertTrue(backend.collectives.isEmpty());
+    }
+
+    @Test
+    void exscanOfAShorterBlockFromThePreviousMemberIsErrCount() {
+        start(2, 1);
+        backend.scanResult = intsOf(1, 2);
+        backend.deliver(0, 0, WORLD_COLLECTIVE, intsOf(1));
+
+        assertMpiError(MPI.ERR_COUNT, () -> world.Exscan(new int[2], 0, new int[2], 0, 2, MPI.INT, MPI.SUM));
+    }
 }

@@ -68,8 +68,9 @@ class CommunicatorManagementTest extends MpiTestSupport {
 
     @Test
     void thePredefinedCommunicatorsCannotBeFreed() {
-        assertMpiError(MPI.ERR_COMM, MPI.COMM_WORLD::Free);
-        assertMpiError(MPI.ERR_COMM, MPI.COMM_SELF::Free);
+        assertMpiError(MPI.ERR_ARG, MPI.COMM_WORLD::Free);
+        assertMpiError(MPI.ERR_ARG, MPI.COMM_SELF::Free);
+        assertEquals(0, MPI.COMM_SELF.Rank());
     }
 
     @Test
@@ -233,5 +234,58 @@ class CommunicatorManagementTest extends MpiTestSupport {
         assertMpiError(MPI.ERR_OTHER, () -> MPI.COMM_WORLD.Split(0, 0));
         assertMpiError(MPI.ERR_OTHER, () -> MPI.COMM_WORLD.clone());
         assertMpiError(MPI.ERR_OTHER, MPI.COMM_WORLD::Group);
+    }
+
+    @Test
+    void dupIsCloneUnderMpisNameKeepingKindAndTopology() {
+        Intracomm copy = MPI.COMM_WORLD.Dup();
+        Comm asComm = copy;
+        Cartcomm grid = MPI.COMM_WORLD.Create_cart(new int[] {1}, new boolean[] {true}, false);
+
+        assertEquals(4, copy.spec().pointToPointContext());
+        assertEquals(MPI.CONGRUENT, Comm.Compare(MPI.COMM_WORLD, copy));
+        assertInstanceOf(Intracomm.class, asComm.Dup());
+        Cartcomm gridCopy = grid.Dup();
+        assertEquals(MPI.CART, gridCopy.Topo_test());
+        assertArrayEquals(new int[] {1}, gridCopy.Get().dims);
+        Graphcomm graph = MPI.COMM_WORLD.Create_graph(new int[] {0}, new int[0], false);
+        assertEquals(MPI.GRAPH, graph.Dup().Topo_test());
+    }
+
+    @Test
+    void dupOfAFreedCommunicatorIsErrComm() {
+        Intracomm copy = MPI.COMM_WORLD.Dup();
+        copy.Free();
+
+        assertMpiError(MPI.ERR_COMM, copy::Dup);
+    }
+
+    @Test
+    void commSelfIsAnIntracommWithItsCollectives() {
+        Intracomm self = MPI.COMM_SELF;
+        int[] sum = new int[1];
+
+        self.Allreduce(new int[] {6}, 0, sum, 0, 1, MPI.INT, MPI.SUM);
+
+        assertEquals(6, sum[0]);
+        assertEquals(1, self.Dup().Size());
+    }
+
+    @Test
+    void attrGetGivesThePredefinedAttributesAsMpiJavaDoes() {
+        assertEquals(MPI.TAG_UB, MPI.COMM_WORLD.Attr_get(MPI.TAG_UB));
+        assertEquals(MPI.PROC_NULL, MPI.COMM_WORLD.Attr_get(MPI.HOST));
+        assertEquals(MPI.ANY_SOURCE, MPI.COMM_SELF.Attr_get(MPI.IO));
+        assertEquals(0, MPI.COMM_WORLD.Dup().Attr_get(MPI.WTIME_IS_GLOBAL));
+    }
+
+    @Test
+    void attrGetOfAnUnknownKeyOrAFreedCommunicatorIsAnError() {
+        Intracomm copy = MPI.COMM_WORLD.Dup();
+        copy.Free();
+
+        assertMpiError(MPI.ERR_ARG, () -> MPI.COMM_WORLD.Attr_get(42));
+        assertMpiError(MPI.ERR_ARG, () -> MPI.COMM_WORLD.Attr_get(-1));
+        assertMpiError(MPI.ERR_COMM, () -> copy.Attr_get(MPI.TAG_UB));
     }
 }

@@ -229,8 +229,11 @@ class DerivedDatatypeLayoutTest {
     }
 
     @Test
-    void freeingAPredefinedTypeLeavesItUsable() {
-        MPI.INT.free();
+    void freeingAPredefinedTypeIsAnArgumentErrorAndLeavesItUsable() {
+        for (Datatype predefined : new Datatype[] {MPI.INT, MPI.DOUBLE2, MPI.DOUBLE_INT, MPI.PACKED, MPI.OBJECT,
+                MPI.LB, MPI.NULL}) {
+            assertMpiError(MPI.ERR_ARG, predefined::free);
+        }
 
         assertShape(Datatype.Contiguous(1, MPI.INT), 1, 0, 1);
     }

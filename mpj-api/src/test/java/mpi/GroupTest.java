@@ -144,6 +144,24 @@ class GroupTest {
     }
 
     @Test
+    void aLastRankTheStrideNeverReachesMayLieOutsideTheGroup() {
+        Group g = group(0, 10, 11, 12, 13, 14, 15);
+
+        assertArrayEquals(new int[] {10, 14}, members(g.Range_incl(new int[][] {{0, 7, 4}})));
+        assertArrayEquals(new int[] {15, 11}, members(g.Range_incl(new int[][] {{5, -2, -4}})));
+        assertArrayEquals(new int[] {11, 12, 13, 15}, members(g.Range_excl(new int[][] {{0, 7, 4}})));
+    }
+
+    @Test
+    void aGeneratedRankOutsideTheGroupIsStillARankError() {
+        Group g = group(0, 10, 11, 12, 13, 14, 15);
+
+        assertMpiError(MPI.ERR_RANK, () -> g.Range_incl(new int[][] {{0, 9, 3}}));
+        assertMpiError(MPI.ERR_RANK, () -> g.Range_excl(new int[][] {{2, -1, -1}}));
+        assertMpiError(MPI.ERR_RANK, () -> g.Range_incl(new int[][] {{6, 9, 4}}));
+    }
+
+    @Test
     void aFreedOrNullGroupIsAGroupError() {
         Group g = group(0, 4, 5, 6);
         g.free();

@@ -3,6 +3,7 @@ package mpi;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mpj.api.Reduction;
@@ -186,5 +187,33 @@ class OpTest {
         MPI.SUM.on(MPI.INT, "test").apply(a.slice(), b.slice());
         assertEquals(7, b.getInt(0));
         assertEquals((1 << 20) + 1, b.getInt(4));
+    }
+
+    @Test
+    void theMpiNamesOfThePairTypesAreTheMpiJavaTypesAndTakeMaxlocAndMinloc() {
+        assertSame(MPI.DOUBLE2, MPI.DOUBLE_INT);
+        assertSame(MPI.FLOAT2, MPI.FLOAT_INT);
+        assertSame(MPI.LONG2, MPI.LONG_INT);
+        assertSame(MPI.SHORT2, MPI.SHORT_INT);
+
+        double[] max = (double[]) reduce(MPI.MAXLOC, MPI.DOUBLE_INT, new double[] {4.5, 1}, new double[] {2.5, 0}, 1);
+        long[] min = (long[]) reduce(MPI.MINLOC, MPI.LONG_INT, new long[] {-3, 2}, new long[] {-3, 1}, 1);
+
+        assertArrayEquals(new double[] {4.5, 1}, max);
+        assertArrayEquals(new long[] {-3, 1}, min);
+    }
+
+    @Test
+    void aPredefinedOperationCannotBeFreedAUserOneCan() {
+        Op user = new Op(new User_function() {
+            @Override
+            public void Call(Object invec, int inoffset, Object inoutvec, int inoutoffset, int count, Datatype datatype) {
+            }
+        }, true);
+
+        for (Op predefined : new Op[] {MPI.SUM, MPI.MAXLOC, MPI.BXOR}) {
+            MpiTestSupport.assertMpiError(MPI.ERR_ARG, predefined::free);
+        }
+        org.junit.jupiter.api.Assertions.assertDoesNotThrow(user::free);
     }
 }

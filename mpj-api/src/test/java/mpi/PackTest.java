@@ -131,4 +131,34 @@ class PackTest extends MpiTestSupport {
     void heapByteBuffersRemainRefusedForOtherTypes() {
         assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Send(ByteBuffer.allocate(4), 0, 4, MPI.BYTE, 0, 0));
     }
+
+    @Test
+    void theMpiJavaByteArrayFormsPackAndUnpackAsTheByteBufferOnes() {
+        double[] values = {0, 1, 2, 3, 4, 5, 6, 7};
+        byte[] packed = new byte[40];
+        ByteBuffer same = ByteBuffer.allocate(40);
+
+        int position = MPI.COMM_WORLD.Pack(new int[] {42, 43}, 0, 2, MPI.INT, packed, 0);
+        position = MPI.COMM_WORLD.Pack(values, 1, 1, strided, packed, position);
+        MPI.COMM_WORLD.Pack(values, 1, 1, strided, same, MPI.COMM_WORLD.Pack(new int[] {42, 43}, 0, 2, MPI.INT, same, 0));
+        double[] back = new double[8];
+        int[] header = new int[2];
+        int read = MPI.COMM_WORLD.Unpack(packed, 0, header, 0, 2, MPI.INT);
+        read = MPI.COMM_WORLD.Unpack(packed, read, back, 2, 1, strided);
+
+        assertEquals(MPI.COMM_WORLD.Pack_size(2, MPI.INT) + MPI.COMM_WORLD.Pack_size(1, strided), position);
+        assertEquals(position, read);
+        assertArrayEquals(same.array(), packed);
+        assertArrayEquals(new int[] {42, 43}, header);
+        assertArrayEquals(new double[] {0, 0, 1, 0, 3, 0, 5, 0}, back);
+    }
+
+    @Test
+    void theByteArrayFormsCheckTheirArrays() {
+        assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Pack(new int[2], 0, 2, MPI.INT, (byte[]) null, 0));
+        assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Pack(new int[2], 0, 2, MPI.INT, new byte[7], 0));
+        assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Unpack(new byte[8], 4, new int[2], 0, 2, MPI.INT));
+        assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Unpack(new byte[8], -1, new int[2], 0, 1, MPI.INT));
+        assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Pack(new Object[1], 0, 1, MPI.OBJECT, new byte[64], 0));
+    }
 }

@@ -6,6 +6,12 @@ package dev.mpj.api;
  * and the caller's rank in it.
  */
 public record CommSpec(int pointToPointContext, int collectiveContext, int[] worldRanks, int rank) {
+    /**
+     * The tag of the messages the {@code mpi} classes themselves send on the collective context (the shift of
+     * {@code Exscan}); the runtime's collectives use tags from 1 up.
+     */
+    public static final int API_TAG = 0;
+
     public int size() {
         return worldRanks.length;
     }

@@ -45,7 +45,9 @@ class CollectivesIT {
     }
 
     static Stream<Arguments> tcpJobs() {
-        return Stream.of("eager", "ondemand").flatMap(mode -> Stream.of(2, 5, 8).map(np -> Arguments.of(np, mode)));
+        return Stream.concat(
+                Stream.of("eager", "ondemand").flatMap(mode -> Stream.of(2, 5, 8).map(np -> Arguments.of(np, mode))),
+                Stream.of(3, 4).map(np -> Arguments.of(np, "eager")));
     }
 
     @ParameterizedTest(name = "np={0} {1}")

@@ -11,7 +11,7 @@ import mpi.Op;
 import mpi.User_function;
 
 /**
- * Every collective, for several sizes (up to past the eager threshold), every root worth trying,
+ * Every collective (Exscan too), for several sizes (up to past the eager threshold), every root worth trying,
  * several datatypes and operations, MPI.IN_PLACE, and two argument errors; each rank checks its results
  * against values it computes itself. The algorithms are whatever the job's settings select.
  */
@@ -92,6 +92,12 @@ public final class CollectivesProgram {
             int i = Arrays.mismatch(expected, actual);
             Check.that(false, what + ": first difference at " + i + " of " + expected.length);
         }
+    }
+
+    static int[] filled(int n, int value) {
+        int[] a = new int[n];
+        Arrays.fill(a, value);
+        return a;
     }
 
     static int[] roots() {
@@ -179,6 +185,14 @@ public final class CollectivesProgram {
         int[] scanMap = new int[2 * n];
         world.Scan(maps(rank, n), 0, scanMap, 0, n, MPI.INT2, COMPOSE);
         same(composed(rank, n), scanMap, "Scan user op n=" + n);
+        // Exscan: rank 0's buffer stays as it was, the others get the scan of the ranks below them
+        int[] exscan = new int[n];
+        Arrays.fill(exscan, -7);
+        world.Exscan(ints(rank, n), 0, exscan, 0, n, MPI.INT, MPI.SUM);
+        same(rank == 0 ? filled(n, -7) : sums(rank - 1, n), exscan, "Exscan SUM n=" + n);
+        int[] exscanMap = filled(2 * n, -7);
+        world.Exscan(maps(rank, n), 0, exscanMap, 0, n, MPI.INT2, COMPOSE);
+        same(rank == 0 ? filled(2 * n, -7) : composed(rank - 1, n), exscanMap, "Exscan user op n=" + n);
         int[] counts = new int[size];
         Arrays.fill(counts, n / size);
         counts[size - 1] += n % size;
@@ -283,6 +297,9 @@ public final class CollectivesProgram {
         int[] s = ints(rank, n);
         world.Scan(MPI.IN_PLACE, 0, s, 0, n, MPI.INT, MPI.SUM);
         same(sums(rank, n), s, "Scan IN_PLACE");
+        int[] x = ints(rank, n);
+        world.Exscan(MPI.IN_PLACE, 0, x, 0, n, MPI.INT, MPI.SUM);
+        same(rank == 0 ? ints(0, n) : sums(rank - 1, n), x, "Exscan IN_PLACE");
         int[] all = new int[n * size];
         System.arraycopy(ints(rank, n), 0, all, rank * n, n);
         world.Allgather(MPI.IN_PLACE, 0, 0, MPI.INT, all, 0, n, MPI.INT);

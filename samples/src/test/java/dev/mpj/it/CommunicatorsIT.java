@@ -3,23 +3,32 @@ package dev.mpj.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Communicators, groups and topologies across real processes over TCP: Split, Create, clone and Free
- * with traffic inside the new communicators, isolation of communicators that share processes and tags,
- * 3D Cartesian grids with shifts and sub-grids, a graph, and argument errors.
+ * Communicators, groups and topologies across real processes, over shared memory (one node) and over TCP (every
+ * rank its own fake node): Split, Create, clone, Dup and Free with traffic inside the new communicators,
+ * isolation of communicators that share processes and tags, Attr_get, messages of zero-size types, 3D Cartesian
+ * grids with shifts and sub-grids, a graph, and argument errors.
  */
 @Timeout(180)
 @Tag("multi-jvm")
 class CommunicatorsIT {
-    @ParameterizedTest(name = "np={0}")
-    @ValueSource(ints = {1, 3, 4, 8})
-    void communicatorsGroupsAndTopologies(int np) {
-        Job.Result r = Job.np(np).run(CommunicatorsProgram.class);
+    static Stream<Arguments> jobs() {
+        return Stream.concat(Stream.of(1, 2, 3, 4, 8).map(np -> Arguments.of(np, "shm")),
+                Stream.of(2, 3, 4).map(np -> Arguments.of(np, "tcp")));
+    }
+
+    @ParameterizedTest(name = "np={0} {1}")
+    @MethodSource("jobs")
+    void communicatorsGroupsAndTopologies(int np, String transport) {
+        Job job = transport.equals("tcp") ? Job.np(np).launcherOptions("--fake-nodes", Integer.toString(np)) : Job.np(np);
+        Job.Result r = job.run(CommunicatorsProgram.class);
 
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals(np, r.linesContaining("communicators OK rank"), r::toString);

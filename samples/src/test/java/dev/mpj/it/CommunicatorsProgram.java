@@ -4,6 +4,7 @@ import java.util.Arrays;
 import mpi.CartParms;
 import mpi.Cartcomm;
 import mpi.Comm;
+import mpi.Datatype;
 import mpi.GraphParms;
 import mpi.Graphcomm;
 import mpi.Group;
@@ -15,7 +16,8 @@ import mpi.ShiftParms;
 import mpi.Status;
 
 /**
- * Communicators, groups and topologies across processes: Split, Create, clone and Free, point-to-point
+ * Communicators, groups and topologies across processes: Split, Create, clone, Dup and Free, Attr_get,
+ * messages of zero-size types, point-to-point
  * and collectives inside the new communicators, isolation of communicators that share processes and
  * tags, Cartesian grids with shifts and sub-grids, a graph, and argument errors. Each rank checks its
  * own results.
@@ -44,6 +46,8 @@ public final class CommunicatorsProgram {
         cartesianGridSmallerThanTheCommunicator();
         graphRing();
         freedContextsAreReused();
+        dupAndAttributes();
+        zeroSizeMessages();
         errors();
         world.Barrier();
         Check.done("communicators");
@@ -340,6 +344,66 @@ public final class CommunicatorsProgram {
         }
     }
 
+    /** Dup, like clone, is isolated from WORLD; Attr_get answers the predefined keys on every communicator. */
+    static void dupAndAttributes() {
+        Intracomm copy = world.Dup();
+        Intracomm self = MPI.COMM_SELF.Dup();
+        Check.equal(MPI.CONGRUENT, Comm.Compare(world, copy), "Compare WORLD with its Dup");
+        Check.equal(1, self.Size(), "size of COMM_SELF's Dup");
+        int right = (rank + 1) % size;
+        int left = (rank + size - 1) % size;
+        Request onCopy = copy.Isend(new int[] {rank + 100}, 0, 1, MPI.INT, right, TAG);
+        Request onWorld = world.Isend(new int[] {rank}, 0, 1, MPI.INT, right, TAG);
+        int[] fromWorld = new int[1];
+        int[] fromCopy = new int[1];
+        world.Recv(fromWorld, 0, 1, MPI.INT, left, TAG);
+        copy.Recv(fromCopy, 0, 1, MPI.INT, left, TAG);
+        Request.Waitall(new Request[] {onCopy, onWorld});
+        Check.equal(left, fromWorld[0], "WORLD's message with the tag both communicators used");
+        Check.equal(left + 100, fromCopy[0], "the Dup's message with the tag both communicators used");
+        for (Comm comm : new Comm[] {world, copy, self, MPI.COMM_SELF}) {
+            Check.equal(MPI.TAG_UB, comm.Attr_get(MPI.TAG_UB), "Attr_get(TAG_UB) on " + comm);
+            Check.equal(MPI.PROC_NULL, comm.Attr_get(MPI.HOST), "Attr_get(HOST) on " + comm);
+            Check.equal(MPI.ANY_SOURCE, comm.Attr_get(MPI.IO), "Attr_get(IO) on " + comm);
+            Check.equal(0, comm.Attr_get(MPI.WTIME_IS_GLOBAL), "Attr_get(WTIME_IS_GLOBAL) on " + comm);
+        }
+        int[] top = new int[1];
+        int tagUb = copy.Attr_get(MPI.TAG_UB);
+        copy.Sendrecv(new int[] {rank}, 0, 1, MPI.INT, right, tagUb, top, 0, 1, MPI.INT, left, tagUb);
+        Check.equal(left, top[0], "a message with the tag Attr_get(TAG_UB) gave");
+        self.Free();
+        copy.Free();
+    }
+
+    /** Messages of types of no data still match, in order, and count 0 items. */
+    static void zeroSizeMessages() {
+        Datatype empty = Datatype.Struct(new int[0], new int[0], new Datatype[0]);
+        empty.Commit();
+        Datatype none = Datatype.Contiguous(0, MPI.INT);
+        none.Commit();
+        int right = (rank + 1) % size;
+        int left = (rank + size - 1) % size;
+        int[] untouched = {-1};
+        Status status = world.Sendrecv(new int[] {rank}, 0, 3, empty, right, TAG, untouched, 0, 3, empty, left, TAG);
+        Check.equal(0, status.Get_count(empty), "Get_count of a message of an empty Struct");
+        Check.equal(left, status.source, "source of a message of an empty Struct");
+        Check.equal(-1, untouched[0], "the receive buffer of an empty message");
+        // an empty message and then a real one on the same tag: they arrive in order
+        int[] data = new int[1];
+        Request[] requests = {
+            world.Irecv(untouched, 0, 1, none, left, TAG),
+            world.Irecv(data, 0, 1, MPI.INT, left, TAG),
+            world.Isend(new int[0], 0, 4, none, right, TAG),
+            world.Isend(new int[] {rank}, 0, 1, MPI.INT, right, TAG)};
+        Status[] done = Request.Waitall(requests);
+        Check.equal(0, done[0].Get_count(none), "Get_count of a message of Contiguous(0)");
+        Check.equal(1, done[1].Get_count(MPI.INT), "Get_count of the message after it");
+        Check.equal(left, data[0], "the message after the empty one");
+        Check.equal(0, Request.Waitsome(requests).length, "Waitsome over completed requests");
+        empty.free();
+        none.free();
+    }
+
     static void errors() {
         expect(MPI.ERR_ARG, "a negative colour on every rank", () -> world.Split(-2, 0));
         int mine = rank == size - 1 ? -2 : 0;
@@ -355,7 +419,9 @@ public final class CommunicatorsProgram {
         Intracomm copy = (Intracomm) world.clone();
         copy.Free();
         expect(MPI.ERR_COMM, "a freed communicator", copy::Barrier);
-        expect(MPI.ERR_COMM, "freeing WORLD", world::Free);
+        expect(MPI.ERR_ARG, "freeing WORLD", world::Free);
+        expect(MPI.ERR_ARG, "freeing MPI.INT", MPI.INT::free);
+        expect(MPI.ERR_ARG, "freeing MPI.SUM", MPI.SUM::free);
         // WORLD still works after all of these
         Check.equal(size, allreduceSum(world, 1), "Allreduce after the errors");
     }

@@ -10,7 +10,7 @@ public enum CollectiveKind {
     BARRIER, BCAST, GATHER, GATHERV, SCATTER, SCATTERV, ALLGATHER, ALLGATHERV, ALLTOALL, ALLTOALLV,
     REDUCE, ALLREDUCE, REDUCE_SCATTER, SCAN;
 
-    /** The tag of this kind's messages; 1 for the barrier, as before the others existed. */
+    /** The tag of this kind's messages; 1 for the barrier, as before the others existed (0 is {@code CommSpec.API_TAG}). */
     public int tag() {
         return ordinal() + 1;
     }
