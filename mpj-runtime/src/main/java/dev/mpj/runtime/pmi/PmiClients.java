@@ -29,7 +29,8 @@ public final class PmiClients {
      *   <li>{@code singleton}: a job of one, whatever the environment says.</li>
      * </ul>
      * A rank under a PMIx server never falls back to a singleton: without PMIx support it fails, saying what is
-     * missing.
+     * missing. Nor does one of several tasks that a manager started without a PMI it offers us (for example
+     * {@code srun} without {@code --mpi=pmi2}): each would run alone and print as if it were the whole job.
      *
      * @throws PmiException when the process manager cannot be reached or {@code pmi1}/{@code pmi2} finds none
      */
@@ -43,7 +44,11 @@ public final class PmiClients {
                 if (wire != null) {
                     return wire;
                 }
-                return underPmixServer(env) ? PmixLoader.start(env) : new SingletonPmiClient();
+                if (underPmixServer(env)) {
+                    return PmixLoader.start(env);
+                }
+                refuseUnknownManager(env);
+                return new SingletonPmiClient();
             }
             case PMI1:
             case PMI2: {
@@ -79,6 +84,44 @@ public final class PmiClients {
                     "1".equals(variable(env, PmiVariables.PIPELINE)));
         }
         return null;
+    }
+
+    /**
+     * Fails when the environment says this process is one of several that a manager started, with no PMI that
+     * {@code auto} found: Slurm's {@code srun} without {@code --mpi=pmi2}, Open MPI's launcher without PMIx, or
+     * any manager that sets {@code PMI_SIZE}. {@code mpj.pmi=singleton} runs such a process alone all the same.
+     */
+    private static void refuseUnknownManager(Map<String, String> env) {
+        String what = null;
+        String use = null;
+        if (positive(env, "SLURM_STEP_NUM_TASKS") > 1) {
+            what = "Slurm's srun as one of " + variable(env, "SLURM_STEP_NUM_TASKS") + " tasks, without --mpi=pmi2";
+            use = "srun --mpi=pmi2 (or --mpi=pmix on Java 22+)";
+        } else if (positive(env, "OMPI_COMM_WORLD_SIZE") > 1) {
+            what = "Open MPI as one of " + variable(env, "OMPI_COMM_WORLD_SIZE") + " ranks, without a PMIx server";
+            use = "an Open MPI whose mpirun serves PMIx (4.x and later) with Java 22+, or mpjrun";
+        } else if (positive(env, "PMI_SIZE") > 1) {
+            what = "a process manager as one of " + variable(env, "PMI_SIZE") + " ranks (PMI_SIZE), without PMI_FD"
+                    + " or PMI_PORT";
+            use = "mpjrun, MPICH's mpiexec or srun --mpi=pmi2";
+        }
+        if (what != null) {
+            throw new PmiException("this process was started by " + what + ": it would run as a job of one rank."
+                    + " Use " + use + "; " + Setting.PMI.property() + "=" + PmiDialect.SINGLETON.settingValue()
+                    + " runs each process alone on purpose");
+        }
+    }
+
+    private static int positive(Map<String, String> env, String name) {
+        String v = variable(env, name);
+        if (v == null) {
+            return 0;
+        }
+        try {
+            return Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** Whether a PMIx server started this process: it sets {@code PMIX_NAMESPACE} and {@code PMIX_SERVER_URI*}. */

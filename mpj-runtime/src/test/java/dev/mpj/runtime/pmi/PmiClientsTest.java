@@ -153,6 +153,30 @@ class PmiClientsTest {
         assertTrue(e.getMessage().contains("PMI_FD"), e.getMessage());
     }
 
+    /** One of several tasks of a manager we cannot speak to fails, naming the manager, instead of running alone. */
+    @Test
+    void autoUnderAManagerWithoutAUsablePmiRefusesToRunAlone() {
+        Map<Map<String, String>, String> cases = Map.of(
+                Map.of("SLURM_STEP_NUM_TASKS", "4", "SLURM_PROCID", "1"), "srun --mpi=pmi2",
+                Map.of("OMPI_COMM_WORLD_SIZE", "2", "OMPI_COMM_WORLD_RANK", "0"), "Open MPI",
+                Map.of("PMI_SIZE", "8", "PMI_RANK", "3"), "PMI_SIZE");
+        for (Map.Entry<Map<String, String>, String> c : cases.entrySet()) {
+            PmiException e = assertThrows(PmiException.class,
+                    () -> PmiClients.fromEnvironment(Settings.defaults(), c.getKey()).close());
+            assertTrue(e.getMessage().contains(c.getValue()) && e.getMessage().contains("job of one rank"),
+                    e.getMessage());
+        }
+    }
+
+    @Test
+    void oneTaskOrAnExplicitSingletonStillRunsAlone() {
+        try (PmiClient one = PmiClients.fromEnvironment(Settings.defaults(), Map.of("SLURM_STEP_NUM_TASKS", "1"));
+             PmiClient chosen = PmiClients.fromEnvironment(pmi("singleton"), Map.of("OMPI_COMM_WORLD_SIZE", "4"))) {
+            assertInstanceOf(SingletonPmiClient.class, one);
+            assertInstanceOf(SingletonPmiClient.class, chosen);
+        }
+    }
+
     private static void assertPmixUnavailable(String message) {
         assertTrue(message.contains("PMIx"), message);
         assertTrue(message.contains("mpjrun") && message.contains("mpiexec") && message.contains("srun --mpi=pmi2"),
