@@ -14,7 +14,8 @@ public final class MpjRun {
     }
 
     public static void main(String[] args) {
-        System.exit(run(List.of(args), System.out, System.err));
+        LauncherExit.handleSignals();
+        LauncherExit.exit(run(List.of(args), System.out, System.err));
     }
 
     /** Parses the command line and runs the job on the console; returns the exit code. */
