@@ -2,6 +2,7 @@ package dev.mpj.launcher;
 
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.launcher.pmi.PmiServer;
+import dev.mpj.runtime.pmi.wire.PmiSecret;
 import dev.mpj.runtime.node.NodeSegmentFiles;
 
 import java.io.IOException;
@@ -20,10 +21,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * One run of an MPI job: serves PMI, starts every rank, forwards their output, and decides how the job ends.
  *
- * <p>The job succeeds when every rank exits with status 0 after {@code finalize} (a rank that never connected
- * to PMI and exits 0, i.e. a non-MPI program, is fine too). It fails at the first of: a rank exiting or closing
- * its PMI connection before {@code finalize}, a rank calling abort, a rank breaking the PMI protocol, or the
- * timeout. A failure prints one line naming the rank to stderr and stops every other rank and its descendants:
+ * <p>The job succeeds when every rank exits with status 0 after {@code finalize} (a non-MPI program, none of whose
+ * ranks ever connects to PMI, succeeds when all exit 0). It fails at the first of: a rank exiting or closing its
+ * PMI connection before {@code finalize}, a rank exiting before {@code MPI.Init} (whatever its status) while
+ * another rank has connected, a rank calling abort, a rank breaking the PMI protocol, or the timeout. Connections
+ * that are no rank's (they lack the job's secret, or break the protocol before identifying themselves) are
+ * rejected by the PMI server and only logged, at a limited rate. A failure prints one line naming the rank to stderr and stops every other rank and its descendants:
  * SIGTERM, then SIGKILL for whatever is alive a second later. However the job ends (the launcher killed by a
  * signal included, short of SIGKILL), the node segment files of its ranks are removed. All decisions are taken on the thread that
  * called {@link #run()}, from one queue of events, so the first failure wins and no lock is needed.
@@ -86,7 +89,8 @@ public final class Job {
     }
 
     private int run() {
-        PmiServer server = new PmiServer(options.mapping(), PmiServer.newKvsName(), new EventQueueListener());
+        String secret = PmiSecret.newSecret();
+        PmiServer server = new PmiServer(options.mapping(), PmiServer.newKvsName(), secret, new EventQueueListener());
         kvsName = server.kvsName();
         Thread stopOnShutdown = new Thread(this::stopOnShutdown, "mpjrun-shutdown");
         try (server) {
@@ -94,7 +98,7 @@ public final class Job {
             try {
                 server.start();
                 command = RankCommand.of(options, System.getProperty("java.class.path"), server.portVariable(),
-                        rankFlags);
+                        secret, rankFlags);
                 command.requireMainClass();
             } catch (UsageException e) {
                 err.println("mpjrun: " + e.getMessage());
@@ -152,6 +156,9 @@ public final class Job {
         long deadline = options.hasTimeout() ? System.nanoTime() + options.timeout().toNanos() : Long.MAX_VALUE;
         int running = ranks.size();
         int exitCode = 0;
+        boolean anyConnected = false;
+        // the first rank that exited 0 without connecting: fine in a non-MPI program, a failure in an MPI job
+        RankProcess exitedUnconnected = null;
         while (running > 0) {
             Event event;
             try {
@@ -165,17 +172,27 @@ public final class Job {
             }
             if (event instanceof Connected c) {
                 ranks.get(c.rank()).connected = true;
+                anyConnected = true;
+                if (exitedUnconnected != null) {
+                    return fail(exitedUnconnected, 1, exitedUnconnected + " exited with status 0 before MPI.Init");
+                }
             } else if (event instanceof Finalized f) {
                 ranks.get(f.rank()).finalized = true;
             } else if (event instanceof Exited x) {
                 running--;
                 RankProcess r = ranks.get(x.rank());
-                if (x.status() == 0 && (r.finalized || !r.connected)) {
+                if (x.status() == 0 && r.finalized) {
+                    continue;
+                }
+                if (x.status() == 0 && !r.connected && !anyConnected) {
+                    if (exitedUnconnected == null) {
+                        exitedUnconnected = r; // a non-MPI program, unless another rank connects later
+                    }
                     continue;
                 }
                 if (!r.finalized) {
                     return fail(r, x.status() == 0 ? 1 : x.status(), r + " exited with status " + x.status()
-                            + (r.connected ? " before MPI.Finalize" : ""));
+                            + (r.connected ? " before MPI.Finalize" : anyConnected ? " before MPI.Init" : ""));
                 }
                 // it finished its MPI part: report, but let the others end on their own
                 err.println("mpjrun: " + r + " exited with status " + x.status() + " after MPI.Finalize");
@@ -196,6 +213,10 @@ public final class Job {
                 RankProcess r = p.rank() < 0 ? null : ranks.get(p.rank());
                 return fail(r, 1, (r == null ? "an unidentified PMI client" : "rank " + p.rank()) + " "
                         + p.problem());
+            } else if (event instanceof Rejected rejected) {
+                if (!shuttingDown) {
+                    err.println("mpjrun: " + rejected.report());
+                }
             } else if (event instanceof ServerFailed s) {
                 return fail(null, EXIT_LAUNCH_FAILED, "the PMI server failed: " + s.cause());
             }
@@ -339,6 +360,9 @@ public final class Job {
     private record ProtocolError(int rank, String problem) implements Event {
     }
 
+    private record Rejected(String report) implements Event {
+    }
+
     private record ServerFailed(Exception cause) implements Event {
     }
 
@@ -370,6 +394,11 @@ public final class Job {
         @Override
         public void protocolError(int rank, String problem) {
             events.add(new ProtocolError(rank, problem));
+        }
+
+        @Override
+        public void connectionsRejected(String report) {
+            events.add(new Rejected(report));
         }
 
         @Override

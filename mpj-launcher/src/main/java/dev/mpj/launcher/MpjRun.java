@@ -14,7 +14,8 @@ public final class MpjRun {
     }
 
     public static void main(String[] args) {
-        System.exit(run(List.of(args), System.out, System.err));
+        LauncherExit.handleSignals();
+        LauncherExit.exit(run(List.of(args), System.out, System.err));
     }
 
     /** Parses the command line and runs the job on the console; returns the exit code. */
@@ -55,7 +56,8 @@ public final class MpjRun {
                 .append("         extra JVM flags for every rank, e.g. -Xmx512m\n")
                 .append("  MPJ_*                runtime settings, passed on to every rank\n\n")
                 .append("Exit status: 0 when every rank finished; the code given to MPI.Abort; the status of the\n")
-                .append("first rank that failed (128+signal if killed); 124 on timeout; 2 for a wrong command line.\n");
+                .append("first rank that failed (128+signal if killed); 124 on timeout; 130 on Ctrl-C, 143 on SIGTERM;\n")
+                .append("2 for a wrong command line.\n");
         if (!samples.entries().isEmpty()) {
             s.append("\nSamples:\n");
             for (String name : samples.entries().keySet()) {

@@ -47,24 +47,26 @@ public final class RankCommand {
     /** Variables an enclosing process manager may have set; a rank's PMI client must not see them. */
     static final List<String> ENCLOSING_PMI_VARIABLES = List.of("PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK",
             "PMI_SIZE", "PMI_JOBID", "PMI_SPAWNED", "PMI_TOTALVIEW", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
-            PmiVariables.PIPELINE);
+            PmiVariables.PIPELINE, PmiVariables.SECRET);
 
     private final LaunchOptions options;
     private final ProcessMapping mapping;
     private final String pmiPort;
+    private final String pmiSecret;
     private final List<String> commandLine;
     private final String mainClass;
     private final List<String> classPath;
     private final RankJvmFlags rankFlags;
 
-    private RankCommand(LaunchOptions options, String pmiPort, List<String> commandLine, String mainClass,
-                        List<String> classPath, RankJvmFlags rankFlags) {
+    private RankCommand(LaunchOptions options, String pmiPort, String pmiSecret, List<String> commandLine,
+                        String mainClass, List<String> classPath, RankJvmFlags rankFlags) {
         this.rankFlags = rankFlags;
         this.mainClass = mainClass;
         this.classPath = List.copyOf(classPath);
         this.options = options;
         this.mapping = options.mapping();
         this.pmiPort = pmiPort;
+        this.pmiSecret = pmiSecret;
         this.commandLine = List.copyOf(commandLine);
     }
 
@@ -74,12 +76,15 @@ public final class RankCommand {
      * @throws UsageException when the {@code -jar} file cannot be read or names no main class
      */
     static RankCommand of(LaunchOptions options, String launcherClassPath, String pmiPort) throws UsageException {
-        return of(options, launcherClassPath, pmiPort, RankJvmFlags.NONE);
+        return of(options, launcherClassPath, pmiPort, null, RankJvmFlags.NONE);
     }
 
-    /** As {@link #of(LaunchOptions, String, String)}, with {@code rankFlags} added to each rank's JVM flags. */
-    static RankCommand of(LaunchOptions options, String launcherClassPath, String pmiPort, RankJvmFlags rankFlags)
-            throws UsageException {
+    /**
+     * As {@link #of(LaunchOptions, String, String)}, with the job's secret for the ranks' PMI clients (none when
+     * null) and {@code rankFlags} added to each rank's JVM flags.
+     */
+    static RankCommand of(LaunchOptions options, String launcherClassPath, String pmiPort, String pmiSecret,
+                          RankJvmFlags rankFlags) throws UsageException {
         LauncherClassPath launcher = LauncherClassPath.parse(launcherClassPath);
         List<String> classPath = new ArrayList<>(launcher.jars());
         String mainClass = options.mainClass();
@@ -99,7 +104,7 @@ public final class RankCommand {
         command.add(String.join(File.pathSeparator, classPath));
         command.add(mainClass);
         command.addAll(options.arguments());
-        return new RankCommand(options, pmiPort, command, mainClass, classPath, rankFlags);
+        return new RankCommand(options, pmiPort, pmiSecret, command, mainClass, classPath, rankFlags);
     }
 
     /** The command line shared by all ranks, without any rank's {@link RankJvmFlags}. */
@@ -129,7 +134,10 @@ public final class RankCommand {
         v.put("MPI_LOCALRANKID", Integer.toString(mapping.localRank(rank)));
         v.put("MPI_LOCALNRANKS", Integer.toString(mapping.localSize(rank)));
         v.put("MPJ_LAUNCHER_PID", Long.toString(ProcessHandle.current().pid()));
-        v.putAll(options.environment()); // last: the user's explicit choice wins
+        v.putAll(options.environment()); // the user's explicit choice wins, but for the secret the server checks
+        if (pmiSecret != null) {
+            v.put(PmiVariables.SECRET, pmiSecret);
+        }
         return v;
     }
 

@@ -69,6 +69,15 @@ class JobTest {
     }
 
     @Test
+    @Timeout(30)
+    void rankExitingZeroBeforeTheOthersConnectFailsTheJobOnceTheyDo() throws UsageException {
+        Result r = run("-np", "3", TestRanks.ExitZeroBeforeOthersConnect.class.getName(), "1500");
+        assertEquals(1, r.exitCode(), r.err());
+        assertTrue(r.err().contains("rank 1 (pid "), r.err());
+        assertTrue(r.err().contains("exited with status 0 before MPI.Init; stopping the other 2 ranks"), r.err());
+    }
+
+    @Test
     void abortEndsTheJobWithTheAbortCodeNamingTheRank() throws UsageException {
         Result r = run("-np", "4", TestRanks.AbortOnRank2.class.getName());
         assertEquals(3, r.exitCode());

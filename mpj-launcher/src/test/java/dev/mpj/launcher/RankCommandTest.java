@@ -1,5 +1,6 @@
 package dev.mpj.launcher;
 
+import dev.mpj.runtime.pmi.wire.PmiVariables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -52,7 +53,7 @@ class RankCommandTest {
     @Test
     void rankFlagsFollowTheRequiredFlagsAndPrecedeMpjJvmOptsForThatRankOnly() throws UsageException {
         RankCommand c = RankCommand.of(options(Map.of("MPJ_JVM_OPTS", "-Xshare:off"), "-np", "2", "org.x.Main"),
-                LAUNCHER_CP, "127.0.0.1:1", rank -> rank == 1 ? List.of("-Dfor.one=yes") : List.of());
+                LAUNCHER_CP, "127.0.0.1:1", null, rank -> rank == 1 ? List.of("-Dfor.one=yes") : List.of());
         List<String> one = c.processBuilder(1).command();
         int required = RankCommand.REQUIRED_JVM_FLAGS.size();
         assertEquals(RankCommand.REQUIRED_JVM_FLAGS, one.subList(1, 1 + required));
@@ -105,6 +106,14 @@ class RankCommandTest {
         assertEquals("true", env.get("MPJ_VERBOSE"));
         assertEquals("9", env.get("MPI_LOCALNRANKS"));
         assertEquals("1", env.get("PMI_ID"));
+    }
+
+    @Test
+    void everyRankGetsTheJobSecretWhichNoEnvOptionReplaces() throws UsageException {
+        RankCommand c = RankCommand.of(options(Map.of(), "-np", "2", "-env", PmiVariables.SECRET, "guess",
+                "org.x.Main"), LAUNCHER_CP, "127.0.0.1:1", "0123abcd", RankJvmFlags.NONE);
+        assertEquals("0123abcd", c.processBuilder(0).environment().get(PmiVariables.SECRET));
+        assertEquals("0123abcd", c.processBuilder(1).environment().get(PmiVariables.SECRET));
     }
 
     private static LaunchOptions options(Map<String, String> env, String... args) throws UsageException {

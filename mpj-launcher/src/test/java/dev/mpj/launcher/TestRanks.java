@@ -86,6 +86,21 @@ final class TestRanks {
         }
     }
 
+    /**
+     * Rank 1 exits with status 0 at once, without connecting to PMI; the others connect only after
+     * {@code args[0]} ms, so the launcher sees the exit first, and then wait in a barrier rank 1 never enters.
+     */
+    static final class ExitZeroBeforeOthersConnect {
+        public static void main(String[] args) throws InterruptedException {
+            if (rank() == 1) {
+                System.exit(0);
+            }
+            Thread.sleep(Long.parseLong(args[0]));
+            barrier(RawPmiClient.fromEnvironment());
+            sleepForever();
+        }
+    }
+
     /** Rank 2 calls abort with exit code 3 after everyone has connected; the others wait forever. */
     static final class AbortOnRank2 {
         public static void main(String[] args) throws InterruptedException {

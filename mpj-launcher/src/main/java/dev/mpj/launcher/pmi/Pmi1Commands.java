@@ -17,12 +17,12 @@ final class Pmi1Commands {
 
     void handle(PmiClientConnection c, Pmi1Message m) {
         String cmd = m.command();
-        if (m.get("mcmd") != null) {
-            c.skipMultiLineCommand(); // spawn: read up to endcmd, then refuse it
+        if (c.rank() < 0 && !"initack".equals(m.get("cmd"))) {
+            c.fail("sent cmd=" + cmd + " before identifying itself with cmd=initack pmiid=<rank>");
             return;
         }
-        if (c.rank() < 0 && !cmd.equals("initack")) {
-            c.fail("sent cmd=" + cmd + " before identifying itself with cmd=initack pmiid=<rank>");
+        if (m.get("mcmd") != null) {
+            c.skipMultiLineCommand(); // spawn: read up to endcmd, then refuse it
             return;
         }
         switch (cmd) {

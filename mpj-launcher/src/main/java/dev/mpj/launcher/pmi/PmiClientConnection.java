@@ -5,6 +5,8 @@ import dev.mpj.runtime.pmi.wire.Pmi2Message;
 import dev.mpj.runtime.pmi.wire.PmiException;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
@@ -15,8 +17,10 @@ import java.util.ArrayDeque;
  * The framing of one client connection: a buffer in, cut into PMI-1 lines and, once the client has switched to
  * PMI-2 ({@link #speakPmi2()}), length-framed PMI-2 messages, each handed to {@link Pmi1Commands} or
  * {@link Pmi2Commands}; a queue of unwritten replies out. Also what the job knows of the client: its rank, and
- * whether it finalized or aborted. A client that breaks the framing, or whose message the commands reject, is
- * {@link #fail failed}: its connection is closed and the job's listener told.
+ * whether it finalized or aborted. The first line must show the job's secret ({@link ConnectionGate}); until it
+ * has, nothing the client sends reaches the job. A client that breaks the framing, or whose message the commands
+ * reject, is {@link #fail failed}: its connection is closed, and when it had identified itself as a rank the
+ * job's listener is told; before that, the connection is merely {@link #reject rejected}.
  */
 final class PmiClientConnection {
     private final SocketChannel channel;
@@ -24,6 +28,8 @@ final class PmiClientConnection {
     private final Pmi1Commands pmi1;
     private final Pmi2Commands pmi2Commands;
     private final PmiJob job;
+    private final ConnectionGate gate;
+    private final InetAddress source;
     private final ByteBuffer in = ByteBuffer.allocate(Pmi2Message.LENGTH_FIELD + Pmi2Message.MAX_BODY);
     private final ArrayDeque<ByteBuffer> out = new ArrayDeque<>();
     private int rank = -1;
@@ -32,15 +38,18 @@ final class PmiClientConnection {
     /** Set by {@code init pmi_version=2}: messages not starting with cmd= or mcmd= are PMI-2 frames. */
     private boolean pmi2;
     private boolean skippingMultiLineCommand;
+    private boolean showedSecret;
     private boolean closed;
 
-    PmiClientConnection(SocketChannel channel, SelectionKey key, Pmi1Commands pmi1, Pmi2Commands pmi2Commands,
-                        PmiJob job) {
+    PmiClientConnection(SocketChannel channel, SelectionKey key, InetAddress source, Pmi1Commands pmi1,
+                        Pmi2Commands pmi2Commands, PmiJob job, ConnectionGate gate) {
         this.channel = channel;
         this.key = key;
+        this.source = source;
         this.pmi1 = pmi1;
         this.pmi2Commands = pmi2Commands;
         this.job = job;
+        this.gate = gate;
     }
 
     /** The client's rank, or -1 until it has identified itself. */
@@ -50,6 +59,7 @@ final class PmiClientConnection {
 
     void identify(int rank) {
         this.rank = rank;
+        gate.settled(this);
     }
 
     void markFinalized() {
@@ -103,9 +113,8 @@ final class PmiClientConnection {
     }
 
     private void lineTooLong(byte[] bytes, int from) {
-        String head = new String(bytes, from, 60, StandardCharsets.ISO_8859_1);
-        fail("sent a malformed PMI line: longer than " + Pmi1Message.MAX_LINE + " bytes, starting \"" + head
-                + "…\"");
+        fail("sent a malformed PMI line: longer than " + Pmi1Message.MAX_LINE + " bytes, starting "
+                + quote(new String(bytes, from, 61, StandardCharsets.ISO_8859_1)));
     }
 
     /**
@@ -185,7 +194,14 @@ final class PmiClientConnection {
             return;
         }
         try {
-            pmi1.handle(this, Pmi1Message.parse(line));
+            Pmi1Message m = Pmi1Message.parse(line);
+            if (showedSecret) {
+                pmi1.handle(this, m);
+            } else if (gate.showsSecret(m)) {
+                showedSecret = true;
+            } else {
+                reject("sent " + quote(line) + " without showing the job's secret first");
+            }
         } catch (PmiException e) {
             fail("sent a malformed PMI line: " + e.getMessage());
         } catch (RuntimeException e) {
@@ -239,10 +255,31 @@ final class PmiClientConnection {
         }
     }
 
-    /** The client broke the protocol: closes its connection and tells the job's listener. */
+    /**
+     * The client broke the protocol: closes its connection. A rank's failure is the job's, so the listener is
+     * told; a connection not identified yet is only rejected.
+     */
     void fail(String problem) {
+        if (rank < 0) {
+            reject(problem);
+            return;
+        }
         close();
         job.listener().protocolError(rank, problem);
+    }
+
+    /** Closes a connection that is no rank's, at once and without lingering, and counts it; {@code problem} follows "it". */
+    void reject(String problem) {
+        if (closed) {
+            return;
+        }
+        try {
+            channel.setOption(StandardSocketOptions.SO_LINGER, 0); // a reset: no TIME_WAIT left on the server's port
+        } catch (IOException | RuntimeException e) {
+            // closed by the peer already
+        }
+        close();
+        gate.rejected(source, problem, System.nanoTime());
     }
 
     private void close() {
@@ -250,8 +287,19 @@ final class PmiClientConnection {
             return;
         }
         closed = true;
+        gate.settled(this);
         job.forget(this);
         key.cancel();
         PmiSelectorLoop.closeQuietly(channel);
+    }
+
+    /** A stranger's line for the log: printable ASCII, at most 60 characters, quoted. */
+    private static String quote(String line) {
+        StringBuilder sb = new StringBuilder("\"");
+        for (int i = 0; i < Math.min(line.length(), 60); i++) {
+            char ch = line.charAt(i);
+            sb.append(ch >= 0x20 && ch < 0x7f ? ch : '?');
+        }
+        return sb.append(line.length() > 60 ? "…\"" : "\"").toString();
     }
 }

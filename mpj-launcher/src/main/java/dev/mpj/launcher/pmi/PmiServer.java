@@ -1,10 +1,15 @@
 package dev.mpj.launcher.pmi;
 
 import dev.mpj.runtime.pmi.wire.PmiLimits;
+import dev.mpj.runtime.pmi.wire.PmiSecret;
 import dev.mpj.runtime.pmi.wire.ProcessMapping;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -22,11 +27,16 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code PMI_process_mapping} is always served. PMI-2 node attributes are kept per node of the
  * {@link ProcessMapping}, and a get with {@code wait=TRUE} is answered when a rank of the same node puts the
  * key. Unlike Hydra, an unknown command gets an {@code rc=-1} reply instead of killing the job, and a PMI-2
- * {@code abort} ends the job with its {@code exitcode} field (1 without one). A client that breaks the
- * protocol (a line over 1024 bytes, a PMI-2 length field that is not a number or announces more than
+ * {@code abort} ends the job with its {@code exitcode} field (1 without one).
+ *
+ * <p>Only the job's ranks are served ({@link ConnectionGate}): a connection's first line must show the job's
+ * secret ({@code cmd=mpj_secret secret=<hex>}, from {@code MPJ_PMI_SECRET}), and it must identify itself as a
+ * rank within 10 s; unidentified connections are capped. A connection that breaks the protocol (a line over 1024
+ * bytes, a PMI-2 length field that is not a number or announces more than
  * {@link dev.mpj.runtime.pmi.wire.Pmi2Message#MAX_BODY} bytes, a message the parsers reject, a command out of
- * order) is reported to the {@link Listener} and its connection closed; the server keeps serving the others and
- * never throws from its thread.
+ * order) is closed. When it had identified itself as a rank that rank is broken and the {@link Listener} is told;
+ * before that the connection is only counted as rejected, and logged at a limited rate. The server keeps serving
+ * the others, keeps accepting after a failed accept, and never throws from its thread.
  */
 public final class PmiServer implements AutoCloseable {
 
@@ -56,6 +66,12 @@ public final class PmiServer implements AutoCloseable {
          */
         void protocolError(int rank, String problem);
 
+        /**
+         * Connections that were no rank's were rejected: a line for the log, at most one per source address every
+         * few seconds (the first rejection, then summaries with counts). Also failed accepts.
+         */
+        void connectionsRejected(String report);
+
         /** The server itself failed (its selector broke) and serves nobody any more. */
         void serverFailed(Exception cause);
     }
@@ -63,22 +79,34 @@ public final class PmiServer implements AutoCloseable {
     private final PmiJob job;
     private final Pmi1Commands pmi1;
     private final Pmi2Commands pmi2;
+    private final ConnectionGate gate;
     private PmiSelectorLoop loop;
+    /** The gate's count, published for other threads after every pass of the loop. */
+    private volatile long rejected;
 
     /**
      * A server for one job.
      *
      * @param mapping  the job's size and rank placement, served as {@value ProcessMapping#KEY}
      * @param kvsName  the name served by {@code get_my_kvsname} (see {@link #newKvsName()})
+     * @param secret   what every connection must show first (see {@link PmiSecret#newSecret()})
      * @param listener receives the job's PMI events
      */
-    public PmiServer(ProcessMapping mapping, String kvsName, Listener listener) {
+    public PmiServer(ProcessMapping mapping, String kvsName, String secret, Listener listener) {
+        this(mapping, kvsName, secret, listener, ConnectionGate.Limits.forJob(mapping.size()));
+    }
+
+    PmiServer(ProcessMapping mapping, String kvsName, String secret, Listener listener, ConnectionGate.Limits limits) {
         if (kvsName.isEmpty() || kvsName.length() >= PmiLimits.KVSNAME_MAX || !kvsName.matches("[A-Za-z0-9_.-]+")) {
             throw new IllegalArgumentException("unusable KVS name '" + kvsName + "'");
+        }
+        if (secret == null || secret.isEmpty()) {
+            throw new IllegalArgumentException("a PMI server needs a job secret");
         }
         this.job = new PmiJob(mapping, kvsName, listener);
         this.pmi1 = new Pmi1Commands(job);
         this.pmi2 = new Pmi2Commands(job);
+        this.gate = new ConnectionGate(secret, limits, listener);
     }
 
     /** A KVS name unique to this launcher and job: {@code mpj_<launcher pid>_<random hex>}. */
@@ -89,12 +117,16 @@ public final class PmiServer implements AutoCloseable {
 
     /** Binds an ephemeral loopback port and starts serving; returns the bound address. */
     public InetSocketAddress start() throws IOException {
+        return start(ServerSocketChannel::accept);
+    }
+
+    /** As {@link #start()}, taking connections through {@code accepting}. */
+    InetSocketAddress start(PmiSelectorLoop.Accepting accepting) throws IOException {
         if (loop != null) {
             throw new IllegalStateException("already started");
         }
         // the backlog covers every rank connecting at once, so no SYN is dropped at startup
-        loop = PmiSelectorLoop.start(Math.max(128, job.mapping().size()),
-                (channel, key) -> new PmiClientConnection(channel, key, pmi1, pmi2, job), job.listener());
+        loop = PmiSelectorLoop.start(Math.max(128, job.mapping().size()), new Handler(), accepting);
         return address();
     }
 
@@ -113,11 +145,57 @@ public final class PmiServer implements AutoCloseable {
         return job.kvsName();
     }
 
+    /** How many connections were rejected so far (no secret, broken before identifying, over the cap, too slow). */
+    public long rejectedConnections() {
+        return rejected;
+    }
+
     /** Stops serving and closes every connection; waits for the server thread to end. */
     @Override
     public void close() {
         if (loop != null) {
             loop.close();
+            gate.pendingSummaries(System.nanoTime()).forEach(job.listener()::connectionsRejected);
+        }
+    }
+
+    /** The loop's view of the server: connections pass the {@link ConnectionGate}. Runs on the server thread. */
+    private final class Handler implements PmiSelectorLoop.Handler {
+        private boolean acceptFailing;
+
+        @Override
+        public PmiClientConnection accepted(SocketChannel channel, SelectionKey key, InetAddress source,
+                                            long nowNanos) {
+            acceptFailing = false;
+            if (!gate.admits(source, nowNanos)) {
+                rejected = gate.rejectedConnections();
+                return null;
+            }
+            PmiClientConnection c = new PmiClientConnection(channel, key, source, pmi1, pmi2, job, gate);
+            gate.accepted(c, nowNanos);
+            return c;
+        }
+
+        @Override
+        public long tick(long nowNanos) {
+            long next = gate.tick(nowNanos);
+            rejected = gate.rejectedConnections();
+            return next;
+        }
+
+        @Override
+        public void acceptFailed(IOException cause, long pauseMillis) {
+            if (!acceptFailing) {
+                acceptFailing = true;
+                job.listener().connectionsRejected("cannot accept PMI connections (" + cause.getMessage()
+                        + "); retrying after " + pauseMillis + " ms, backing off to "
+                        + PmiSelectorLoop.LAST_ACCEPT_PAUSE_MILLIS + " ms");
+            }
+        }
+
+        @Override
+        public void failed(Exception cause) {
+            job.listener().serverFailed(cause);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.mpj.launcher.pmi;
 import dev.mpj.runtime.pmi.Pmi1Client;
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
+import dev.mpj.runtime.pmi.wire.PmiSecret;
 import dev.mpj.runtime.pmi.wire.ProcessMapping;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(20)
 class PmiServerTest {
     private static final String KVS = "mpj_test_kvs";
+    private static final String SECRET = PmiSecret.newSecret();
 
     private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
     private final List<RawPmiClient> clients = new ArrayList<>();
@@ -50,8 +52,8 @@ class PmiServerTest {
     @Test
     void aPipelinedClientStartsInOneRoundTripAndWorksOnAsUsual() throws Exception {
         start(ProcessMapping.singleNode(2));
-        try (Pmi1Client zero = Pmi1Client.overPort(server.portVariable(), 0, true);
-             Pmi1Client one = Pmi1Client.overPort(server.portVariable(), 1, true)) {
+        try (Pmi1Client zero = Pmi1Client.overPort(server.portVariable(), 0, true, SECRET);
+             Pmi1Client one = Pmi1Client.overPort(server.portVariable(), 1, true, SECRET)) {
             assertEquals(List.of(0, 2, 1, 2), List.of(zero.rank(), zero.size(), one.rank(), one.size()));
             assertEquals(KVS, zero.jobId());
             assertEquals(KVS, one.jobId());
@@ -298,17 +300,21 @@ class PmiServerTest {
         RawPmiClient c = client();
         c.sendRaw("cmd=init pmi_version=1 pmi_subversion=1\n".getBytes(StandardCharsets.US_ASCII));
         String event = nextEvent();
-        assertTrue(event.startsWith("protocolError -1 sent cmd=init before identifying itself"), event);
+        assertTrue(event.startsWith("rejected a PMI connection from 127.0.0.1: it sent cmd=init before identifying"
+                + " itself"), event);
+        assertClosedAndCounted(c, 1);
     }
 
     @Test
     void twoConnectionsCannotClaimTheSameRank() throws IOException {
         start(ProcessMapping.singleNode(2));
         rank(1);
-        client().send(Pmi1Message.of("initack", "pmiid", "1"));
+        RawPmiClient second = client();
+        second.send(Pmi1Message.of("initack", "pmiid", "1"));
         String event = nextEvent();
-        assertTrue(event.startsWith("protocolError -1 claimed pmiid=1, which another connection already holds"),
-                event);
+        assertTrue(event.startsWith("rejected a PMI connection from 127.0.0.1: it claimed pmiid=1, which another"
+                + " connection already holds"), event);
+        assertClosedAndCounted(second, 1);
     }
 
     @Test
@@ -353,14 +359,25 @@ class PmiServerTest {
     // ---- helpers ----
 
     private void start(ProcessMapping mapping) throws IOException {
-        server = new PmiServer(mapping, KVS, new RecordingListener());
+        server = new PmiServer(mapping, KVS, SECRET, new RecordingListener());
         server.start();
     }
 
+    /** A connection that has shown the job's secret. */
     private RawPmiClient client() throws IOException {
-        RawPmiClient c = RawPmiClient.connect(server.portVariable(), 5000);
+        RawPmiClient c = RawPmiClient.connect(server.portVariable(), 5000, SECRET);
         clients.add(c);
         return c;
+    }
+
+    /** The server closed {@code c}, and has rejected {@code count} connections in all. */
+    private void assertClosedAndCounted(RawPmiClient c, long count) {
+        assertNull(c.readLineOrReset(), "the connection is closed");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (server.rejectedConnections() < count && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertEquals(count, server.rejectedConnections());
     }
 
     /** A connection that has identified itself as {@code rank}; its "connected" event is consumed. */
@@ -419,6 +436,11 @@ class PmiServerTest {
         @Override
         public void protocolError(int rank, String problem) {
             events.add("protocolError " + rank + " " + problem);
+        }
+
+        @Override
+        public void connectionsRejected(String report) {
+            events.add(report);
         }
 
         @Override

@@ -2,6 +2,8 @@ package dev.mpj.launcher.pmi;
 
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
+import dev.mpj.runtime.pmi.wire.PmiSecret;
+import dev.mpj.runtime.pmi.wire.PmiVariables;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -10,6 +12,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -44,9 +47,16 @@ public final class RawPmiClient implements AutoCloseable {
         }
     }
 
-    /** As a rank started by mpjrun: connect to PMI_PORT, initack with PMI_ID, init. */
+    /** Connects to {@code host:port} and shows {@code secret} first, as a rank of mpjrun does. */
+    public static RawPmiClient connect(String hostPort, int timeoutMillis, String secret) {
+        RawPmiClient c = connect(hostPort, timeoutMillis);
+        c.send(PmiSecret.message(secret));
+        return c;
+    }
+
+    /** As a rank started by mpjrun: connect to PMI_PORT, show the job's secret, initack with PMI_ID, init. */
     public static RawPmiClient fromEnvironment() {
-        RawPmiClient c = connect(System.getenv("PMI_PORT"), 0);
+        RawPmiClient c = connect(System.getenv("PMI_PORT"), 0, System.getenv(PmiVariables.SECRET));
         c.initack(Integer.parseInt(System.getenv("PMI_ID")));
         Pmi1Message init = c.call(Pmi1Message.of("init", "pmi_version", "1", "pmi_subversion", "1"));
         if (init.rc() != 0) {
@@ -131,6 +141,17 @@ public final class RawPmiClient implements AutoCloseable {
     public String readLine() {
         try {
             return in.readLine();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The next line, or null at end of stream or when the server reset the connection. */
+    public String readLineOrReset() {
+        try {
+            return in.readLine();
+        } catch (SocketException e) {
+            return null;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

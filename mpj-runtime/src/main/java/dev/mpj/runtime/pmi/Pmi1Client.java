@@ -116,7 +116,12 @@ public final class Pmi1Client implements PmiClient {
      * every line of a read (mpjrun's {@code PmiServer}): the PMI-1 protocol itself is lock-step.
      */
     public static Pmi1Client overPort(String hostPort, int pmiId, boolean pipelined) {
-        PmiConnection connection = PmiConnection.overPort(hostPort);
+        return overPort(hostPort, pmiId, pipelined, null);
+    }
+
+    /** As {@link #overPort(String, int, boolean)}, showing mpjrun's job {@code secret} first when not null. */
+    public static Pmi1Client overPort(String hostPort, int pmiId, boolean pipelined, String secret) {
+        PmiConnection connection = PmiConnection.overPort(hostPort, secret);
         int[] rankAndSize;
         try {
             connection.send(Pmi1Message.of("initack", "pmiid", Integer.toString(pmiId)));

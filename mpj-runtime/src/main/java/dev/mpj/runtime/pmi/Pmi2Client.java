@@ -4,6 +4,7 @@ import dev.mpj.runtime.pmi.wire.Pmi1Message;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
 import dev.mpj.runtime.pmi.wire.PmiException;
 import dev.mpj.runtime.pmi.wire.PmiLimits;
+import dev.mpj.runtime.pmi.wire.PmiVariables;
 import dev.mpj.runtime.pmi.wire.ProcessMapping;
 
 import java.io.Closeable;
@@ -100,9 +101,12 @@ public final class Pmi2Client implements PmiClient {
         return new Pmi2Client(PmiConnection.overFd(fd), rank, jobIdVariable(env));
     }
 
-    /** A client over TCP to {@code hostPort} ({@code PMI_PORT}); the port-mode handshake yields the rank. */
+    /**
+     * A client over TCP to {@code hostPort} ({@code PMI_PORT}); the port-mode handshake yields the rank. Shows
+     * mpjrun's job secret first when {@code env} has {@value PmiVariables#SECRET}.
+     */
     public static Pmi2Client overPort(String hostPort, int pmiId, Map<String, String> env) {
-        PmiConnection connection = PmiConnection.overPort(hostPort);
+        PmiConnection connection = PmiConnection.overPort(hostPort, PmiClients.secret(env));
         int rank;
         try {
             rank = Pmi1Client.initAck(connection, pmiId)[0];

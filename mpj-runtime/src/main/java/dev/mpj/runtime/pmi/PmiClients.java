@@ -81,7 +81,7 @@ public final class PmiClients {
                     : variable(env, "PMI_RANK") != null ? "PMI_RANK" : null;
             int id = idName == null ? 0 : parseInt(idName, variable(env, idName));
             return pmi2 ? Pmi2Client.overPort(port, id, env) : Pmi1Client.overPort(port, id,
-                    "1".equals(variable(env, PmiVariables.PIPELINE)));
+                    "1".equals(variable(env, PmiVariables.PIPELINE)), secret(env));
         }
         return null;
     }
@@ -135,6 +135,11 @@ public final class PmiClients {
             }
         }
         return false;
+    }
+
+    /** mpjrun's job secret ({@value PmiVariables#SECRET}), or null: Hydra and Slurm set none. */
+    static String secret(Map<String, String> env) {
+        return variable(env, PmiVariables.SECRET);
     }
 
     private static String variable(Map<String, String> env, String name) {

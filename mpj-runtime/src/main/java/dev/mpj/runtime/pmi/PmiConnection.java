@@ -3,6 +3,8 @@ package dev.mpj.runtime.pmi;
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
 import dev.mpj.runtime.pmi.wire.PmiException;
+import dev.mpj.runtime.pmi.wire.PmiSecret;
+import dev.mpj.runtime.pmi.wire.PmiVariables;
 
 import java.io.Closeable;
 import java.io.FileDescriptor;
@@ -65,14 +67,21 @@ final class PmiConnection implements Closeable {
         }
     }
 
-    /** A TCP connection to {@code hostPort} ({@code PMI_PORT}, Hydra's {@code -pmi-port} mode, mpjrun). */
-    static PmiConnection overPort(String hostPort) {
+    /**
+     * A TCP connection to {@code hostPort} ({@code PMI_PORT}, Hydra's {@code -pmi-port} mode, mpjrun). When
+     * {@code secret} is not null (mpjrun's {@value PmiVariables#SECRET}) it is shown first, unanswered.
+     */
+    static PmiConnection overPort(String hostPort, String secret) {
         InetSocketAddress address = Pmi1Client.parseHostPort(hostPort);
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
             socket.connect(address);
-            return new PmiConnection(socket.getInputStream(), socket.getOutputStream(), socket);
+            PmiConnection connection = new PmiConnection(socket.getInputStream(), socket.getOutputStream(), socket);
+            if (secret != null) {
+                connection.send(PmiSecret.message(secret));
+            }
+            return connection;
         } catch (IOException e) {
             try {
                 socket.close();

@@ -8,6 +8,12 @@ public final class PmiVariables {
      */
     public static final String PIPELINE = "MPJ_PMI_PIPELINE";
 
+    /**
+     * The job's secret, set by mpjrun only: a PMI client that finds it shows it ({@link PmiSecret}) as the first
+     * line of a {@code PMI_PORT} connection, and mpjrun's server serves no connection that has not.
+     */
+    public static final String SECRET = "MPJ_PMI_SECRET";
+
     private PmiVariables() {
     }
 }

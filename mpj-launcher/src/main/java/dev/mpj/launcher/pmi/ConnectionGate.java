@@ -1,0 +1,117 @@
+package dev.mpj.launcher.pmi;
+
+import dev.mpj.runtime.pmi.wire.Pmi1Message;
+import dev.mpj.runtime.pmi.wire.PmiSecret;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Who may talk to the job: a connection is served only once it has shown the job's secret, and counts for
+ * the job once it has identified itself as a rank ({@code initack}). Until then it is unidentified: at most
+ * {@link Limits#maxUnidentified} such connections are kept (a new one beyond is closed at once), and each must
+ * identify itself within {@link Limits#identifyTimeout}. Every rejected connection is closed and counted, and
+ * told to the listener through a {@link RejectionLog}, so no stranger can fail or flood the job. Used on the
+ * server thread only.
+ */
+final class ConnectionGate {
+    /**
+     * The bounds on unidentified connections.
+     *
+     * @param maxUnidentified how many may be open at once
+     * @param identifyTimeout how long one may stay unidentified
+     */
+    record Limits(int maxUnidentified, Duration identifyTimeout) {
+        /** Room for every rank to reconnect a few times, and 10 s to send a line that a rank sends at once. */
+        static Limits forJob(int size) {
+            return new Limits(4 * size + 64, Duration.ofSeconds(10));
+        }
+    }
+
+    private final String secret;
+    private final Limits limits;
+    private final PmiServer.Listener listener;
+    private final RejectionLog log = new RejectionLog();
+    /** The unidentified connections in the order they came, each with the time it must identify by. */
+    private final Map<PmiClientConnection, Long> unidentified = new LinkedHashMap<>();
+
+    ConnectionGate(String secret, Limits limits, PmiServer.Listener listener) {
+        this.secret = secret;
+        this.limits = limits;
+        this.listener = listener;
+    }
+
+    /** Whether a newly accepted connection may stay; one beyond the cap is counted as rejected. */
+    boolean admits(InetAddress source, long nowNanos) {
+        if (unidentified.size() < limits.maxUnidentified()) {
+            return true;
+        }
+        rejected(source, "came while " + limits.maxUnidentified() + " connections were waiting to identify"
+                + " themselves", nowNanos);
+        return false;
+    }
+
+    /** {@code c} was accepted: it must identify itself in time. */
+    void accepted(PmiClientConnection c, long nowNanos) {
+        unidentified.put(c, nowNanos + limits.identifyTimeout().toNanos());
+    }
+
+    /** Whether {@code first}, a connection's first line, shows the job's secret. */
+    boolean showsSecret(Pmi1Message first) {
+        return PmiSecret.shows(first, secret);
+    }
+
+    /** {@code c} identified itself as a rank, or closed: it no longer counts as unidentified. */
+    void settled(PmiClientConnection c) {
+        unidentified.remove(c);
+    }
+
+    /** Counts a connection closed for {@code problem} (phrased to follow "it") and logs it when due. */
+    void rejected(InetAddress source, String problem, long nowNanos) {
+        String line = log.reject(source, problem, nowNanos);
+        if (line != null) {
+            listener.connectionsRejected(line);
+        }
+    }
+
+    /**
+     * Closes the connections that stayed unidentified too long and logs the summaries that are due; returns the
+     * nanoseconds until it has something to do again.
+     */
+    long tick(long nowNanos) {
+        List<PmiClientConnection> late = new ArrayList<>();
+        long next = Long.MAX_VALUE;
+        for (Map.Entry<PmiClientConnection, Long> e : unidentified.entrySet()) {
+            if (e.getValue() - nowNanos > 0) {
+                next = e.getValue() - nowNanos; // the oldest left: all others came later
+                break;
+            }
+            late.add(e.getKey());
+        }
+        for (PmiClientConnection c : late) {
+            long millis = limits.identifyTimeout().toMillis();
+            c.reject("did not identify itself within " + (millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms"));
+        }
+        log.due(nowNanos, false).forEach(listener::connectionsRejected);
+        return Math.min(next, log.nanosToNextSummary(nowNanos));
+    }
+
+    /** At the end: the summaries still pending. */
+    List<String> pendingSummaries(long nowNanos) {
+        return log.due(nowNanos, true);
+    }
+
+    /** How many connections were rejected so far. */
+    long rejectedConnections() {
+        return log.rejected();
+    }
+
+    /** How many connections are open and unidentified. */
+    int unidentifiedConnections() {
+        return unidentified.size();
+    }
+}
