@@ -11,6 +11,9 @@ import org.agrona.collections.Long2ObjectHashMap;
  */
 final class MatchBins<T> {
     private final Int2ObjectHashMap<Long2ObjectHashMap<Bin<T>>> contexts = new Int2ObjectHashMap<>();
+    /** The context looked up last (traffic tends to stay on one communicator); context maps are never dropped. */
+    private int lastContext;
+    private Long2ObjectHashMap<Bin<T>> lastBins;
 
     /** One key's entries, oldest first. */
     static final class Bin<T> {
@@ -31,7 +34,7 @@ final class MatchBins<T> {
 
     /** Appends {@code item} to the bin of (context, source, tag), creating the bin if needed. */
     MatchLink<T> append(int context, int source, int tag, T item, long seq) {
-        Long2ObjectHashMap<Bin<T>> bins = contexts.get(context);
+        Long2ObjectHashMap<Bin<T>> bins = bins(context);
         if (bins == null) {
             bins = new Long2ObjectHashMap<>();
             contexts.put(context, bins);
@@ -55,12 +58,24 @@ final class MatchBins<T> {
 
     /** The earliest entry of the bin of (context, source, tag), or null when it is empty. */
     MatchLink<T> head(int context, int source, int tag) {
-        Long2ObjectHashMap<Bin<T>> bins = contexts.get(context);
+        Long2ObjectHashMap<Bin<T>> bins = bins(context);
         if (bins == null) {
             return null;
         }
         Bin<T> bin = bins.get(key(source, tag));
         return bin == null ? null : bin.head;
+    }
+
+    private Long2ObjectHashMap<Bin<T>> bins(int context) {
+        if (lastBins != null && lastContext == context) {
+            return lastBins;
+        }
+        Long2ObjectHashMap<Bin<T>> bins = contexts.get(context);
+        if (bins != null) {
+            lastContext = context;
+            lastBins = bins;
+        }
+        return bins;
     }
 
     /** Unlinks an entry from its bin; must be called once per link appended. */

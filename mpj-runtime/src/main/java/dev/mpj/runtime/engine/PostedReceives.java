@@ -14,10 +14,15 @@ final class PostedReceives {
     private final MatchBins<ReceiveOperation> bins = new MatchBins<>();
     private long nextSeq;
     private int size;
+    /** Posted receives with a wildcard: while there are none, only the specific bin can match. */
+    private int wildcards;
 
     void add(ReceiveOperation r) {
         r.postedAt = bins.append(r.context, r.wantSource, r.wantTag, r, nextSeq++);
         size++;
+        if (isWildcard(r)) {
+            wildcards++;
+        }
     }
 
     /** Removes and returns the earliest-posted receive that accepts (context, source, tag), or null. */
@@ -26,9 +31,11 @@ final class PostedReceives {
             return null;
         }
         MatchLink<ReceiveOperation> best = bins.head(context, source, tag);
-        best = earlier(best, bins.head(context, source, ANY_TAG));
-        best = earlier(best, bins.head(context, ANY_SOURCE, tag));
-        best = earlier(best, bins.head(context, ANY_SOURCE, ANY_TAG));
+        if (wildcards > 0) {
+            best = earlier(best, bins.head(context, source, ANY_TAG));
+            best = earlier(best, bins.head(context, ANY_SOURCE, tag));
+            best = earlier(best, bins.head(context, ANY_SOURCE, ANY_TAG));
+        }
         if (best == null) {
             return null;
         }
@@ -55,6 +62,13 @@ final class PostedReceives {
         bins.remove(r.postedAt);
         r.postedAt = null;
         size--;
+        if (isWildcard(r)) {
+            wildcards--;
+        }
+    }
+
+    private static boolean isWildcard(ReceiveOperation r) {
+        return r.wantSource == ANY_SOURCE || r.wantTag == ANY_TAG;
     }
 
     private static <T> MatchLink<T> earlier(MatchLink<T> a, MatchLink<T> b) {
