@@ -16,18 +16,17 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.function.BooleanSupplier;
 
 /**
  * The point-to-point progress engine of one process: MPI matching on (context, source, tag) with a
- * posted-receive queue and an unexpected-message queue, eager and rendezvous protocols, synchronous
- * sends. Driven only by the thread that calls MPI; transports feed it from their own threads through a
+ * posted-receive queue ({@link PostedReceives}) and an unexpected-message queue ({@link UnexpectedMessages}),
+ * both binned per context, source and tag so matching costs the same at any depth; eager and rendezvous
+ * protocols, synchronous sends. Driven only by the thread that calls MPI; transports feed it from their own threads through a
  * lock-free inbox and unpark it when it idles.
  *
  * <p>Non-overtaking order holds because every transport delivers one peer's frames in order, the inbox
- * is FIFO, both queues are scanned in arrival/post order, and a rendezvous message is matched when its
+ * is FIFO, both queues match in arrival/post order (by sequence number across wildcard bins), and a rendezvous message is matched when its
  * request arrives, not when its data does.
  */
 public final class ProgressEngine implements FrameSink {
@@ -35,8 +34,8 @@ public final class ProgressEngine implements FrameSink {
     private final int eagerThreshold;
     private final int chunkSize;
     private final MpscUnboundedXaddArrayQueue<InboundFrame> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
-    private final ArrayList<ReceiveOperation> posted = new ArrayList<>();
-    private final ArrayList<UnexpectedMessage> unexpected = new ArrayList<>();
+    private final PostedReceives posted = new PostedReceives();
+    private final UnexpectedMessages unexpected = new UnexpectedMessages();
     private final Long2ObjectHashMap<SendOperation> sendsInFlight = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ReceiveOperation> receivesInFlight = new Long2ObjectHashMap<>();
     private final ByteBuffer header = FrameHeader.allocate();
@@ -189,7 +188,7 @@ public final class ProgressEngine implements FrameSink {
 
     private void sendToSelf(SendOperation op, boolean sync) {
         int length = op.data.remaining();
-        ReceiveOperation r = takePosted(op.context, rank, op.tag);
+        ReceiveOperation r = posted.take(op.context, rank, op.tag);
         if (r != null) {
             r.match(rank, op.tag, length);
             r.deliver(0, op.data);
@@ -209,13 +208,10 @@ public final class ProgressEngine implements FrameSink {
     public Operation receive(ByteBuffer room, int source, int tag, int context) {
         ByteBuffer r = room == null ? null : room.slice().order(ByteOrder.LITTLE_ENDIAN);
         ReceiveOperation op = new ReceiveOperation(this, nextId++, r, source, tag, context);
-        for (Iterator<UnexpectedMessage> it = unexpected.iterator(); it.hasNext(); ) {
-            UnexpectedMessage m = it.next();
-            if (op.accepts(m.context, m.source, m.tag)) {
-                it.remove();
-                consumeUnexpected(op, m);
-                return op;
-            }
+        UnexpectedMessage m = unexpected.take(context, source, tag);
+        if (m != null) {
+            consumeUnexpected(op, m);
+            return op;
         }
         posted.add(op);
         return op;
@@ -223,12 +219,8 @@ public final class ProgressEngine implements FrameSink {
 
     public Envelope probe(int source, int tag, int context) {
         drainInbox();
-        for (UnexpectedMessage m : unexpected) {
-            if (Envelopes.matches(context, source, tag, m.context, m.source, m.tag)) {
-                return new Envelope(m.source, m.tag, (int) Math.min(m.length, Integer.MAX_VALUE));
-            }
-        }
-        return null;
+        UnexpectedMessage m = unexpected.peek(context, source, tag);
+        return m == null ? null : new Envelope(m.source, m.tag, (int) Math.min(m.length, Integer.MAX_VALUE));
     }
 
     /** One progress pass (polled transports, then the inbox); returns the work done, 0 when there was none. */
@@ -313,7 +305,7 @@ public final class ProgressEngine implements FrameSink {
     }
 
     private void onEager(int peer, byte kind, int context, int tag, long cookie, ByteBuffer payload) {
-        ReceiveOperation r = takePosted(context, peer, tag);
+        ReceiveOperation r = posted.take(context, peer, tag);
         if (r == null) {
             unexpected.add(new UnexpectedMessage(kind, context, peer, tag, payload.remaining(), cookie,
                     copyOf(payload), null));
@@ -328,7 +320,7 @@ public final class ProgressEngine implements FrameSink {
     }
 
     private void onRequestToSend(int peer, int context, int tag, long cookie, long length) {
-        ReceiveOperation r = takePosted(context, peer, tag);
+        ReceiveOperation r = posted.take(context, peer, tag);
         if (r == null) {
             unexpected.add(new UnexpectedMessage(FrameHeader.RTS, context, peer, tag, length, cookie, null, null));
         } else {
@@ -398,17 +390,6 @@ public final class ProgressEngine implements FrameSink {
                 sendControl(m.source, FrameHeader.ACK, m.cookie, 0);
             }
         }
-    }
-
-    private ReceiveOperation takePosted(int context, int source, int tag) {
-        for (int i = 0, n = posted.size(); i < n; i++) {
-            ReceiveOperation r = posted.get(i);
-            if (r.accepts(context, source, tag)) {
-                posted.remove(i);
-                return r;
-            }
-        }
-        return null;
     }
 
     private void sendControl(int peer, byte kind, long cookie, long arg) {

@@ -18,6 +18,8 @@ final class ReceiveOperation extends BaseOperation {
     long expected;
     long received;
     boolean matched;
+    /** Its place among the {@link PostedReceives} while it waits for a message; null otherwise. */
+    MatchLink<ReceiveOperation> postedAt;
 
     ReceiveOperation(ProgressEngine engine, long id, ByteBuffer room, int source, int tag, int context) {
         this.engine = engine;
@@ -31,10 +33,6 @@ final class ReceiveOperation extends BaseOperation {
             this.roomStart = room.position();
             this.roomSize = room.remaining();
         }
-    }
-
-    boolean accepts(int ctx, int src, int t) {
-        return Envelopes.matches(context, wantSource, wantTag, ctx, src, t);
     }
 
     /** Binds the receive to a message of {@code length} bytes; allocates the room if the caller gave none. */

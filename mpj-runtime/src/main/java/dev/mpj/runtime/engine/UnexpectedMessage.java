@@ -19,6 +19,11 @@ final class UnexpectedMessage {
     final ByteBuffer data;
     /** For a message this rank sent to itself above the eager threshold or synchronously: the send. */
     final SendOperation selfSend;
+    /** Its places in the {@link UnexpectedMessages} bins, one per kind of receive that may ask for it. */
+    MatchLink<UnexpectedMessage> specific;
+    MatchLink<UnexpectedMessage> anyTag;
+    MatchLink<UnexpectedMessage> anySource;
+    MatchLink<UnexpectedMessage> anySourceAnyTag;
 
     UnexpectedMessage(byte kind, int context, int source, int tag, long length, long cookie, ByteBuffer data,
                       SendOperation selfSend) {

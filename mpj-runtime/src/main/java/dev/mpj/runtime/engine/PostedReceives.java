@@ -1,0 +1,77 @@
+package dev.mpj.runtime.engine;
+
+import static dev.mpj.api.MpiBackend.ANY_SOURCE;
+import static dev.mpj.api.MpiBackend.ANY_TAG;
+
+/**
+ * Receives waiting for a message, binned by what they ask for: (context, source or ANY_SOURCE, tag or ANY_TAG).
+ * Every receive in a bin accepts the same messages, so an arriving message can only match one of four bin heads
+ * (specific, any tag, any source, both); the earliest posted of those, by sequence number, takes it, which keeps
+ * MPI's rule that a message matches the first posted receive that accepts it. Posting, matching and cancelling
+ * are O(1) at any queue depth. Not thread-safe: the engine serialises access.
+ */
+final class PostedReceives {
+    private final MatchBins<ReceiveOperation> bins = new MatchBins<>();
+    private long nextSeq;
+    private int size;
+    /** Posted receives with a wildcard: while there are none, only the specific bin can match. */
+    private int wildcards;
+
+    void add(ReceiveOperation r) {
+        r.postedAt = bins.append(r.context, r.wantSource, r.wantTag, r, nextSeq++);
+        size++;
+        if (isWildcard(r)) {
+            wildcards++;
+        }
+    }
+
+    /** Removes and returns the earliest-posted receive that accepts (context, source, tag), or null. */
+    ReceiveOperation take(int context, int source, int tag) {
+        if (size == 0) {
+            return null;
+        }
+        MatchLink<ReceiveOperation> best = bins.head(context, source, tag);
+        if (wildcards > 0) {
+            best = earlier(best, bins.head(context, source, ANY_TAG));
+            best = earlier(best, bins.head(context, ANY_SOURCE, tag));
+            best = earlier(best, bins.head(context, ANY_SOURCE, ANY_TAG));
+        }
+        if (best == null) {
+            return null;
+        }
+        ReceiveOperation r = best.item;
+        assert Envelopes.matches(r.context, r.wantSource, r.wantTag, context, source, tag);
+        unlink(r);
+        return r;
+    }
+
+    /** Removes a receive still waiting (cancel); false when it is no longer posted. */
+    boolean remove(ReceiveOperation r) {
+        if (r.postedAt == null) {
+            return false;
+        }
+        unlink(r);
+        return true;
+    }
+
+    int size() {
+        return size;
+    }
+
+    private void unlink(ReceiveOperation r) {
+        bins.remove(r.postedAt);
+        r.postedAt = null;
+        size--;
+        if (isWildcard(r)) {
+            wildcards--;
+        }
+    }
+
+    private static boolean isWildcard(ReceiveOperation r) {
+        return r.wantSource == ANY_SOURCE || r.wantTag == ANY_TAG;
+    }
+
+    private static <T> MatchLink<T> earlier(MatchLink<T> a, MatchLink<T> b) {
+        return a == null || b != null && b.seq < a.seq ? b : a;
+    }
+}
