@@ -41,7 +41,14 @@ class PmixIT {
         for (String variable : env) {
             cmd.addAll(List.of("-x", variable));
         }
-        cmd.addAll(List.of("-n", Integer.toString(np), java));
+        cmd.addAll(List.of("-n", Integer.toString(np)));
+        cmd.addAll(rank(java, main, args));
+        return cmd;
+    }
+
+    /** {@code java <small JVM> <flags> -cp … main args}: one rank, as a manager starts it. */
+    private static List<String> rank(String java, Class<?> main, String... args) {
+        List<String> cmd = new ArrayList<>(List.of(java));
         cmd.addAll(List.of(Job.RANK_JVM_OPTS.split(" ")));
         cmd.addAll(HydraIT.ADD_EXPORTS);
         if (version(java) >= 22) {
@@ -106,6 +113,30 @@ class PmixIT {
         assertTrue(o.text().contains("nodes: 2, exchange: " + exchange), o::text);
         assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
         assertEquals(4, o.text().lines().filter(l -> l.contains(" pmi(pmix) ")).count(), o::text);
+    }
+
+    /**
+     * Under Slurm's pmix plugin ({@code srun --mpi=pmix}), on one emulated node of the local Slurm: two slurmd on
+     * one host would both make the plugin's directory in /tmp for the same step, so two nodes cannot be emulated.
+     * Skipped, with the reason, when no Slurm runs here or it has no pmix plugin.
+     */
+    @Test
+    void helloUnderSrunWithThePmixPlugin() throws Exception {
+        String java = pmixJava();
+        String conf = System.getenv("SLURM_CONF") != null ? System.getenv("SLURM_CONF") : "/tmp/mpj-slurm/slurm.conf";
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/srun")) && Files.isReadable(Path.of(conf)),
+                "no local Slurm (start one with .ci/slurm/start)");
+        Commands.Output plugins = run(List.of("env", "SLURM_CONF=" + conf, "srun", "--mpi=list"));
+        assumeTrue(plugins.text().lines().anyMatch(l -> l.strip().equals("pmix")),
+                "the local Slurm has no pmix plugin: " + plugins.text().strip());
+        List<String> cmd = new ArrayList<>(List.of("env", "SLURM_CONF=" + conf, "srun", "-N", "1", "-n", "2",
+                "--mpi=pmix"));
+        cmd.addAll(rank(java, Hello.class));
+        Commands.Output o = run(cmd);
+        assertEquals(0, o.exitCode(), o::text);
+        for (int r = 0; r < 2; r++) {
+            assertTrue(o.text().contains("Hello from rank " + r + " of 2 on "), o::text);
+        }
     }
 
     /** Without PMIx support (Java 17) a rank under mpirun fails in MPI.Init saying so, never as a singleton. */
