@@ -4,6 +4,7 @@ import dev.mpj.runtime.pmi.wire.ProcessMapping;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,10 +27,16 @@ import java.util.regex.Pattern;
  * @param jar           {@code -jar} file whose manifest names the main class; null when {@code mainClass} is given
  * @param arguments     program arguments
  * @param jvmOptions    extra flags for every rank JVM (from {@code MPJ_JVM_OPTS})
+ * @param workingDirectory the ranks' working directory ({@code -wdir}); null for the launcher's
+ * @param oversubscribe more ranks than cores is intended ({@code --oversubscribe}): no warning
+ * @param device        the MPJ Express device asked for ({@code -dev}), which is ignored; null when not given
+ * @param ranksPerNode  ranks per pretend node ({@code -ppn}); 0 when not given
+ * @param hosts         the hosts of {@code -hosts} or a machinefile, all of them this machine; empty when not given
  */
 public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<String, String> environment,
                             boolean prefixOutput, Duration timeout, String mainClass, String jar,
-                            List<String> arguments, List<String> jvmOptions) {
+                            List<String> arguments, List<String> jvmOptions, String workingDirectory,
+                            boolean oversubscribe, String device, int ranksPerNode, List<HostList.Host> hosts) {
 
     /** Environment variable whose whitespace-separated words are added to every rank's JVM command line. */
     public static final String JVM_OPTS_VARIABLE = "MPJ_JVM_OPTS";
@@ -50,51 +57,71 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
         }
         Objects.requireNonNull(classPath, "classPath");
         Objects.requireNonNull(timeout, "timeout");
+        if (ranksPerNode < 0) {
+            throw new IllegalArgumentException("ranks per node cannot be negative");
+        }
+        hosts = List.copyOf(hosts);
         environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
         arguments = List.copyOf(arguments);
         jvmOptions = List.copyOf(jvmOptions);
+    }
+
+    /** Options without the mpiexec-style extras: the launcher's working directory, no host list. */
+    public LaunchOptions(int processes, String classPath, int fakeNodes, Map<String, String> environment,
+                         boolean prefixOutput, Duration timeout, String mainClass, String jar,
+                         List<String> arguments, List<String> jvmOptions) {
+        this(processes, classPath, fakeNodes, environment, prefixOutput, timeout, mainClass, jar, arguments,
+                jvmOptions, null, false, null, 0, List.of());
     }
 
     /**
      * Parses {@code mpjrun}'s command line: options, then the program (a sample name, {@code -jar app.jar}
      * or a main class), then its arguments.
      *
-     * @param environment the launcher's environment; only {@value #JVM_OPTS_VARIABLE} is read
-     * @throws UsageException for a wrong command line, or when help is asked for
+     * @param environment the launcher's environment: {@value #JVM_OPTS_VARIABLE} and the variables {@code -x NAME}
+     *                    passes on are read from it
+     * @throws UsageException for a wrong command line, or when help or the version is asked for
      */
     public static LaunchOptions parse(List<String> args, SampleCatalog samples, Map<String, String> environment)
             throws UsageException {
-        int processes = 0;
-        String classPath = "";
-        int fakeNodes = 0;
-        Map<String, String> env = new LinkedHashMap<>();
-        boolean prefix = false;
-        Duration timeout = Duration.ZERO;
+        Parsed p = new Parsed();
         int i = 0;
         while (i < args.size()) {
             String arg = args.get(i);
             switch (arg) {
                 case "-h", "--help" -> throw UsageException.help();
-                case "-np", "-n" -> processes = positiveInt(arg, valueOf(args, i++));
-                case "-cp", "-classpath", "--class-path" -> classPath = valueOf(args, i++);
-                case "--fake-nodes" -> fakeNodes = positiveInt(arg, valueOf(args, i++));
-                case "-env" -> {
+                case "--version" -> throw UsageException.version();
+                case "-np", "-n" -> p.processes = positiveInt(arg, valueOf(args, i++));
+                case "-cp", "-classpath", "--class-path" -> p.classPath = valueOf(args, i++);
+                case "--fake-nodes" -> p.fakeNodes = positiveInt(arg, valueOf(args, i++));
+                case "-env", "-genv" -> {
                     if (i + 2 >= args.size()) {
-                        throw new UsageException("-env needs a NAME and a VALUE");
+                        throw new UsageException(arg + " needs a NAME and a VALUE");
                     }
                     String name = args.get(++i);
-                    String value = args.get(++i);
-                    if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
-                        throw new UsageException("-env needs a variable name without '=', not '" + name + "'");
-                    }
-                    env.put(name, value);
+                    p.env.put(variableName(arg, name), args.get(++i));
                 }
-                case "-l", "--prefix-rank" -> prefix = true;
-                case "--timeout" -> timeout = seconds(arg, valueOf(args, i++));
+                case "-x" -> {
+                    String spec = valueOf(args, i++);
+                    int eq = spec.indexOf('=');
+                    String name = variableName(arg, eq < 0 ? spec : spec.substring(0, eq));
+                    String value = eq < 0 ? environment.get(name) : spec.substring(eq + 1);
+                    if (value != null) { // Open MPI passes an unset variable on as unset
+                        p.env.put(name, value);
+                    }
+                }
+                case "-wdir", "--wdir" -> p.workingDirectory = valueOf(args, i++);
+                case "--oversubscribe" -> p.oversubscribe = true;
+                case "-dev" -> p.device = valueOf(args, i++);
+                case "-ppn" -> p.ranksPerNode = positiveInt(arg, valueOf(args, i++));
+                case "-hosts", "-host", "--host", "-H" -> p.setHosts(arg, HostList.parseList(arg, valueOf(args, i++)));
+                case "-f", "-machinefile", "--machinefile", "-hostfile", "--hostfile" ->
+                        p.setHosts(arg, HostList.parseMachinefile(arg, Path.of(valueOf(args, i++))));
+                case "-l", "--prefix-rank" -> p.prefix = true;
+                case "--timeout" -> p.timeout = seconds(arg, valueOf(args, i++));
                 case "-jar" -> {
                     String jar = valueOf(args, i++);
-                    return build(processes, classPath, fakeNodes, env, prefix, timeout, null, jar,
-                            args.subList(i + 1, args.size()), environment);
+                    return p.build(null, jar, args.subList(i + 1, args.size()), environment);
                 }
                 default -> {
                     if (arg.startsWith("-")) {
@@ -109,8 +136,7 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
                         throw new UsageException("'" + arg + "' is neither a sample (" + String.join(", ",
                                 samples.entries().keySet()) + ") nor a main class name");
                     }
-                    return build(processes, classPath, fakeNodes, env, prefix, timeout, mainClass, null,
-                            args.subList(i + 1, args.size()), environment);
+                    return p.build(mainClass, null, args.subList(i + 1, args.size()), environment);
                 }
             }
             i++;
@@ -132,24 +158,85 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
         return !timeout.isZero();
     }
 
-    private static LaunchOptions build(int processes, String classPath, int fakeNodes, Map<String, String> env,
-                                       boolean prefix, Duration timeout, String mainClass, String jar,
-                                       List<String> arguments, Map<String, String> environment)
-            throws UsageException {
-        if (processes == 0) {
-            throw new UsageException("missing -np N: how many ranks to start");
+    /** The command line read so far. */
+    private static final class Parsed {
+        int processes;
+        String classPath = "";
+        int fakeNodes;
+        final Map<String, String> env = new LinkedHashMap<>();
+        boolean prefix;
+        Duration timeout = Duration.ZERO;
+        String workingDirectory;
+        boolean oversubscribe;
+        String device;
+        int ranksPerNode;
+        List<HostList.Host> hosts = List.of();
+        String hostsOption;
+
+        void setHosts(String option, List<HostList.Host> given) throws UsageException {
+            if (hostsOption != null) {
+                throw new UsageException(option + " and " + hostsOption + " both name the hosts: give one");
+            }
+            hostsOption = option;
+            hosts = given;
         }
-        if (fakeNodes > processes) {
-            throw new UsageException("--fake-nodes " + fakeNodes + " exceeds the number of ranks (" + processes
-                    + ")");
+
+        LaunchOptions build(String mainClass, String jar, List<String> arguments, Map<String, String> environment)
+                throws UsageException {
+            if (processes == 0) {
+                throw new UsageException("missing -np N: how many ranks to start");
+            }
+            if (fakeNodes > processes) {
+                throw new UsageException("--fake-nodes " + fakeNodes + " exceeds the number of ranks (" + processes
+                        + ")");
+            }
+            if (fakeNodes > 0 && (ranksPerNode > 0 || hostsOption != null)) {
+                throw new UsageException("--fake-nodes and " + (ranksPerNode > 0 ? "-ppn" : hostsOption)
+                        + " both place the ranks: give one");
+            }
+            for (HostList.Host h : hosts) {
+                if (!HostList.isThisMachine(h.name())) {
+                    throw new UsageException(hostsOption + " names " + h.name() + ", which is not this machine: "
+                            + "mpjrun runs a job on one machine; run jobs over several machines through "
+                            + "mpiexec.hydra or srun (README: Running on a cluster)");
+                }
+            }
+            List<String> jvmOptions = new ArrayList<>();
+            String fromEnv = environment.get(JVM_OPTS_VARIABLE);
+            if (fromEnv != null && !fromEnv.isBlank()) {
+                jvmOptions.addAll(List.of(fromEnv.trim().split("\\s+")));
+            }
+            return new LaunchOptions(processes, classPath, pretendNodes(), env, prefix, timeout, mainClass, jar,
+                    arguments, jvmOptions, workingDirectory, oversubscribe, device, ranksPerNode, hosts);
         }
-        List<String> jvmOptions = new ArrayList<>();
-        String fromEnv = environment.get(JVM_OPTS_VARIABLE);
-        if (fromEnv != null && !fromEnv.isBlank()) {
-            jvmOptions.addAll(List.of(fromEnv.trim().split("\\s+")));
+
+        /**
+         * The pretend nodes that {@code -ppn} or the hosts' slots make: Hydra fills the hosts in order, so the job
+         * takes as many hosts as their slots need (all of them, when it has more ranks than slots); the ranks are
+         * then spread in equal blocks over those nodes, as {@code --fake-nodes} does.
+         */
+        private int pretendNodes() {
+            if (hosts.isEmpty()) {
+                return ranksPerNode > 0 ? (processes + ranksPerNode - 1) / ranksPerNode : fakeNodes;
+            }
+            int placed = 0;
+            int used = 0;
+            for (HostList.Host h : hosts) {
+                if (placed >= processes) {
+                    break;
+                }
+                placed += ranksPerNode > 0 ? ranksPerNode : h.slots();
+                used++;
+            }
+            return Math.min(used, processes);
         }
-        return new LaunchOptions(processes, classPath, fakeNodes, env, prefix, timeout, mainClass, jar, arguments,
-                jvmOptions);
+    }
+
+    private static String variableName(String option, String name) throws UsageException {
+        if (name.isEmpty() || name.indexOf('=') >= 0 || name.indexOf('\0') >= 0) {
+            throw new UsageException(option + " needs a variable name without '=', not '" + name + "'");
+        }
+        return name;
     }
 
     private static String valueOf(List<String> args, int optionIndex) throws UsageException {

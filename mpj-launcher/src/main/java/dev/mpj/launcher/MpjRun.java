@@ -1,9 +1,14 @@
 package dev.mpj.launcher;
 
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 
 /**
  * {@code mpjrun}: starts an MPI job of Java ranks on this machine, with its own PMI-1 process manager.
@@ -25,18 +30,57 @@ public final class MpjRun {
         try {
             options = LaunchOptions.parse(args, samples, System.getenv());
         } catch (UsageException e) {
-            if (e.helpRequested()) {
-                out.print(usage(samples));
+            if (e.helpRequested() || e.versionRequested()) {
+                out.print(e.helpRequested() ? usage(samples) : version());
                 out.flush();
                 return 0;
             }
-            err.println("mpjrun: " + e.getMessage());
-            err.println("Try 'mpjrun --help' for more information.");
-            return Job.EXIT_USAGE;
+            return usageError(err, e.getMessage());
         }
+        if (options.workingDirectory() != null && !Files.isDirectory(Path.of(options.workingDirectory()))) {
+            return usageError(err, "-wdir " + options.workingDirectory() + " is no directory");
+        }
+        if (options.device() != null) {
+            err.println("mpjrun: -dev " + options.device() + " ignored: mpj chooses its transports itself "
+                    + "(shared memory within a node, TCP between nodes; see the setting mpj.transports)");
+        }
+        oversubscriptionWarning(options, Runtime.getRuntime().availableProcessors()).ifPresent(err::println);
         RankJvmFlags archive = ClassDataArchive.rankFlags(System.getProperty("java.class.path"), options.jvmOptions(),
                 System.getenv(), err);
         return Job.runOnConsole(options, archive);
+    }
+
+    private static int usageError(PrintStream err, String message) {
+        err.println("mpjrun: " + message);
+        err.println("Try 'mpjrun --help' for more information.");
+        return Job.EXIT_USAGE;
+    }
+
+    /** A warning when the job has more ranks than the machine has cores, unless --oversubscribe says it is meant. */
+    static Optional<String> oversubscriptionWarning(LaunchOptions options, int cores) {
+        if (options.oversubscribe() || options.processes() <= cores) {
+            return Optional.empty();
+        }
+        return Optional.of("mpjrun: " + options.processes() + " ranks on " + cores + (cores == 1 ? " core" : " cores")
+                + ": expect slow progress (pass --oversubscribe to silence this)");
+    }
+
+    /** {@code mpjrun --version}: mpj's version (from the jar's manifest, else from the build) and the Java's. */
+    static String version() {
+        String mpj = MpjRun.class.getPackage().getImplementationVersion();
+        if (mpj == null) {
+            Properties p = new Properties();
+            try (InputStream in = MpjRun.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (IOException e) {
+                // reported as unknown below
+            }
+            mpj = p.getProperty("version", "unknown");
+        }
+        return "mpj " + mpj + "\nJava " + Runtime.version() + " (" + System.getProperty("java.vendor") + ", "
+                + System.getProperty("java.home") + ")\n";
     }
 
     static String usage(SampleCatalog samples) {
@@ -47,9 +91,20 @@ public final class MpjRun {
                 .append("  -np N, -n N          number of ranks\n")
                 .append("  -cp PATH             class path of the program (the mpj runtime is added)\n")
                 .append("  --fake-nodes K       split the ranks in blocks over K pretend nodes (1..N)\n")
-                .append("  -env NAME VALUE      set an environment variable in every rank (repeatable)\n")
+                .append("  -ppn N               N ranks per pretend node: ceil(np/N) nodes, ranks spread evenly\n")
+                .append("  -hosts H[:n],...     (-host, -H) hosts and their slots; only this machine (localhost,\n")
+                .append("                       its name): each entry is a pretend node. Several machines: mpiexec.hydra\n")
+                .append("                       or srun, see README \"Running on a cluster\"\n")
+                .append("  -f FILE              (-machinefile, --hostfile) hosts from FILE: host, host:n or\n")
+                .append("                       host slots=n lines, # comments; as -hosts\n")
+                .append("  -env NAME VALUE      set an environment variable in every rank (repeatable; -genv too)\n")
+                .append("  -x NAME[=VALUE]      as -env; without =VALUE pass on mpjrun's own value\n")
+                .append("  -wdir DIR            the ranks' working directory (--wdir too)\n")
+                .append("  --oversubscribe      more ranks than cores is meant: no warning\n")
+                .append("  -dev NAME            accepted and ignored: mpj chooses its transports itself\n")
                 .append("  -l, --prefix-rank    prefix every output line with [rank]\n")
                 .append("  --timeout S          stop the job after S seconds (exit status 124)\n")
+                .append("  --version            print mpj's and Java's versions\n")
                 .append("  -h, --help           show this help\n\n")
                 .append("Environment:\n")
                 .append("  ").append(LaunchOptions.JVM_OPTS_VARIABLE)

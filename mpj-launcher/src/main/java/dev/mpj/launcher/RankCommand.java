@@ -95,6 +95,9 @@ public final class RankCommand {
         classPath.add(options.classPath());
         classPath.addAll(launcher.others());
         classPath.removeIf(String::isEmpty);
+        if (options.workingDirectory() != null) { // relative entries name places seen from the launcher
+            classPath.replaceAll(RankCommand::absolute);
+        }
 
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
@@ -147,7 +150,18 @@ public final class RankCommand {
         Map<String, String> env = pb.environment();
         ENCLOSING_PMI_VARIABLES.forEach(env::remove);
         env.putAll(variables(rank));
+        if (options.workingDirectory() != null) {
+            pb.directory(new File(options.workingDirectory()));
+        }
         return pb;
+    }
+
+    private static String absolute(String pathList) {
+        List<String> entries = new ArrayList<>();
+        for (String e : pathList.split(File.pathSeparator)) {
+            entries.add(e.isEmpty() ? e : Path.of(e).toAbsolutePath().toString());
+        }
+        return String.join(File.pathSeparator, entries);
     }
 
     /** Fails before N JVMs start when the main class is not on the class path (a typo, a missing -cp). */

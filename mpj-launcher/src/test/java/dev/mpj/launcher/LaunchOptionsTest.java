@@ -106,6 +106,105 @@ class LaunchOptionsTest {
     }
 
     @Test
+    void genvAndXSetVariablesBesideEnvAndXPassesOnTheLaunchersOwnValue() throws UsageException {
+        LaunchOptions o = LaunchOptions.parse(List.of("-np", "2", "-genv", "A", "1", "-x", "B=two=2", "-x", "HOME",
+                "-x", "UNSET_HERE", "-env", "C", "3", "Main"), SAMPLES, Map.of("HOME", "/home/me"));
+        assertEquals(Map.of("A", "1", "B", "two=2", "HOME", "/home/me", "C", "3"), o.environment());
+        assertEquals(List.of("A", "B", "HOME", "C"), List.copyOf(o.environment().keySet()));
+    }
+
+    @Test
+    void wdirOversubscribeAndDevAreRecorded() throws UsageException {
+        LaunchOptions o = parse("-np", "2", "-wdir", "/tmp/run", "--oversubscribe", "-dev", "niodev", "Main");
+        assertEquals("/tmp/run", o.workingDirectory());
+        assertTrue(o.oversubscribe());
+        assertEquals("niodev", o.device());
+        assertEquals("/srv", parse("-np", "2", "--wdir", "/srv", "Main").workingDirectory());
+        LaunchOptions plain = parse("-np", "2", "Main");
+        assertNull(plain.workingDirectory());
+        assertFalse(plain.oversubscribe());
+        assertNull(plain.device());
+    }
+
+    @Test
+    void ppnSplitsTheJobIntoPretendNodesOfThatManyRanks() throws UsageException {
+        LaunchOptions o = parse("-np", "4", "-ppn", "2", "Main");
+        assertEquals(2, o.ranksPerNode());
+        assertEquals(2, o.fakeNodes());
+        assertEquals("(vector,(0,2,2))", o.mapping().pmiValue());
+        assertEquals(3, parse("-np", "5", "-ppn", "2", "Main").fakeNodes());
+        assertEquals(1, parse("-np", "3", "-ppn", "8", "Main").fakeNodes());
+    }
+
+    @Test
+    void localHostsBecomePretendNodesWithTheirSlots() throws UsageException {
+        assertEquals("(vector,(0,2,2))", parse("-np", "4", "-hosts", "localhost:2,127.0.0.1:2", "Main")
+                .mapping().pmiValue());
+        LaunchOptions o = parse("-np", "3", "-host", "localhost,127.0.0.1,localhost", "Main");
+        assertEquals(List.of(new HostList.Host("localhost", 1), new HostList.Host("127.0.0.1", 1),
+                new HostList.Host("localhost", 1)), o.hosts());
+        assertEquals(3, o.fakeNodes());
+        // only the hosts the ranks fill are used; more ranks than slots use every host
+        assertEquals(1, parse("-np", "2", "-hosts", "localhost:4,127.0.0.1:4", "Main").fakeNodes());
+        assertEquals(2, parse("-np", "9", "-hosts", "localhost:2,127.0.0.1:2", "Main").fakeNodes());
+        // -ppn overrides the slots, as in Hydra
+        assertEquals(2, parse("-np", "4", "-hosts", "localhost:4,127.0.0.1:4", "-ppn", "2", "Main").fakeNodes());
+    }
+
+    @Test
+    void machinefilesTakeHydraAndOpenMpiLinesAndComments(@TempDir Path dir) throws IOException, UsageException {
+        Path file = dir.resolve("hosts");
+        Files.writeString(file, "# the nodes\nlocalhost:2\n\n127.0.0.1 slots=3 max_slots=8  # open mpi\n"
+                + "  localhost\n");
+        for (String option : List.of("-f", "-machinefile", "--hostfile")) {
+            LaunchOptions o = parse("-np", "6", option, file.toString(), "Main");
+            assertEquals(List.of(new HostList.Host("localhost", 2), new HostList.Host("127.0.0.1", 3),
+                    new HostList.Host("localhost", 1)), o.hosts(), option);
+            assertEquals(3, o.fakeNodes(), option);
+        }
+    }
+
+    @Test
+    void otherMachinesAreSentToHydraOrSrun() {
+        UsageException e = assertThrows(UsageException.class,
+                () -> parse("-np", "4", "-hosts", "localhost:2,node17.invalid:2", "Main"));
+        assertEquals("-hosts names node17.invalid, which is not this machine: mpjrun runs a job on one machine; "
+                + "run jobs over several machines through mpiexec.hydra or srun (README: Running on a cluster)",
+                e.getMessage());
+    }
+
+    @Test
+    void wrongMpiexecStyleFlagsAreRefusedWithAClearMessage(@TempDir Path dir) throws IOException {
+        assertUsageError("-genv needs a NAME and a VALUE", "-np", "2", "-genv", "A");
+        assertUsageError("-x needs a variable name without '=', not ''", "-np", "2", "-x", "=1", "Main");
+        assertUsageError("-x needs a value", "-np", "2", "-x");
+        assertUsageError("-wdir needs a value", "-np", "2", "-wdir");
+        assertUsageError("-dev needs a value", "-np", "2", "-dev");
+        assertUsageError("-ppn needs a positive whole number, not '0'", "-np", "2", "-ppn", "0", "Main");
+        assertUsageError("-hosts: 'a:x' needs a positive slot count, not 'x'", "-np", "2", "-hosts", "a:x", "Main");
+        assertUsageError("-hosts needs host names as NAME or NAME:SLOTS, not ''", "-np", "2", "-hosts", "a,", "M");
+        assertUsageError("-f: cannot read " + dir.resolve("none"), "-np", "2", "-f", dir.resolve("none").toString(),
+                "Main");
+        Path empty = Files.writeString(dir.resolve("empty"), "# nothing\n");
+        assertUsageError("-f: " + empty + " names no host", "-np", "2", "-f", empty.toString(), "Main");
+        Path one = Files.writeString(dir.resolve("one"), "localhost\n");
+        assertUsageError("-f and -hosts both name the hosts: give one", "-np", "2", "-hosts", "localhost", "-f",
+                one.toString(), "Main");
+        assertUsageError("--fake-nodes and -ppn both place the ranks: give one", "-np", "4", "--fake-nodes", "2",
+                "-ppn", "2", "Main");
+        assertUsageError("--fake-nodes and -hosts both place the ranks: give one", "-np", "4", "--fake-nodes", "2",
+                "-hosts", "localhost", "Main");
+        assertUsageError("unknown option '--map-by'", "-np", "2", "--map-by", "core", "Main");
+    }
+
+    @Test
+    void versionIsAskedForRatherThanAnError() {
+        UsageException e = assertThrows(UsageException.class, () -> parse("--version"));
+        assertTrue(e.versionRequested());
+        assertFalse(e.helpRequested());
+    }
+
+    @Test
     void helpIsAskedForRatherThanAnError() {
         UsageException e = assertThrows(UsageException.class, () -> parse("-np", "2", "--help"));
         assertTrue(e.helpRequested());

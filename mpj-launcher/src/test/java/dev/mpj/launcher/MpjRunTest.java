@@ -1,11 +1,16 @@
 package dev.mpj.launcher;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -26,6 +31,51 @@ class MpjRunTest {
         assertEquals(0, run("--help"));
         assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("Usage: mpjrun -np N"));
         assertEquals("", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void unknownOptionsKeepTheUsageErrorStyle() {
+        assertEquals(2, run("-np", "2", "--map-by", "core", "Main"));
+        assertEquals("mpjrun: unknown option '--map-by'\nTry 'mpjrun --help' for more information.\n",
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void versionPrintsMpjsAndJavasVersionsAndExits0() {
+        assertEquals(0, run("--version"));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.matches("mpj \\d+\\.\\d+\\.\\d+\\S*\nJava " + Pattern.quote(Runtime.version().toString())
+                + " \\(.*\\)\n"), text);
+        assertEquals("", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void helpDescribesTheMpiexecStyleFlags() {
+        assertEquals(0, run("--help"));
+        String text = out.toString(StandardCharsets.UTF_8);
+        for (String flag : List.of("-ppn N", "-hosts H", "-f FILE", "-genv", "-x NAME[=VALUE]", "-wdir DIR",
+                "--oversubscribe", "-dev NAME", "--version")) {
+            assertTrue(text.contains(flag), flag);
+        }
+    }
+
+    @Test
+    void aMissingWorkingDirectoryIsAUsageError(@TempDir Path dir) {
+        String missing = dir.resolve("missing").toString();
+        assertEquals(2, run("-np", "1", "-wdir", missing, "Main"));
+        assertEquals("mpjrun: -wdir " + missing + " is no directory\nTry 'mpjrun --help' for more information.\n",
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void moreRanksThanCoresWarnsUnlessOversubscribeIsGiven() throws UsageException {
+        SampleCatalog none = SampleCatalog.of(Map.of());
+        LaunchOptions sixteen = LaunchOptions.parse(List.of("-np", "16", "Main"), none, Map.of());
+        assertEquals(Optional.of("mpjrun: 16 ranks on 2 cores: expect slow progress (pass --oversubscribe to "
+                + "silence this)"), MpjRun.oversubscriptionWarning(sixteen, 2));
+        assertEquals(Optional.empty(), MpjRun.oversubscriptionWarning(sixteen, 16));
+        LaunchOptions meant = LaunchOptions.parse(List.of("-np", "16", "--oversubscribe", "Main"), none, Map.of());
+        assertEquals(Optional.empty(), MpjRun.oversubscriptionWarning(meant, 2));
     }
 
     private int run(String... args) {

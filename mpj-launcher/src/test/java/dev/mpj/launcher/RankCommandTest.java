@@ -51,6 +51,20 @@ class RankCommandTest {
     }
 
     @Test
+    void wdirStartsRanksThereWithTheClassPathResolvedFromTheLaunchersDirectory(@TempDir Path dir)
+            throws UsageException {
+        RankCommand c = RankCommand.of(options(Map.of(), "-np", "1", "-wdir", dir.toString(), "-cp", "app/classes",
+                "org.x.Main"), LAUNCHER_CP, "127.0.0.1:1");
+        ProcessBuilder pb = c.processBuilder(0);
+        assertEquals(dir.toFile(), pb.directory());
+        List<String> cmd = pb.command();
+        assertEquals(String.join(File.pathSeparator, LAUNCHER_CP, Path.of("app/classes").toAbsolutePath().toString()),
+                cmd.get(cmd.indexOf("-cp") + 1));
+        assertEquals(null, RankCommand.of(options(Map.of(), "-np", "1", "org.x.Main"), LAUNCHER_CP, "127.0.0.1:1")
+                .processBuilder(0).directory());
+    }
+
+    @Test
     void rankFlagsFollowTheRequiredFlagsAndPrecedeMpjJvmOptsForThatRankOnly() throws UsageException {
         RankCommand c = RankCommand.of(options(Map.of("MPJ_JVM_OPTS", "-Xshare:off"), "-np", "2", "org.x.Main"),
                 LAUNCHER_CP, "127.0.0.1:1", null, rank -> rank == 1 ? List.of("-Dfor.one=yes") : List.of());
