@@ -1,0 +1,41 @@
+package dev.mpj.it;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** mpjrun's mpiexec- and mpirun-style flags in a real job, and {@code --version} of the packaged script. */
+@Timeout(120)
+@Tag("multi-jvm")
+class MpjrunFlagsIT {
+    @Test
+    void genvXWdirAndPpnReachEveryRank(@TempDir Path dir) throws Exception {
+        Path wdir = dir.toRealPath();
+        Job.Result r = Job.np(4).launcherOptions("-genv", "X", "1", "-x", "Y=2", "-wdir", wdir.toString(),
+                "-ppn", "2", "--oversubscribe", "-dev", "niodev").timeout(90).run(FlagsProbeProgram.class);
+        assertEquals(0, r.exitCode(), r::toString);
+        for (int rank = 0; rank < 4; rank++) {
+            // -ppn 2: ranks 0 and 1 on the first pretend node, 2 and 3 on the second
+            String expected = "rank " + rank + " X=1 Y=2 cwd=" + wdir + " local " + rank % 2 + " of 2";
+            assertEquals(1, r.linesContaining(expected), () -> expected + "\n" + r);
+        }
+        assertTrue(r.err().contains("mpjrun: -dev niodev ignored: mpj chooses its transports itself"), r::toString);
+        assertFalse(r.err().contains("expect slow progress"), r::toString);
+    }
+
+    @Test
+    void versionNamesMpjAndJava() throws Exception {
+        Commands.Output o = Commands.run(List.of(Commands.repoRoot().resolve("mpjrun").toString(), "--version"),
+                Commands.repoRoot(), 60);
+        assertEquals(0, o.exitCode(), o::text);
+        assertTrue(o.text().matches("(?s)mpj \\d+\\.\\d+\\.\\d+\\S*\nJava \\d+\\S* \\(.*\\)\n"), o::text);
+    }
+}
