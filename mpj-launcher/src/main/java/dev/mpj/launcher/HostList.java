@@ -99,14 +99,6 @@ final class HostList {
     }
 
     private static int slots(String option, String entry, String value) throws UsageException {
-        try {
-            int n = Integer.parseInt(value);
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new UsageException(option + ": '" + entry + "' needs a positive slot count, not '" + value + "'");
+        return LaunchOptions.positiveInt(option + ": the slot count of '" + entry + "'", value);
     }
 }

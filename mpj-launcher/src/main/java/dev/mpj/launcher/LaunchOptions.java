@@ -246,7 +246,7 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
         return args.get(optionIndex + 1);
     }
 
-    private static int positiveInt(String option, String value) throws UsageException {
+    static int positiveInt(String option, String value) throws UsageException {
         try {
             int n = Integer.parseInt(value);
             if (n >= 1) {

@@ -181,7 +181,7 @@ class LaunchOptionsTest {
         assertUsageError("-wdir needs a value", "-np", "2", "-wdir");
         assertUsageError("-dev needs a value", "-np", "2", "-dev");
         assertUsageError("-ppn needs a positive whole number, not '0'", "-np", "2", "-ppn", "0", "Main");
-        assertUsageError("-hosts: 'a:x' needs a positive slot count, not 'x'", "-np", "2", "-hosts", "a:x", "Main");
+        assertUsageError("-hosts: the slot count of 'a:x' needs a positive whole number, not 'x'", "-np", "2", "-hosts", "a:x", "Main");
         assertUsageError("-hosts needs host names as NAME or NAME:SLOTS, not ''", "-np", "2", "-hosts", "a,", "M");
         assertUsageError("-f: cannot read " + dir.resolve("none"), "-np", "2", "-f", dir.resolve("none").toString(),
                 "Main");
