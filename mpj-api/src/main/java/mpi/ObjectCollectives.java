@@ -132,7 +132,7 @@ final class ObjectCollectives {
         if (spec.rank() == root) {
             checked(call, recvbuf, recvoffset, count, type, true);
         }
-        Object[] result = combined(call, spec, contribution(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count,
+        Object[] result = combined(call, spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count,
                 type), count, function, root);
         if (result != null) {
             deserialised(ObjectDatatype.serialise(result, 0, count), recvbuf, recvoffset, count);
@@ -143,7 +143,7 @@ final class ObjectCollectives {
                           int count, Datatype type, Op op) {
         User_function function = op.objectFunction(call);
         checked(call, recvbuf, recvoffset, count, type, true);
-        Object[] result = combined(call, spec, contribution(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count,
+        Object[] result = combined(call, spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count,
                 type), count, function, 0);
         ByteBuffer bytes = bcastBytes(spec, result == null ? null : ObjectDatatype.serialise(result, 0, count), 0);
         deserialised(bytes, recvbuf, recvoffset, count);
@@ -154,7 +154,7 @@ final class ObjectCollectives {
         User_function function = op.objectFunction(call);
         int me = spec.rank();
         checked(call, recvbuf, recvoffset, recvcounts[me], type, true);
-        Object[] result = combined(call, spec, contribution(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, total,
+        Object[] result = combined(call, spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, total,
                 type), total, function, 0);
         ByteBuffer[] blocks = null;
         if (result != null) {
@@ -173,7 +173,7 @@ final class ObjectCollectives {
                      int count, Datatype type, Op op, boolean exclusive) {
         User_function function = op.objectFunction(call);
         checked(call, recvbuf, recvoffset, count, type, true);
-        ByteBuffer mine = contribution(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, type);
+        ByteBuffer mine = contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, type);
         ByteBuffer[] gathered = gatherBytes(spec, mine, 0);
         ByteBuffer[] prefixes = null;
         if (gathered != null) {
@@ -229,7 +229,7 @@ final class ObjectCollectives {
         return objects;
     }
 
-    private static ByteBuffer contribution(String call, CommSpec spec, Object sendbuf, int sendoffset, Object recvbuf,
+    private static ByteBuffer contribution(String call, Object sendbuf, int sendoffset, Object recvbuf,
                                            int recvoffset, int count, Datatype type) {
         return sendbuf == MPI.IN_PLACE
                 ? serialised(call, recvbuf, recvoffset, count, type)
