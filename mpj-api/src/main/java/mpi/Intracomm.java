@@ -25,7 +25,9 @@ import java.util.Arrays;
  * operation not defined on the datatype, {@code ERR_ARG} for a missing or short counts or
  * displacements array, {@code ERR_BUFFER} for {@code MPI.IN_PLACE} where it is not allowed, and
  * {@code ERR_COUNT} or {@code ERR_TRUNCATE} when a member's block does not have the size expected.
- * {@code MPI.OBJECT} is not supported by collectives ({@code ERR_TYPE}).
+ * {@code MPI.OBJECT} works in every collective, each block serialised as a point-to-point message is (both sides
+ * of a call must use {@code MPI.OBJECT}, else {@code ERR_TYPE}); reductions over it take user {@link Op}s only
+ * ({@code ERR_OP} otherwise), which combine the members' objects in rank order.
  */
 public class Intracomm extends Comm {
     Intracomm(String name) {
@@ -210,6 +212,10 @@ public class Intracomm extends Comm {
     public void Bcast(Object buf, int offset, int count, Datatype datatype, int root) {
         String call = "Bcast";
         CommSpec spec = checkedRoot(call, root);
+        if (ObjectCollectives.involved(datatype)) {
+            ObjectCollectives.bcast(call, spec, buf, offset, count, datatype, root);
+            return;
+        }
         if (spec.rank() == root) {
             Environment.backend().bcast(spec, packed(call, buf, offset, count, datatype), root);
         } else {
@@ -224,6 +230,12 @@ public class Intracomm extends Comm {
                        Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         String call = "Gather";
         CommSpec spec = checkedRoot(call, root);
+        if (ObjectCollectives.involved(sendtype, spec.rank() == root ? recvtype : sendtype)) {
+            checkCount(call, recvcount);
+            ObjectCollectives.gather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    new int[] {recvcount}, null, recvtype, root);
+            return;
+        }
         MpiBackend backend = Environment.backend();
         if (spec.rank() != root) {
             rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
@@ -244,6 +256,15 @@ public class Intracomm extends Comm {
                         Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
         String call = "Gatherv";
         CommSpec spec = checkedRoot(call, root);
+        if (ObjectCollectives.involved(sendtype, spec.rank() == root ? recvtype : sendtype)) {
+            if (spec.rank() == root) {
+                checkCounts(call, "recvcounts", recvcounts, spec.size());
+                checkDispls(call, "displs", displs, spec.size());
+            }
+            ObjectCollectives.gather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcounts, displs, recvtype, root);
+            return;
+        }
         MpiBackend backend = Environment.backend();
         if (spec.rank() != root) {
             rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
@@ -264,6 +285,12 @@ public class Intracomm extends Comm {
                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         String call = "Scatter";
         CommSpec spec = checkedRoot(call, root);
+        if (ObjectCollectives.involved(recvtype, spec.rank() == root ? sendtype : recvtype)) {
+            checkCount(call, sendcount);
+            ObjectCollectives.scatter(call, spec, sendbuf, sendoffset, new int[] {sendcount}, null, sendtype, recvbuf,
+                    recvoffset, recvcount, recvtype, root);
+            return;
+        }
         MpiBackend backend = Environment.backend();
         if (spec.rank() != root) {
             Landing mine = landing(call, recvbuf, recvoffset, recvcount, recvtype);
@@ -285,6 +312,15 @@ public class Intracomm extends Comm {
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
         String call = "Scatterv";
         CommSpec spec = checkedRoot(call, root);
+        if (ObjectCollectives.involved(recvtype, spec.rank() == root ? sendtype : recvtype)) {
+            if (spec.rank() == root) {
+                checkCounts(call, "sendcounts", sendcounts, spec.size());
+                checkDispls(call, "displs", displs, spec.size());
+            }
+            ObjectCollectives.scatter(call, spec, sendbuf, sendoffset, sendcounts, displs, sendtype, recvbuf,
+                    recvoffset, recvcount, recvtype, root);
+            return;
+        }
         MpiBackend backend = Environment.backend();
         if (spec.rank() != root) {
             Landing mine = landing(call, recvbuf, recvoffset, recvcount, recvtype);
@@ -305,6 +341,12 @@ public class Intracomm extends Comm {
                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         String call = "Allgather";
         CommSpec spec = spec();
+        if (ObjectCollectives.involved(sendtype, recvtype)) {
+            checkCount(call, recvcount);
+            ObjectCollectives.allgather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    new int[] {recvcount}, null, recvtype);
+            return;
+        }
         checkCount(call, recvcount);
         Landing all = landing(call, recvbuf, recvoffset, recvcount * spec.size(), recvtype);
         ByteBuffer mine = sendbuf == MPI.IN_PLACE
@@ -319,6 +361,13 @@ public class Intracomm extends Comm {
                            Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype) {
         String call = "Allgatherv";
         CommSpec spec = spec();
+        if (ObjectCollectives.involved(sendtype, recvtype)) {
+            checkCounts(call, "recvcounts", recvcounts, spec.size());
+            checkDispls(call, "displs", displs, spec.size());
+            ObjectCollectives.allgather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcounts, displs, recvtype);
+            return;
+        }
         Landing[] blocks = landings(call, recvbuf, recvoffset, recvcounts, displs, recvtype, spec.size());
         int me = spec.rank();
         ByteBuffer mine = sendbuf == MPI.IN_PLACE
@@ -333,6 +382,13 @@ public class Intracomm extends Comm {
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
         String call = "Alltoall";
         CommSpec spec = spec();
+        if (ObjectCollectives.involved(sendtype, recvtype)) {
+            checkCount(call, recvcount);
+            checkCount(call, sendcount);
+            ObjectCollectives.alltoall(call, spec, sendbuf, sendoffset, new int[] {sendcount}, null, sendtype, recvbuf,
+                    recvoffset, new int[] {recvcount}, null, recvtype);
+            return;
+        }
         checkCount(call, recvcount);
         int p = spec.size();
         Landing all = landing(call, recvbuf, recvoffset, recvcount * p, recvtype);
@@ -352,6 +408,17 @@ public class Intracomm extends Comm {
                           Object recvbuf, int recvoffset, int[] recvcounts, int[] rdispls, Datatype recvtype) {
         String call = "Alltoallv";
         CommSpec spec = spec();
+        if (ObjectCollectives.involved(sendtype, recvtype)) {
+            checkCounts(call, "recvcounts", recvcounts, spec.size());
+            checkDispls(call, "rdispls", rdispls, spec.size());
+            if (sendbuf != MPI.IN_PLACE) {
+                checkCounts(call, "sendcounts", sendcounts, spec.size());
+                checkDispls(call, "sdispls", sdispls, spec.size());
+            }
+            ObjectCollectives.alltoall(call, spec, sendbuf, sendoffset, sendcounts, sdispls, sendtype, recvbuf,
+                    recvoffset, recvcounts, rdispls, recvtype);
+            return;
+        }
         int p = spec.size();
         Landing[] blocks = landings(call, recvbuf, recvoffset, recvcounts, rdispls, recvtype, p);
         ByteBuffer[] send = sendbuf == MPI.IN_PLACE
@@ -366,6 +433,13 @@ public class Intracomm extends Comm {
                        Datatype datatype, Op op, int root) {
         String call = "Reduce";
         CommSpec spec = checkedRoot(call, root);
+        if (objectReduction(call, op, datatype)) {
+            if (spec.rank() != root) {
+                rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
+            }
+            ObjectCollectives.reduce(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, root);
+            return;
+        }
         Reduction reduction = reduction(call, op, datatype);
         if (spec.rank() != root) {
             rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
@@ -383,6 +457,10 @@ public class Intracomm extends Comm {
                           Datatype datatype, Op op) {
         String call = "Allreduce";
         CommSpec spec = spec();
+        if (objectReduction(call, op, datatype)) {
+            ObjectCollectives.allreduce(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+            return;
+        }
         Reduction reduction = reduction(call, op, datatype);
         Landing result = landing(call, recvbuf, recvoffset, count, datatype);
         Environment.backend().allreduce(spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype),
@@ -398,8 +476,18 @@ public class Intracomm extends Comm {
                                Datatype datatype, Op op) {
         String call = "Reduce_scatter";
         CommSpec spec = spec();
-        Reduction reduction = reduction(call, op, datatype);
         int p = spec.size();
+        if (objectReduction(call, op, datatype)) {
+            checkCounts(call, "recvcounts", recvcounts, p);
+            long total = Arrays.stream(recvcounts, 0, p).asLongStream().sum();
+            if (total > Integer.MAX_VALUE) {
+                throw new MPIException(MPI.ERR_COUNT, call + ": the counts add up to more than 2^31 - 1 items");
+            }
+            ObjectCollectives.reduceScatter(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, recvcounts,
+                    (int) total, datatype, op);
+            return;
+        }
+        Reduction reduction = reduction(call, op, datatype);
         checkCounts(call, "recvcounts", recvcounts, p);
         int[] blockBytes = new int[p];
         long total = 0;
@@ -421,6 +509,10 @@ public class Intracomm extends Comm {
                      Datatype datatype, Op op) {
         String call = "Scan";
         CommSpec spec = spec();
+        if (objectReduction(call, op, datatype)) {
+            ObjectCollectives.scan(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, false);
+            return;
+        }
         Reduction reduction = reduction(call, op, datatype);
         Landing result = landing(call, recvbuf, recvoffset, count, datatype);
         Environment.backend().scan(spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype),
@@ -438,6 +530,10 @@ public class Intracomm extends Comm {
                        Datatype datatype, Op op) {
         String call = "Exscan";
         CommSpec spec = spec();
+        if (objectReduction(call, op, datatype)) {
+            ObjectCollectives.scan(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, true);
+            return;
+        }
         Reduction reduction = reduction(call, op, datatype);
         Landing result = landing(call, recvbuf, recvoffset, count, datatype);
         ByteBuffer mine = contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
@@ -548,6 +644,18 @@ public class Intracomm extends Comm {
         }
         checkType(call, type);
         return op.on(type, call);
+    }
+
+    /** Whether a reduction runs over MPI.OBJECT (with a user op, or ERR_OP); checks op and count either way. */
+    private static boolean objectReduction(String call, Op op, Datatype type) {
+        if (!ObjectCollectives.involved(type)) {
+            return false;
+        }
+        if (op == null) {
+            throw new MPIException(MPI.ERR_OP, call + ": op is null");
+        }
+        op.objectFunction(call);
+        return true;
     }
 
     private static void checkType(String call, Datatype type) {

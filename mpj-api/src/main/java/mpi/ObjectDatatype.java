@@ -1,6 +1,5 @@
 package mpi;
 
-import dev.mpj.api.Operation;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -47,7 +46,11 @@ final class ObjectDatatype extends Datatype {
 
     @Override
     ByteBuffer pack(Object buf, int offset, int count, boolean share) {
-        Object[] objects = (Object[]) buf;
+        return serialise((Object[]) buf, offset, count);
+    }
+
+    /** The message of {@code count} objects from {@code offset}: their count, then the objects. */
+    static ByteBuffer serialise(Object[] objects, int offset, int count) {
         ExposedByteArrayOutputStream bytes = new ExposedByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
             out.writeInt(count);
@@ -66,14 +69,21 @@ final class ObjectDatatype extends Datatype {
     ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
         Object[] objects = (Object[]) buf;
         return ReceiveBuffer.unpacking(null, (completed, status) -> {
-            status.objectCount = deserialise(completed, objects, offset, count);
+            ByteBuffer data = completed.buffer().duplicate();
+            data.limit(data.position() + completed.byteCount());
+            status.objectCount = deserialise(data, objects, offset, count);
         });
     }
 
-    private static int deserialise(Operation completed, Object[] objects, int offset, int room) {
-        ByteBuffer data = completed.buffer().duplicate();
-        data.limit(data.position() + completed.byteCount());
-        try (ObjectInputStream in = new ObjectInputStream(inputOf(data))) {
+    /**
+     * Deserialises the message in {@code data} (position to limit) into {@code objects} from {@code offset}, under
+     * the {@link ObjectFilter}; returns the number of objects. {@code ERR_TRUNCATE} if more than {@code room} came,
+     * {@code ERR_OTHER} naming the class the filter refused.
+     */
+    static int deserialise(ByteBuffer data, Object[] objects, int offset, int room) {
+        ObjectFilter filter = ObjectFilter.forOneMessage();
+        try (ObjectInputStream in = new ObjectInputStream(inputOf(data.duplicate()))) {
+            in.setObjectInputFilter(filter);
             int sent = in.readInt();
             if (sent > room) {
                 throw new MPIException(MPI.ERR_TRUNCATE, "message truncated: " + sent
@@ -86,6 +96,12 @@ final class ObjectDatatype extends Datatype {
         } catch (ArrayStoreException e) {
             throw new MPIException(MPI.ERR_TYPE, "MPI.OBJECT: received object does not fit the "
                     + objects.getClass().getSimpleName() + " buffer: " + e.getMessage(), e);
+        } catch (InvalidClassException e) {
+            if (filter.refused() != null) {
+                throw new MPIException(MPI.ERR_OTHER, "MPI.OBJECT: refused to deserialise " + filter.refused()
+                        + " (object filter; see " + ObjectFilter.PROPERTY + ")", e);
+            }
+            throw new MPIException(MPI.ERR_OTHER, "MPI.OBJECT: cannot deserialise the message: " + e, e);
         } catch (IOException | ClassNotFoundException e) {
             throw new MPIException(MPI.ERR_OTHER, "MPI.OBJECT: cannot deserialise the message: " + e, e);
         }

@@ -16,7 +16,8 @@ import java.nio.ByteOrder;
  * <li>{@code MAXLOC MINLOC}: the pair types {@code SHORT2 INT2 LONG2 FLOAT2 DOUBLE2} (value, index),
  * ties taking the lower index.</li>
  * </ul>
- * Elsewhere a collective raises {@code ERR_OP} naming the operation and the type. A derived datatype
+ * Elsewhere a collective raises {@code ERR_OP} naming the operation and the type. Over {@code MPI.OBJECT} only
+ * user operations apply; they combine the members' objects in rank order. A derived datatype
  * built from one primitive type takes the operations of that type, element by element.
  */
 public class Op {
@@ -67,6 +68,17 @@ public class Op {
     @Override
     public String toString() {
         return name;
+    }
+
+    /**
+     * The user function, for reductions over {@link MPI#OBJECT}; {@code ERR_OP} for a predefined operation,
+     * which is not defined on objects.
+     */
+    User_function objectFunction(String call) {
+        if (function == null) {
+            throw new MPIException(MPI.ERR_OP, call + ": " + name + " is not defined for MPI.OBJECT; use a user Op");
+        }
+        return function;
     }
 
     /** The operation applied to packed items of {@code type}, or ERR_OP if it is not defined for it. */

@@ -3,6 +3,8 @@ package dev.mpj.it;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -11,7 +13,7 @@ import mpi.Op;
 import mpi.User_function;
 
 /**
- * Every collective (Exscan too), for several sizes (up to past the eager threshold), every root worth trying,
+ * Every collective (Exscan too, and MPI.OBJECT buffers with a non-commutative user Op), for several sizes (up to past the eager threshold), every root worth trying,
  * several datatypes and operations, MPI.IN_PLACE, and two argument errors; each rank checks its results
  * against values it computes itself. The algorithms are whatever the job's settings select.
  */
@@ -116,6 +118,7 @@ public final class CollectivesProgram {
         irregular();
         otherTypes();
         inPlace();
+        objects();
         errors();
         world.Barrier();
         Check.done("collectives");
@@ -333,6 +336,166 @@ public final class CollectivesProgram {
         world.Scatter(sc, 0, 3, MPI.INT, rank == 0 ? MPI.IN_PLACE : mine, 0, 3, MPI.INT, 0);
         if (rank != 0) {
             same(Arrays.copyOfRange(ints(0, 3 * size), 3 * rank, 3 * rank + 3), mine, "Scatter IN_PLACE at the root");
+        }
+    }
+
+    /** String concatenation, lower rank first: associative, not commutative. */
+    static final Op CONCAT = new Op(new User_function() {
+        @Override
+        public void Call(Object invec, int inoffset, Object inoutvec, int inoutoffset, int count, Datatype datatype) {
+            Object[] in = (Object[]) invec;
+            Object[] io = (Object[]) inoutvec;
+            for (int k = 0; k < count; k++) {
+                io[inoutoffset + k] = (String) in[inoffset + k] + io[inoutoffset + k];
+            }
+        }
+    }, false);
+
+    /** Rank r's object for slot i: its size grows with r, so the blocks have different byte lengths. */
+    static String s(int r, int i) {
+        return "r" + r + "i" + i + "x".repeat(r * 10);
+    }
+
+    static String concatUpTo(int upTo, int i) {
+        StringBuilder b = new StringBuilder();
+        for (int r = 0; r <= upTo; r++) {
+            b.append(s(r, i));
+        }
+        return b.toString();
+    }
+
+    static void sameObjects(Object[] expected, Object[] actual, String what) {
+        Check.that(Arrays.deepEquals(expected, actual), what + ": expected " + Arrays.deepToString(expected)
+                + " but was " + Arrays.deepToString(actual));
+    }
+
+    static void objects() {
+        int root = size - 1;
+        Object[] mine = {s(rank, 0), List.of(rank, s(rank, 1))};
+        Object[] b = rank == root ? new Object[] {s(root, 0), Map.of("k", root)} : new Object[2];
+        world.Bcast(b, 0, 2, MPI.OBJECT, root);
+        sameObjects(new Object[] {s(root, 0), Map.of("k", root)}, b, "Bcast of objects");
+        Object[] all = new Object[2 * size];
+        Object[] expected = new Object[2 * size];
+        for (int r = 0; r < size; r++) {
+            expected[2 * r] = s(r, 0);
+            expected[2 * r + 1] = List.of(r, s(r, 1));
+        }
+        world.Gather(mine, 0, 2, MPI.OBJECT, all, 0, 2, MPI.OBJECT, root);
+        if (rank == root) {
+            sameObjects(expected, all, "Gather of objects");
+        }
+        Object[] every = new Object[2 * size];
+        world.Allgather(mine, 0, 2, MPI.OBJECT, every, 0, 2, MPI.OBJECT);
+        sameObjects(expected, every, "Allgather of objects");
+        // rank r sends r + 1 objects; they land in reverse rank order
+        int[] counts = new int[size];
+        int[] displs = new int[size];
+        int total = 0;
+        for (int r = size - 1; r >= 0; r--) {
+            counts[r] = r + 1;
+            displs[r] = total;
+            total += r + 1;
+        }
+        Object[] many = new Object[rank + 1];
+        for (int i = 0; i <= rank; i++) {
+            many[i] = s(rank, i);
+        }
+        Object[] v = new Object[total];
+        world.Allgatherv(many, 0, rank + 1, MPI.OBJECT, v, 0, counts, displs, MPI.OBJECT);
+        Object[] vExpected = new Object[total];
+        for (int r = 0; r < size; r++) {
+            for (int i = 0; i <= r; i++) {
+                vExpected[displs[r] + i] = s(r, i);
+            }
+        }
+        sameObjects(vExpected, v, "Allgatherv of objects");
+        Object[] gv = new Object[total];
+        world.Gatherv(many, 0, rank + 1, MPI.OBJECT, gv, 0, counts, displs, MPI.OBJECT, 0);
+        if (rank == 0) {
+            sameObjects(vExpected, gv, "Gatherv of objects");
+        }
+        Object[] back = new Object[rank + 1];
+        world.Scatterv(vExpected, 0, counts, displs, MPI.OBJECT, back, 0, rank + 1, MPI.OBJECT, root);
+        sameObjects(many, back, "Scatterv of objects");
+        Object[] one = new Object[1];
+        world.Scatter(every, 0, 1, MPI.OBJECT, one, 0, 1, MPI.OBJECT, 0);
+        sameObjects(new Object[] {every[rank]}, one, "Scatter of objects");
+        // block j of rank i: "i>j" repeated i + 1 times
+        Object[] out = new Object[size];
+        for (int j = 0; j < size; j++) {
+            out[j] = (rank + ">" + j).repeat(rank + 1);
+        }
+        Object[] in = new Object[size];
+        world.Alltoall(out, 0, 1, MPI.OBJECT, in, 0, 1, MPI.OBJECT);
+        Object[] inExpected = new Object[size];
+        for (int i = 0; i < size; i++) {
+            inExpected[i] = (i + ">" + rank).repeat(i + 1);
+        }
+        sameObjects(inExpected, in, "Alltoall of objects");
+        int[] ones = filled(size, 1);
+        int[] steps = new int[size];
+        for (int i = 0; i < size; i++) {
+            steps[i] = size - 1 - i;
+        }
+        Object[] inV = new Object[size];
+        world.Alltoallv(out, 0, ones, steps, MPI.OBJECT, inV, 0, ones, steps, MPI.OBJECT);
+        for (int i = 0; i < size; i++) {
+            // member i sent its block size-1-rank (from sdispls[rank]) into slot rdispls[i] = size-1-i
+            Check.that(inV[size - 1 - i].equals((i + ">" + (size - 1 - rank)).repeat(i + 1)),
+                    "Alltoallv of objects from " + i);
+        }
+        objectReductions();
+    }
+
+    static void objectReductions() {
+        int n = 3;
+        Object[] mine = new Object[n];
+        for (int i = 0; i < n; i++) {
+            mine[i] = s(rank, i);
+        }
+        Object[] whole = new Object[n];
+        Object[] upToMe = new Object[n];
+        for (int i = 0; i < n; i++) {
+            whole[i] = concatUpTo(size - 1, i);
+            upToMe[i] = concatUpTo(rank, i);
+        }
+        Object[] all = new Object[n];
+        world.Allreduce(mine, 0, all, 0, n, MPI.OBJECT, CONCAT);
+        sameObjects(whole, all, "Allreduce of strings");
+        for (int root : roots()) {
+            Object[] r = new Object[n];
+            world.Reduce(mine, 0, r, 0, n, MPI.OBJECT, CONCAT, root);
+            if (rank == root) {
+                sameObjects(whole, r, "Reduce of strings at " + root);
+            }
+        }
+        Object[] scan = new Object[n];
+        world.Scan(mine, 0, scan, 0, n, MPI.OBJECT, CONCAT);
+        sameObjects(upToMe, scan, "Scan of strings");
+        Object[] ex = {"kept", "kept", "kept"};
+        world.Exscan(mine, 0, ex, 0, n, MPI.OBJECT, CONCAT);
+        for (int i = 0; i < n; i++) {
+            Check.that(ex[i].equals(rank == 0 ? "kept" : concatUpTo(rank - 1, i)), "Exscan of strings, slot " + i);
+        }
+        // one slot per rank: rank r gets slot r of the combined vector
+        Object[] wide = new Object[size];
+        for (int i = 0; i < size; i++) {
+            wide[i] = s(rank, i);
+        }
+        Object[] got = new Object[1];
+        world.Reduce_scatter(wide, 0, got, 0, filled(size, 1), MPI.OBJECT, CONCAT);
+        Check.that(got[0].equals(concatUpTo(size - 1, rank)), "Reduce_scatter of strings");
+        try {
+            Object[] gadget = {rank == 0 ? new javax.management.ObjectName("a:b=c") : "fine"};
+            world.Allgather(gadget, 0, 1, MPI.OBJECT, new Object[size], 0, 1, MPI.OBJECT);
+            Check.that(false, "a javax.management object was deserialised");
+        } catch (javax.management.MalformedObjectNameException e) {
+            throw new IllegalStateException(e);
+        } catch (MPIException e) {
+            Check.equal(MPI.ERR_OTHER, e.getErrorClass(), "error class of a refused class");
+            Check.that(e.getMessage().contains("javax.management.ObjectName"), "the error names the refused class: "
+                    + e.getMessage());
         }
     }
 
