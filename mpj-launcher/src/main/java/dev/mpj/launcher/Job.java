@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * that are no rank's (they lack the job's secret, or break the protocol before identifying themselves) are
  * rejected by the PMI server and only logged, at a limited rate. A failure prints one line naming the rank to stderr and stops every other rank and its descendants:
  * SIGTERM, then SIGKILL for whatever is alive a second later. However the job ends (the launcher killed by a
- * signal included, short of SIGKILL), the node segment files of its ranks are removed. All decisions are taken on the thread that
+ * signal included, short of SIGKILL), the node segment files of its ranks are removed. Every rank runs under a
+ * {@link RankSupervisor}, so that even a SIGKILLed launcher takes its ranks and their children with it. All decisions are taken on the thread that
  * called {@link #run()}, from one queue of events, so the first failure wins and no lock is needed.
  *
  * <p>Exit codes: 0 on success; the code given to abort; the failing rank's exit status (128+signal when a
@@ -130,6 +131,7 @@ public final class Job {
     private void startRanks(RankCommand command) throws IOException {
         for (int rank = 0; rank < options.processes(); rank++) {
             ProcessBuilder pb = command.processBuilder(rank);
+            pb.command(RankSupervisor.wrap(pb.command()));
             if (inheritOutput) {
                 pb.redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT);
                 if (rank == 0) {
