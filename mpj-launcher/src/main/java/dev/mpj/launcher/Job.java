@@ -7,6 +7,12 @@ import dev.mpj.runtime.node.NodeSegmentFiles;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,7 +34,8 @@ import java.util.concurrent.TimeUnit;
  * that are no rank's (they lack the job's secret, or break the protocol before identifying themselves) are
  * rejected by the PMI server and only logged, at a limited rate. A failure prints one line naming the rank to stderr and stops every other rank and its descendants:
  * SIGTERM, then SIGKILL for whatever is alive a second later. However the job ends (the launcher killed by a
- * signal included, short of SIGKILL), the node segment files of its ranks are removed. All decisions are taken on the thread that
+ * signal included, short of SIGKILL), the node segment files of its ranks are removed. Every rank runs under a
+ * {@link RankSupervisor}, so that even a SIGKILLed launcher takes its ranks and their children with it. All decisions are taken on the thread that
  * called {@link #run()}, from one queue of events, so the first failure wins and no lock is needed.
  *
  * <p>Exit codes: 0 on success; the code given to abort; the failing rank's exit status (128+signal when a
@@ -58,6 +65,12 @@ public final class Job {
     private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
     /** Set by the shutdown hook: the ranks die because the launcher does, which is no news to report. */
     private volatile boolean shuttingDown;
+    /** Names a file that keeps the traces of a failed job's ranks; relative to the working directory. */
+    public static final String FAILURE_LOG_VARIABLE = "MPJ_FAILURE_LOG";
+
+    /** Set by the first failure: whether the job failed, and the rank it blames (null when none). */
+    private volatile boolean failed;
+    private volatile RankProcess culprit;
     /** The KVS name served to the ranks, which is their job id; null until the server exists. */
     private volatile String kvsName;
 
@@ -77,7 +90,7 @@ public final class Job {
 
     /**
      * Runs a job on the launcher's own console: without {@code -l} the ranks write straight to the launcher's
-     * stdout and stderr (no copying), and rank 0 reads the launcher's stdin.
+     * stdout (no copying), and rank 0 reads the launcher's stdin; stderr is always copied, for its traces.
      */
     public static int runOnConsole(LaunchOptions options) {
         return runOnConsole(options, RankJvmFlags.NONE);
@@ -117,6 +130,7 @@ public final class Job {
         } finally {
             removeNodeSegments();
             awaitOutput();
+            reportTraces();
             err.flush();
             out.flush();
             try {
@@ -130,8 +144,9 @@ public final class Job {
     private void startRanks(RankCommand command) throws IOException {
         for (int rank = 0; rank < options.processes(); rank++) {
             ProcessBuilder pb = command.processBuilder(rank);
+            pb.command(RankSupervisor.wrap(pb.command()));
             if (inheritOutput) {
-                pb.redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT);
+                pb.redirectOutput(ProcessBuilder.Redirect.INHERIT); // stderr is always read, for its traces
                 if (rank == 0) {
                     pb.redirectInput(ProcessBuilder.Redirect.INHERIT); // as Hydra: stdin goes to rank 0
                 }
@@ -141,11 +156,12 @@ public final class Job {
             if (!inheritOutput || rank != 0) {
                 r.process.getOutputStream().close(); // the rank reads end-of-file on stdin
             }
+            String prefix = options.prefixOutput() ? "[" + rank + "] " : "";
             if (!inheritOutput) {
-                String prefix = options.prefixOutput() ? "[" + rank + "] " : "";
                 r.addForwarder(OutputForwarder.start(r.process.getInputStream(), out, prefix, "mpjrun-out-" + rank));
-                r.addForwarder(OutputForwarder.start(r.process.getErrorStream(), err, prefix, "mpjrun-err-" + rank));
             }
+            r.addForwarder(OutputForwarder.start(r.process.getErrorStream(), err, prefix, "mpjrun-err-" + rank,
+                    r.traces));
             int exitingRank = rank;
             r.process.onExit().thenAccept(p -> events.add(new Exited(exitingRank, p.exitValue())));
         }
@@ -234,6 +250,8 @@ public final class Job {
 
     /** Reports why the job fails, stops every rank, and returns {@code exitCode}. */
     private int fail(RankProcess culprit, int exitCode, String reason) {
+        this.culprit = culprit;
+        failed = true;
         long others = ranks.stream().filter(r -> r != culprit && r.process.isAlive()).count();
         String stopping = others == 0 ? ""
                 : culprit == null ? "; stopping " + others + (others == 1 ? " rank" : " ranks")
@@ -333,6 +351,65 @@ public final class Job {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Passes on the uncaught-exception traces held back from the ranks' stderr. When the job succeeded, or for
+     * the rank that failed it first, they are shown as they were printed; every other rank of a failed job gets
+     * one line instead (rank, host, how it ended, first cause), and its trace goes to the file named by
+     * {@value #FAILURE_LOG_VARIABLE} if set. Called once every forwarder has ended.
+     */
+    private void reportTraces() {
+        List<RankProcess> traced = ranks.stream().filter(r -> !r.traces.isEmpty()).toList();
+        if (traced.isEmpty()) {
+            return;
+        }
+        if (!failed) {
+            traced.forEach(r -> err.print(r.traces.text()));
+            return;
+        }
+        Path log = writeFailureLog(traced);
+        String where = log != null ? " (trace in " + log + ")"
+                : " (" + FAILURE_LOG_VARIABLE + "=FILE keeps the traces)";
+        String host = hostName();
+        for (RankProcess r : traced) {
+            if (r == culprit) {
+                err.print(r.traces.text());
+            } else {
+                err.println("mpjrun: " + r + " on " + host + " " + r.ending() + ": " + r.traces.firstCause() + where);
+            }
+        }
+    }
+
+    /** Appends the traces of {@code traced} to the failure log; returns its path, or null when there is none. */
+    private Path writeFailureLog(List<RankProcess> traced) {
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        environment.putAll(options.environment());
+        String name = environment.get(FAILURE_LOG_VARIABLE);
+        if (name == null || name.isBlank()) {
+            return null;
+        }
+        Path log = Path.of(name).toAbsolutePath();
+        StringBuilder text = new StringBuilder("== job " + kvsName + " failed at " + Instant.now() + "\n");
+        for (RankProcess r : traced) {
+            text.append("== ").append(r).append(' ').append(r.ending()).append('\n').append(r.traces.text());
+        }
+        try {
+            Files.writeString(log, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+            return log;
+        } catch (IOException | RuntimeException e) {
+            err.println("mpjrun: cannot write " + FAILURE_LOG_VARIABLE + " " + log + ": " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
         }
     }
 

@@ -9,7 +9,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * Copies one rank's stdout or stderr to a launcher stream on its own thread, whole lines at a time so that
  * lines of different ranks never interleave, each optionally prefixed with {@code [rank] }. A line longer than
- * {@value #MAX_PENDING} bytes is passed on in pieces rather than held in memory.
+ * {@value #MAX_PENDING} bytes is passed on in pieces rather than held in memory. Whole lines that an
+ * {@link UncaughtTraces} holds are not passed on.
  */
 final class OutputForwarder implements Runnable {
     static final int MAX_PENDING = 64 * 1024;
@@ -17,10 +18,12 @@ final class OutputForwarder implements Runnable {
     private final InputStream from;
     private final PrintStream to;
     private final byte[] prefix;
+    private final UncaughtTraces traces;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
     private boolean midLine;
 
-    private OutputForwarder(InputStream from, PrintStream to, String prefix) {
+    private OutputForwarder(InputStream from, PrintStream to, String prefix, UncaughtTraces traces) {
+        this.traces = traces;
         this.from = from;
         this.to = to;
         this.prefix = prefix.getBytes(StandardCharsets.UTF_8);
@@ -28,7 +31,12 @@ final class OutputForwarder implements Runnable {
 
     /** Starts forwarding {@code from} until its end on a daemon thread named {@code name}. */
     static Thread start(InputStream from, PrintStream to, String prefix, String name) {
-        Thread t = new Thread(new OutputForwarder(from, to, prefix), name);
+        return start(from, to, prefix, name, null);
+    }
+
+    /** As {@link #start(InputStream, PrintStream, String, String)}, holding back what {@code traces} (if any) holds. */
+    static Thread start(InputStream from, PrintStream to, String prefix, String name, UncaughtTraces traces) {
+        Thread t = new Thread(new OutputForwarder(from, to, prefix, traces), name);
         t.setDaemon(true);
         t.start();
         return t;
@@ -44,10 +52,14 @@ final class OutputForwarder implements Runnable {
                 int lineStart = 0;
                 for (int i = 0; i < n; i++) {
                     if (chunk[i] == '\n') {
+                        pending.write(chunk, lineStart, i + 1 - lineStart);
+                        lineStart = i + 1;
+                        if (!midLine && traces != null && traces.holds(pending.toByteArray())) {
+                            pending.reset();
+                            continue;
+                        }
                         startLine(batch);
                         movePending(batch);
-                        batch.write(chunk, lineStart, i + 1 - lineStart);
-                        lineStart = i + 1;
                         midLine = false;
                     }
                 }

@@ -9,6 +9,8 @@ final class RankProcess {
     final int rank;
     final Process process;
     private final List<Thread> forwarders = new ArrayList<>(2);
+    /** The uncaught-exception traces held back from its stderr. */
+    final UncaughtTraces traces = new UncaughtTraces();
     /** Set from PMI events, read and written by the job's supervising thread only. */
     boolean connected;
     boolean finalized;
@@ -46,6 +48,16 @@ final class RankProcess {
                 t.join(millis);
             }
         }
+    }
+
+    /** How it ended, for a message: "exited with status 3", "was killed by signal 9", "is still running". */
+    String ending() {
+        if (process.isAlive()) {
+            return "is still running";
+        }
+        int status = process.exitValue();
+        return status > 128 && status < 128 + 65 ? "was killed by signal " + (status - 128)
+                : "exited with status " + status;
     }
 
     @Override

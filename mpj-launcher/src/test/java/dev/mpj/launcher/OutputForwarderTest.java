@@ -29,6 +29,21 @@ class OutputForwarderTest {
         assertEquals("[0] " + line + "[0] y\n", forward(line + "y\n", "[0] "));
     }
 
+    @Test
+    void uncaughtTracesAreHeldBackAndOtherLinesPassOn() throws InterruptedException {
+        String trace = "Exception in thread \"main\" java.lang.IllegalStateException: broken\n"
+                + "\tat a.B.c(B.java:1)\nCaused by: java.io.IOException: gone\n\t... 1 more\n";
+        UncaughtTraces traces = new UncaughtTraces();
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        PrintStream to = new PrintStream(sink, true, StandardCharsets.UTF_8);
+        String input = "before\n" + trace + "after\n\tindented\n";
+        OutputForwarder.start(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), to, "", "test",
+                traces).join();
+        assertEquals("before\nafter\n\tindented\n", sink.toString(StandardCharsets.UTF_8));
+        assertEquals(trace, traces.text());
+        assertEquals("java.lang.IllegalStateException: broken", traces.firstCause());
+    }
+
     private static String forward(String input, String prefix) throws InterruptedException {
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
         PrintStream to = new PrintStream(sink, true, StandardCharsets.UTF_8);

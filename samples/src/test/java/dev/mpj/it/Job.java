@@ -135,13 +135,18 @@ final class Job {
         return buf;
     }
 
+    /** Processes alive whose command line carries {@code marker}. */
+    static List<ProcessHandle> leftovers(String marker) {
+        return ProcessHandle.allProcesses()
+                .filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
+                .toList();
+    }
+
     /** What a job did. */
     record Result(int exitCode, String out, String err, long millis, String marker, boolean timedOut) {
         /** Rank JVMs of this job still alive (there should be none once mpjrun has exited). */
         List<ProcessHandle> leftovers() {
-            return ProcessHandle.allProcesses()
-                    .filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
-                    .toList();
+            return Job.leftovers(marker);
         }
 
         long linesContaining(String s) {

@@ -112,6 +112,8 @@ public final class NodeSegment implements AutoCloseable {
                 ProcessId.current());
         b.putInt(ATTACHED_OFFSET, 1);
         NodeSegmentDescriptor.signalReady(b);
+        // after publishing, so the node's other ranks do not wait for it
+        NodeSegmentFiles.removeStale(file.getParent());
         return segment;
     }
 

@@ -3,6 +3,9 @@ package dev.mpj.runtime.node;
 import dev.mpj.runtime.config.Settings;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,5 +80,74 @@ public final class NodeSegmentFiles {
             // nothing to remove, or nothing we may remove
         }
         return removed;
+    }
+
+    /**
+     * Removes the segments in {@code directory} whose creator is gone: files named like a segment
+     * ({@code mpj-<id>-n<digits>}) whose header carries the {@link NodeSegmentDescriptor#MAGIC magic} and a
+     * creator pid that no longer runs on this machine. A job whose last rank on a node was killed leaves its
+     * segment; the next job on that node removes it. A segment still being created (no pid yet), a file this
+     * user may not read or remove (another user's), and one whose creator's pid has been reused are left alone.
+     * Returns how many it removed; failures are ignored. The directory must be node-local, as the default is.
+     */
+    public static int removeStale(Path directory) {
+        int removed = 0;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, PREFIX + "*")) {
+            for (Path file : files) {
+                if (isSegmentName(file.getFileName().toString()) && isStale(file) && deleteQuietly(file)) {
+                    removed++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // nothing to scan: the job's own segment does not depend on it
+        }
+        return removed;
+    }
+
+    /** {@code mpj-<something>-n<digits>}, checked without a regular expression (this runs in MPI.Init). */
+    static boolean isSegmentName(String name) {
+        int n = name.lastIndexOf("-n");
+        if (!name.startsWith(PREFIX) || n <= PREFIX.length() || n + 2 == name.length()) {
+            return false;
+        }
+        for (int i = n + 2; i < name.length(); i++) {
+            if (name.charAt(i) < '0' || name.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isStale(Path file) {
+        ByteBuffer header = ByteBuffer.allocate(NodeSegmentDescriptor.ATTACHED_OFFSET).order(ByteOrder.LITTLE_ENDIAN);
+        try (FileChannel channel = FileChannel.open(file)) {
+            while (header.hasRemaining() && channel.read(header) >= 0) {
+                // a short file stops at its end
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        if (header.hasRemaining() || header.getInt(NodeSegmentDescriptor.MAGIC_OFFSET) != NodeSegmentDescriptor.MAGIC) {
+            return false;
+        }
+        long creator = header.getLong(NodeSegmentDescriptor.CREATOR_PID_OFFSET);
+        return creator > 0 && !isRunning(creator);
+    }
+
+    /** Through {@code /proc} where there is one: {@code ProcessHandle} costs a cold JVM some milliseconds. */
+    private static boolean isRunning(long pid) {
+        Path proc = Path.of("/proc");
+        if (Files.isDirectory(proc.resolve("self"))) {
+            return Files.exists(proc.resolve(Long.toString(pid)));
+        }
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    private static boolean deleteQuietly(Path file) {
+        try {
+            return Files.deleteIfExists(file);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 }

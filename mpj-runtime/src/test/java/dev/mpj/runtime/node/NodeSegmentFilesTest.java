@@ -2,7 +2,9 @@ package dev.mpj.runtime.node;
 
 import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -68,5 +70,47 @@ class NodeSegmentFilesTest {
         Settings s = Settings.defaults().with(Setting.SEGMENT_DIR, dir.resolve("missing").toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NodeSegmentFiles.directory(s));
         assertTrue(e.getMessage().contains("mpj.segmentDir"), e.getMessage());
+    }
+
+    @Test
+    @Timeout(30)
+    void removeStaleRemovesSegmentsWhoseCreatorIsGoneAndNothingElse() throws Exception {
+        Process finished = new ProcessBuilder("true").start();
+        finished.waitFor();
+        long gone = finished.pid();
+        long alive = ProcessHandle.current().pid();
+        writeSegment("mpj-old-job-n0", gone);
+        writeSegment("mpj-old-job-n3", gone);
+        writeSegment("mpj-running-job-n0", alive);
+        writeSegment("mpj-being-created-n0", 0);
+        writeSegment("mpj-not-a-segment", gone);
+        writeSegment("other-job-n0", gone);
+        Files.write(dir.resolve("mpj-no-magic-n0"), new byte[256]);
+        Files.write(dir.resolve("mpj-short-n0"), new byte[8]);
+
+        assertEquals(2, NodeSegmentFiles.removeStale(dir));
+        assertFalse(Files.exists(dir.resolve("mpj-old-job-n0")));
+        assertFalse(Files.exists(dir.resolve("mpj-old-job-n3")));
+        for (String kept : new String[]{"mpj-running-job-n0", "mpj-being-created-n0", "mpj-not-a-segment",
+                "other-job-n0", "mpj-no-magic-n0", "mpj-short-n0"}) {
+            assertTrue(Files.exists(dir.resolve(kept)), kept);
+        }
+    }
+
+    @Test
+    void removeStaleInAMissingDirectoryRemovesNothing() {
+        assertEquals(0, NodeSegmentFiles.removeStale(dir.resolve("missing")));
+    }
+
+    /** A segment file whose header is complete, as its creator {@code creatorPid} (0: none yet) left it. */
+    private void writeSegment(String name, long creatorPid) throws IOException {
+        byte[] bytes = new byte[NodeSegmentDescriptor.CARD_TABLE_START];
+        UnsafeBuffer header = new UnsafeBuffer(bytes);
+        NodeSegmentDescriptor.fillHeader(header, 0, 1, 1, 8, 0, creatorPid);
+        NodeSegmentDescriptor.signalReady(header);
+        if (creatorPid == 0) {
+            header.putInt(NodeSegmentDescriptor.MAGIC_OFFSET, 0); // the creator has written nothing yet
+        }
+        Files.write(dir.resolve(name), bytes);
     }
 }

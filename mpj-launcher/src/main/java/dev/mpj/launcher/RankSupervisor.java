@@ -1,0 +1,59 @@
+package dev.mpj.launcher;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The small shell supervisor every rank runs under, so that nothing a job started outlives it. The supervisor
+ * starts the rank JVM with {@code setsid}, which makes it the leader of its own process group (and session);
+ * whatever the rank starts joins that group. The supervisor then
+ * <ul>
+ *   <li>waits for the rank and exits with its status (128+signal when a signal ended it), so the launcher sees
+ *       the rank's own status;</li>
+ *   <li>kills the rank's group once the rank has ended, so the rank's children die with it;</li>
+ *   <li>passes SIGTERM, SIGINT and SIGHUP on to the rank's group;</li>
+ *   <li>runs a watcher that kills the rank's group as soon as the supervisor loses its parent, the launcher
+ *       (SIGKILL of {@code mpjrun} included), or is itself killed.</li>
+ * </ul>
+ * The watcher follows the parent link rather than a pipe, because rank 0 may read the user's stdin. Where
+ * {@code setsid} is missing the rank runs in the supervisor's group and only the rank itself is killed.
+ */
+final class RankSupervisor {
+    /** The name the supervisor's shell runs under ({@code $0}). */
+    static final String NAME = "mpj-rank";
+
+    /** Between two looks at the parent link. */
+    static final String WATCH_INTERVAL_SECONDS = "0.25";
+
+    static final String SCRIPT = String.join("\n",
+            "exec 3>&2 2>/dev/null", // the rank writes to stderr, the shell's own job reports go nowhere
+            "if command -v setsid >/dev/null; then setsid \"$@\" <&0 2>&3 3>&- & else \"$@\" <&0 2>&3 3>&- & fi",
+            "rank=$!",
+            "launcher=$PPID",
+            "stop() { kill -$1 -- -$rank 2>/dev/null || kill -$1 $rank 2>/dev/null; }",
+            "attached() {",
+            "  if [ -r /proc/$$/stat ]; then read -r _ _ _ parent _ < /proc/$$/stat && [ \"$parent\" = \"$launcher\" ]",
+            "  else kill -0 $$ 2>/dev/null && kill -0 $launcher 2>/dev/null; fi 2>/dev/null",
+            "}",
+            "( while attached; do sleep " + WATCH_INTERVAL_SECONDS + "; done; stop KILL ) </dev/null >/dev/null 3>&- &",
+            "watcher=$!",
+            "trap 'stop TERM' TERM INT HUP",
+            "while :; do wait $rank; status=$?; kill -0 $rank 2>/dev/null || break; done",
+            "stop KILL",
+            "kill $watcher 2>/dev/null",
+            "exit $status");
+
+    private RankSupervisor() {
+    }
+
+    /** {@code command} run under the supervisor. */
+    static List<String> wrap(List<String> command) {
+        List<String> wrapped = new ArrayList<>(command.size() + 4);
+        wrapped.add("bash");
+        wrapped.add("-c");
+        wrapped.add(SCRIPT);
+        wrapped.add(NAME);
+        wrapped.addAll(command);
+        return wrapped;
+    }
+}
