@@ -20,6 +20,7 @@ public final class Settings {
 
     private final int eagerThreshold;
     private final int rendezvousChunk;
+    private final int eagerCredit;
     private final String tcpHost;
     private final int tcpMaxFrame;
     private final int tcpIoThreads;
@@ -54,6 +55,7 @@ public final class Settings {
         }
         eagerThreshold = (Integer) v.get(Setting.EAGER_THRESHOLD);
         rendezvousChunk = (Integer) v.get(Setting.RENDEZVOUS_CHUNK);
+        eagerCredit = (Integer) v.get(Setting.EAGER_CREDIT);
         tcpHost = (String) v.get(Setting.TCP_HOST);
         tcpMaxFrame = (Integer) v.get(Setting.TCP_MAX_FRAME);
         tcpIoThreads = (Integer) v.get(Setting.TCP_IO_THREADS);
@@ -122,6 +124,14 @@ public final class Settings {
     /** Bytes per data frame of a rendezvous transfer. */
     public int rendezvousChunk() {
         return rendezvousChunk;
+    }
+
+    /**
+     * Eager payload bytes a rank may have sent to one peer that the peer has not yet reported received; a
+     * message beyond it goes by rendezvous, so a receiver holds at most this much unexpected eager data per peer.
+     */
+    public int eagerCredit() {
+        return eagerCredit;
     }
 
     /** The address the TCP listener binds and advertises, as given. */

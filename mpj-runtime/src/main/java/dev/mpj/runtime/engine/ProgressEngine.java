@@ -22,7 +22,9 @@ import java.util.function.BooleanSupplier;
  * The point-to-point progress engine of one process: MPI matching on (context, source, tag) with a
  * posted-receive queue ({@link PostedReceives}) and an unexpected-message queue ({@link UnexpectedMessages}),
  * both binned per context, source and tag so matching costs the same at any depth; eager and rendezvous
- * protocols, synchronous sends. Driven only by the thread that calls MPI; transports feed it from their own threads through a
+ * protocols, synchronous sends, and per-peer eager credit ({@link EagerCredit}): an eager message that would
+ * take a peer beyond its budget of unconsumed eager bytes goes by rendezvous instead, so neither side holds
+ * unbounded eager data. Driven only by the thread that calls MPI; transports feed it from their own threads through a
  * lock-free inbox and unpark it when it idles.
  *
  * <p>Non-overtaking order holds because every transport delivers one peer's frames in order, the inbox
@@ -33,6 +35,7 @@ public final class ProgressEngine implements FrameSink {
     private final int rank;
     private final int eagerThreshold;
     private final int chunkSize;
+    private final EagerCredit credit;
     private final MpscUnboundedXaddArrayQueue<InboundFrame> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
     private final PostedReceives posted = new PostedReceives();
     private final UnexpectedMessages unexpected = new UnexpectedMessages();
@@ -77,6 +80,7 @@ public final class ProgressEngine implements FrameSink {
         this.rank = rank;
         this.eagerThreshold = settings.eagerThreshold();
         this.chunkSize = settings.rendezvousChunk();
+        this.credit = new EagerCredit(settings.eagerCredit());
         this.waitPolicy = waitPolicy;
     }
 
@@ -128,13 +132,15 @@ public final class ProgressEngine implements FrameSink {
      * thread, maybe while a send waits for room), so no transport is re-entered: rendezvous {@code DATA}, whose
      * receive was matched when the request to send arrived, and so is free of ordering with other frames; and
      * {@code EAGER}, copied straight into a posted receive (or once, into an unexpected message), unless a frame
-     * refused before it still waits in the inbox, which it must not overtake. Everything else is refused and
+     * refused before it still waits in the inbox, which it must not overtake; and {@code CREDIT}, a counter
+     * update free of ordering (a return it triggers waits for the next progress pass). Everything else is refused and
      * comes back through {@link #onFrame}.
      */
     @Override
     public boolean onFrameInPlace(int peer, ByteBuffer frame) {
         byte kind = FrameHeader.kind(frame);
-        if (kind == FrameHeader.DATA || kind == FrameHeader.EAGER && refusedInPlace == 0) {
+        if (kind == FrameHeader.DATA || kind == FrameHeader.CREDIT
+                || kind == FrameHeader.EAGER && refusedInPlace == 0) {
             handle(peer, frame.order(ByteOrder.LITTLE_ENDIAN));
             return true;
         }
@@ -168,7 +174,7 @@ public final class ProgressEngine implements FrameSink {
         int length = d.remaining();
         if (dest == rank) {
             sendToSelf(op, sync);
-        } else if (length <= eagerThreshold) {
+        } else if (length <= eagerThreshold && credit.tryCharge(dest, length)) {
             FrameHeader.write(header, sync ? FrameHeader.EAGER_SYNC : FrameHeader.EAGER, context, rank, tag,
                     op.id, length);
             router.send(dest, header, d);
@@ -211,6 +217,7 @@ public final class ProgressEngine implements FrameSink {
         UnexpectedMessage m = unexpected.take(context, source, tag);
         if (m != null) {
             consumeUnexpected(op, m);
+            returnCredit();
             return op;
         }
         posted.add(op);
@@ -283,6 +290,7 @@ public final class ProgressEngine implements FrameSink {
         }
         // Refused frames reach the inbox on this thread before the refusal returns: all are handled now.
         refusedInPlace = 0;
+        returnCredit();
         return n;
     }
 
@@ -300,6 +308,7 @@ public final class ProgressEngine implements FrameSink {
             case FrameHeader.CTS -> onClearToSend(peer, cookie, arg);
             case FrameHeader.DATA -> onData(cookie, arg, payload);
             case FrameHeader.ACK -> onAck(cookie);
+            case FrameHeader.CREDIT -> credit.returned(peer, arg);
             default -> fail("rank " + peer + " sent a frame of unknown kind " + kind);
         }
     }
@@ -311,6 +320,7 @@ public final class ProgressEngine implements FrameSink {
                     copyOf(payload), null));
             return;
         }
+        credit.consumed(peer, payload.remaining());
         r.match(peer, tag, payload.remaining());
         r.deliver(0, payload);
         r.complete = true;
@@ -383,6 +393,9 @@ public final class ProgressEngine implements FrameSink {
         } else if (m.kind == FrameHeader.RTS) {
             startRendezvousReceive(r, m.source, m.tag, m.cookie, m.length);
         } else {
+            if (m.source != rank) {
+                credit.consumed(m.source, m.length);
+            }
             r.match(m.source, m.tag, m.length);
             r.deliver(0, m.data);
             r.complete = true;
@@ -390,6 +403,21 @@ public final class ProgressEngine implements FrameSink {
                 sendControl(m.source, FrameHeader.ACK, m.cookie, 0);
             }
         }
+    }
+
+    /**
+     * Sends the credit returns that consumed eager data made due. Only from the MPI thread's own calls, never
+     * while a frame is handled in place (that must not send).
+     */
+    private void returnCredit() {
+        if (credit.anyDue()) {
+            credit.drainDue((peer, bytes) -> sendControl(peer, FrameHeader.CREDIT, 0, bytes));
+        }
+    }
+
+    /** Charged eager bytes sent to {@code peer} and not yet returned (for diagnostics and tests). */
+    public long eagerBytesOutstanding(int peer) {
+        return credit.outstanding(peer);
     }
 
     private void sendControl(int peer, byte kind, long cookie, long arg) {

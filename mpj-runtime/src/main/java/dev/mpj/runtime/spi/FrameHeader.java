@@ -37,6 +37,8 @@ public final class FrameHeader {
     public static final byte CTS = 5;
     /** Rendezvous data chunk: cookie = receiver's request id, arg = offset in the message. */
     public static final byte DATA = 6;
+    /** Eager credit returned: arg = bytes of the addressee's eager messages this rank's receives consumed. */
+    public static final byte CREDIT = 7;
 
     private FrameHeader() {
     }
@@ -83,6 +85,6 @@ public final class FrameHeader {
     }
 
     public static boolean isKnownKind(byte kind) {
-        return kind >= EAGER && kind <= DATA;
+        return kind >= EAGER && kind <= CREDIT;
     }
 }

@@ -132,6 +132,9 @@ class SettingsTest {
         assertEquals("MPJ_TCP_NETTY_LOG", Setting.TCP_NETTY_LOG.environmentVariable());
         assertEquals("MPJ_TEST_KILL_AFTER_PHASE", Setting.TEST_KILL_AFTER_PHASE.environmentVariable());
         assertEquals("mpj.coll.hierarchical", Setting.COLL_HIERARCHICAL.property());
-        assertEquals(27, Setting.values().length);
+        assertEquals(28, Setting.values().length);
+        assertEquals("MPJ_EAGER_CREDIT", Setting.EAGER_CREDIT.environmentVariable());
+        assertEquals(2 << 20, Settings.defaults().eagerCredit());
+        assertEquals("mpj.eagerCredit must be >= 0", refused(Setting.EAGER_CREDIT, "-1"));
     }
 }

@@ -13,9 +13,12 @@ final class EngineHarness {
     int framesSent;
 
     EngineHarness(int n, int eagerThreshold, int chunk) {
-        Settings s = Settings.defaults()
+        this(n, Settings.defaults()
                 .with(Setting.EAGER_THRESHOLD, Integer.toString(eagerThreshold))
-                .with(Setting.RENDEZVOUS_CHUNK, Integer.toString(chunk));
+                .with(Setting.RENDEZVOUS_CHUNK, Integer.toString(chunk)));
+    }
+
+    EngineHarness(int n, Settings s) {
         engines = new ProgressEngine[n];
         for (int r = 0; r < n; r++) {
             engines[r] = new ProgressEngine(r, s);

@@ -1,0 +1,105 @@
+package dev.mpj.runtime.engine;
+
+import dev.mpj.runtime.spi.FrameHeader;
+
+import java.util.Arrays;
+
+/**
+ * Per-peer flow control of eager data, both ends of it. As a sender, the engine may have at most {@code budget}
+ * bytes of eager payload to one peer that the peer has not yet reported consumed; a message that would go beyond
+ * goes by rendezvous instead, which costs the receiver only an envelope. As a receiver, it counts the eager bytes
+ * each peer's receives consumed and returns them once half a budget has gathered, so returns stay rare.
+ *
+ * <p>Messages of at most {@link #FREE_BYTES} are not charged: a rendezvous request would hold as much receiver
+ * memory as such a message does. Both ends apply the same rule, so they agree on what was charged.
+ */
+final class EagerCredit {
+    /** Payloads this small always go eagerly and uncharged: no bigger than a rendezvous request's header. */
+    static final int FREE_BYTES = FrameHeader.LENGTH;
+
+    private final long budget;
+    private final long returnAt;
+    /** Sender side: charged bytes per peer not yet returned. */
+    private long[] outstanding = new long[0];
+    /** Receiver side: consumed bytes per peer not yet returned. */
+    private long[] consumed = new long[0];
+    /** Peers whose consumed bytes reached the return mark, in the order they did; {@code dueCount} of them. */
+    private int[] due = new int[4];
+    private int dueCount;
+
+    EagerCredit(long budget) {
+        this.budget = budget;
+        this.returnAt = Math.max(1, budget / 2);
+    }
+
+    static boolean charged(long length) {
+        return length > FREE_BYTES;
+    }
+
+    /** Sender: takes credit for an eager message of {@code length} bytes to {@code peer}, or says it may not go eagerly. */
+    boolean tryCharge(int peer, int length) {
+        if (!charged(length)) {
+            return true;
+        }
+        outstanding = ensure(outstanding, peer);
+        if (outstanding[peer] + length > budget) {
+            return false;
+        }
+        outstanding[peer] += length;
+        return true;
+    }
+
+    /** Sender: {@code peer} consumed {@code bytes} of charged eager data. */
+    void returned(int peer, long bytes) {
+        outstanding = ensure(outstanding, peer);
+        outstanding[peer] = Math.max(0, outstanding[peer] - bytes);
+    }
+
+    /** Sender: charged bytes to {@code peer} not yet returned. */
+    long outstanding(int peer) {
+        return peer < outstanding.length ? outstanding[peer] : 0;
+    }
+
+    /** Receiver: a receive consumed an eager message of {@code length} bytes from {@code peer}. */
+    void consumed(int peer, long length) {
+        if (!charged(length)) {
+            return;
+        }
+        consumed = ensure(consumed, peer);
+        long before = consumed[peer];
+        consumed[peer] = before + length;
+        if (before < returnAt && consumed[peer] >= returnAt) {
+            if (dueCount == due.length) {
+                due = Arrays.copyOf(due, dueCount * 2);
+            }
+            due[dueCount++] = peer;
+        }
+    }
+
+    /** Whether some peer is owed a return. */
+    boolean anyDue() {
+        return dueCount > 0;
+    }
+
+    /**
+     * Receiver: hands every owed return to {@code out} (peer, bytes) and forgets it. A send may handle frames in
+     * place and so make more returns due meanwhile: they are taken too.
+     */
+    void drainDue(Returns out) {
+        while (dueCount > 0) {
+            int peer = due[--dueCount];
+            long bytes = consumed[peer];
+            consumed[peer] = 0;
+            out.send(peer, bytes);
+        }
+    }
+
+    /** Where owed returns go. */
+    interface Returns {
+        void send(int peer, long bytes);
+    }
+
+    private static long[] ensure(long[] a, int peer) {
+        return peer < a.length ? a : Arrays.copyOf(a, Math.max(peer + 1, a.length * 2));
+    }
+}
