@@ -35,7 +35,9 @@ final class RankSupervisor {
             "  if [ -r /proc/$$/stat ]; then read -r _ _ _ parent _ < /proc/$$/stat && [ \"$parent\" = \"$launcher\" ]",
             "  else kill -0 $$ 2>/dev/null && kill -0 $launcher 2>/dev/null; fi 2>/dev/null",
             "}",
-            "( while attached; do sleep " + WATCH_INTERVAL_SECONDS + "; done; stop KILL ) </dev/null >/dev/null 3>&- &",
+            // read -t on a pipe nobody writes waits without starting a process, as sleep would four times a second
+            "( exec 9<> <(:); while attached; do read -t " + WATCH_INTERVAL_SECONDS + " -u 9 _; done; stop KILL )"
+                    + " </dev/null >/dev/null 3>&- &",
             "watcher=$!",
             "trap 'stop TERM' TERM INT HUP",
             "while :; do wait $rank; status=$?; kill -0 $rank 2>/dev/null || break; done",
