@@ -13,8 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -28,7 +26,7 @@ class ConnectionGateTest {
     private static final String KVS = "mpj_gate_kvs";
     private static final String SECRET = PmiSecret.newSecret();
 
-    private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+    private final ServerEvents events = new ServerEvents(true);
     private final List<RawPmiClient> clients = new ArrayList<>();
     private PmiServer server;
 
@@ -46,7 +44,7 @@ class ConnectionGateTest {
         RawPmiClient stranger = stranger();
         stranger.send(Pmi1Message.of("initack", "pmiid", "0"));
         assertNull(stranger.readLineOrReset(), "the stranger gets no answer but a closed connection");
-        String event = nextEvent();
+        String event = events.next();
         assertTrue(event.startsWith("rejected a PMI connection from 127.0.0.1: it sent \"cmd=initack pmiid=0\""
                 + " without showing the job's secret first"), event);
         assertEquals(1, server.rejectedConnections());
@@ -54,7 +52,7 @@ class ConnectionGateTest {
         RawPmiClient rank = RawPmiClient.connect(server.portVariable(), 5000, SECRET);
         clients.add(rank);
         assertEquals("cmd=set rank=0", rank.initack(0).get(2).toString());
-        assertEquals("connected 0", nextEvent());
+        assertEquals("connected 0", events.next());
     }
 
     @Test
@@ -63,7 +61,7 @@ class ConnectionGateTest {
         RawPmiClient wrong = stranger();
         wrong.send(PmiSecret.message(PmiSecret.newSecret()));
         assertNull(wrong.readLineOrReset());
-        assertTrue(nextEvent().startsWith("rejected a PMI connection from 127.0.0.1: it sent \"cmd=mpj_secret"));
+        assertTrue(events.next().startsWith("rejected a PMI connection from 127.0.0.1: it sent \"cmd=mpj_secret"));
         for (String garbage : new String[] {"\u0000\u00ff\n", "cmd=\n", "=\n", "000012cmd=fullinit;\n"}) {
             RawPmiClient c = stranger();
             c.sendRaw(garbage.getBytes(StandardCharsets.ISO_8859_1));
@@ -73,7 +71,7 @@ class ConnectionGateTest {
         tooLong.sendRaw(("cmd=get key=" + "k".repeat(2000) + "\n").getBytes(StandardCharsets.US_ASCII));
         assertNull(tooLong.readLineOrReset());
         awaitRejected(6);
-        assertNull(pollEvent(300), "later rejections from the same address wait for a summary: " + events);
+        assertNull(events.poll(300), "later rejections from the same address wait for a summary: " + events);
     }
 
     @Test
@@ -84,7 +82,7 @@ class ConnectionGateTest {
         }
         RawPmiClient fourth = stranger();
         assertNull(fourth.readLineOrReset(), "closed at once");
-        assertTrue(nextEvent().contains("came while 3 connections were waiting to identify themselves"));
+        assertTrue(events.next().contains("came while 3 connections were waiting to identify themselves"));
         assertEquals(1, server.rejectedConnections());
     }
 
@@ -94,14 +92,14 @@ class ConnectionGateTest {
         RawPmiClient idle = RawPmiClient.connect(server.portVariable(), 5000, SECRET);
         clients.add(idle);
         assertNull(idle.readLineOrReset(), "closed when its time is up");
-        assertTrue(nextEvent().contains("did not identify itself within 300 ms"));
+        assertTrue(events.next().contains("did not identify itself within 300 ms"));
         assertEquals(1, server.rejectedConnections());
     }
 
     @Test
     void failedAcceptsPauseAcceptingAndTheServerStillServesARank() throws IOException {
         AtomicInteger failures = new AtomicInteger();
-        server = new PmiServer(ProcessMapping.singleNode(1), KVS, SECRET, new Recorder(),
+        server = new PmiServer(ProcessMapping.singleNode(1), KVS, SECRET, events,
                 ConnectionGate.Limits.forJob(1));
         server.start(acceptor -> {
             if (failures.incrementAndGet() <= 4) {
@@ -113,15 +111,15 @@ class ConnectionGateTest {
         clients.add(rank);
         assertEquals("cmd=initack", rank.initack(0).get(0).toString());
         assertEquals("cannot accept PMI connections (Too many open files); retrying after 50 ms, backing off to"
-                + " 1000 ms", nextEvent(), "the first failure of a run is told, once");
-        assertEquals("connected 0", nextEvent());
+                + " 1000 ms", events.next(), "the first failure of a run is told, once");
+        assertEquals("connected 0", events.next());
         assertTrue(failures.get() > 4);
     }
 
     // ---- helpers ----
 
     private void start(ConnectionGate.Limits limits) throws IOException {
-        server = new PmiServer(ProcessMapping.singleNode(2), KVS, SECRET, new Recorder(), limits);
+        server = new PmiServer(ProcessMapping.singleNode(2), KVS, SECRET, events, limits);
         server.start((ServerSocketChannel a) -> a.accept());
     }
 
@@ -137,59 +135,5 @@ class ConnectionGateTest {
             Thread.onSpinWait();
         }
         assertEquals(count, server.rejectedConnections());
-    }
-
-    private String nextEvent() {
-        String e = pollEvent(5000);
-        if (e == null) {
-            throw new AssertionError("no event from the PMI server within 5 s");
-        }
-        return e;
-    }
-
-    private String pollEvent(long millis) {
-        try {
-            return events.poll(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    /** Records what the job would hear; any protocol error or server failure is an event a test would see. */
-    private final class Recorder implements PmiServer.Listener {
-        @Override
-        public void rankConnected(int rank) {
-            events.add("connected " + rank);
-        }
-
-        @Override
-        public void rankFinalized(int rank) {
-            events.add("finalized " + rank);
-        }
-
-        @Override
-        public void rankAborted(int rank, int exitCode) {
-            events.add("aborted " + rank);
-        }
-
-        @Override
-        public void rankDisconnected(int rank) {
-            events.add("disconnected " + rank);
-        }
-
-        @Override
-        public void protocolError(int rank, String problem) {
-            events.add("protocolError " + rank + " " + problem);
-        }
-
-        @Override
-        public void connectionsRejected(String report) {
-            events.add(report);
-        }
-
-        @Override
-        public void serverFailed(Exception cause) {
-            events.add("serverFailed " + cause);
-        }
     }
 }

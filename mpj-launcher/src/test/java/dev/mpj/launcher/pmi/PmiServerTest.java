@@ -15,8 +15,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,7 +26,7 @@ class PmiServerTest {
     private static final String KVS = "mpj_test_kvs";
     private static final String SECRET = PmiSecret.newSecret();
 
-    private final BlockingQueue<String> events = new LinkedBlockingQueue<>();
+    private final ServerEvents events = new ServerEvents(true);
     private final List<RawPmiClient> clients = new ArrayList<>();
     private PmiServer server;
 
@@ -46,7 +44,7 @@ class PmiServerTest {
         RawPmiClient c = client();
         List<String> replies = c.initack(2).stream().map(Pmi1Message::toString).toList();
         assertEquals(List.of("cmd=initack", "cmd=set size=3", "cmd=set rank=2", "cmd=set debug=0"), replies);
-        assertEquals("connected 2", nextEvent());
+        assertEquals("connected 2", events.next());
     }
 
     @Test
@@ -178,7 +176,7 @@ class PmiServerTest {
         start(ProcessMapping.singleNode(1));
         RawPmiClient c = pmi2Rank(0);
         assertEquals("cmd=finalize-response;rc=0;", c.call2("finalize").toString());
-        assertEquals("finalized 0", nextEvent());
+        assertEquals("finalized 0", events.next());
     }
 
     @Test
@@ -186,7 +184,7 @@ class PmiServerTest {
         start(ProcessMapping.singleNode(2));
         RawPmiClient c = pmi2Rank(1);
         c.send2("abort", "isworld", "TRUE", "msg", "bad input", "exitcode", "7");
-        assertEquals("aborted 1 7", nextEvent());
+        assertEquals("aborted 1 7", events.next());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -201,7 +199,7 @@ class PmiServerTest {
         RawPmiClient r0 = pmi2Rank(0);
         RawPmiClient r1 = pmi2Rank(1);
         r1.sendRaw(frame.getBytes(StandardCharsets.US_ASCII));
-        String event = nextEvent();
+        String event = events.next();
         assertTrue(event.startsWith("protocolError 1 sent a malformed PMI-2 frame: "), event);
         assertNull(r1.readLine(), "the offending connection is closed");
         assertEquals("kvs-put-response", r0.call2("kvs-put", "key", "k", "value", "v").command());
@@ -278,7 +276,7 @@ class PmiServerTest {
         RawPmiClient r1 = rank(1);
         r1.sendRaw("cmd=put kvsname garbage\n".getBytes(StandardCharsets.US_ASCII));
 
-        String event = nextEvent();
+        String event = events.next();
         assertTrue(event.startsWith("protocolError 1 sent a malformed PMI line: "), event);
         assertNull(r1.readLine(), "the offending connection is closed");
         assertEquals("appnum", r0.call("get_appnum").command());
@@ -290,7 +288,7 @@ class PmiServerTest {
         RawPmiClient c = rank(0);
         c.sendRaw(("cmd=put kvsname=" + KVS + " key=k value=" + "x".repeat(1100) + "\n")
                 .getBytes(StandardCharsets.US_ASCII));
-        String event = nextEvent();
+        String event = events.next();
         assertTrue(event.startsWith("protocolError 0 sent a malformed PMI line: longer than 1024 bytes"), event);
     }
 
@@ -299,7 +297,7 @@ class PmiServerTest {
         start(ProcessMapping.singleNode(1));
         RawPmiClient c = client();
         c.sendRaw("cmd=init pmi_version=1 pmi_subversion=1\n".getBytes(StandardCharsets.US_ASCII));
-        String event = nextEvent();
+        String event = events.next();
         assertTrue(event.startsWith("rejected a PMI connection from 127.0.0.1: it sent cmd=init before identifying"
                 + " itself"), event);
         assertClosedAndCounted(c, 1);
@@ -311,7 +309,7 @@ class PmiServerTest {
         rank(1);
         RawPmiClient second = client();
         second.send(Pmi1Message.of("initack", "pmiid", "1"));
-        String event = nextEvent();
+        String event = events.next();
         assertTrue(event.startsWith("rejected a PMI connection from 127.0.0.1: it claimed pmiid=1, which another"
                 + " connection already holds"), event);
         assertClosedAndCounted(second, 1);
@@ -322,9 +320,9 @@ class PmiServerTest {
         start(ProcessMapping.singleNode(1));
         RawPmiClient c = rank(0);
         assertEquals("cmd=finalize_ack", c.call("finalize").toString());
-        assertEquals("finalized 0", nextEvent());
+        assertEquals("finalized 0", events.next());
         c.close();
-        assertNull(pollEvent(300), "closing after finalize reports nothing");
+        assertNull(events.poll(300), "closing after finalize reports nothing");
     }
 
     @Test
@@ -332,7 +330,7 @@ class PmiServerTest {
         start(ProcessMapping.singleNode(2));
         rank(0);
         rank(1).close();
-        assertEquals("disconnected 1", nextEvent());
+        assertEquals("disconnected 1", events.next());
     }
 
     @Test
@@ -340,7 +338,7 @@ class PmiServerTest {
         start(ProcessMapping.singleNode(4));
         RawPmiClient c = rank(2);
         c.send(Pmi1Message.of("abort", "exitcode", "3"));
-        assertEquals("aborted 2 3", nextEvent());
+        assertEquals("aborted 2 3", events.next());
         assertTrue(c.silentFor(200), "abort has no reply");
     }
 
@@ -350,16 +348,16 @@ class PmiServerTest {
         RawPmiClient r0 = rank(0);
         RawPmiClient r1 = rank(1);
         r0.call("finalize");
-        assertEquals("finalized 0", nextEvent());
+        assertEquals("finalized 0", events.next());
         r1.send(Pmi1Message.of("barrier_in"));
-        String event = nextEvent();
+        String event = events.next();
         assertTrue(event.startsWith("protocolError 1 entered a PMI barrier after rank 0 had finalized"), event);
     }
 
     // ---- helpers ----
 
     private void start(ProcessMapping mapping) throws IOException {
-        server = new PmiServer(mapping, KVS, SECRET, new RecordingListener());
+        server = new PmiServer(mapping, KVS, SECRET, events);
         server.start();
     }
 
@@ -384,7 +382,7 @@ class PmiServerTest {
     private RawPmiClient rank(int rank) throws IOException {
         RawPmiClient c = client();
         c.initack(rank);
-        assertEquals("connected " + rank, nextEvent());
+        assertEquals("connected " + rank, events.next());
         return c;
     }
 
@@ -394,58 +392,5 @@ class PmiServerTest {
         assertEquals(0, c.call("init", "pmi_version", "2", "pmi_subversion", "0").rc());
         assertEquals(0, c.call2("fullinit", "pmirank", Integer.toString(rank), "threaded", "FALSE").rc());
         return c;
-    }
-
-    private String nextEvent() {
-        String e = pollEvent(5000);
-        if (e == null) {
-            throw new AssertionError("no event from the PMI server within 5 s");
-        }
-        return e;
-    }
-
-    private String pollEvent(long millis) {
-        try {
-            return events.poll(millis, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private final class RecordingListener implements PmiServer.Listener {
-        @Override
-        public void rankConnected(int rank) {
-            events.add("connected " + rank);
-        }
-
-        @Override
-        public void rankFinalized(int rank) {
-            events.add("finalized " + rank);
-        }
-
-        @Override
-        public void rankAborted(int rank, int exitCode) {
-            events.add("aborted " + rank + " " + exitCode);
-        }
-
-        @Override
-        public void rankDisconnected(int rank) {
-            events.add("disconnected " + rank);
-        }
-
-        @Override
-        public void protocolError(int rank, String problem) {
-            events.add("protocolError " + rank + " " + problem);
-        }
-
-        @Override
-        public void connectionsRejected(String report) {
-            events.add(report);
-        }
-
-        @Override
-        public void serverFailed(Exception cause) {
-            events.add("serverFailed " + cause);
-        }
     }
 }
