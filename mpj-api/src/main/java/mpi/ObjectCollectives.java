@@ -42,12 +42,8 @@ final class ObjectCollectives {
             return;
         }
         int p = spec.size();
-        for (int i = 0; i < p; i++) {
-            checked(call, recvbuf, recvoffset + at(i, counts, displs), count(i, counts), recvtype, true);
-        }
-        ByteBuffer mine = sendbuf == MPI.IN_PLACE
-                ? serialised(call, recvbuf, recvoffset + at(me, counts, displs), count(me, counts), recvtype)
-                : serialised(call, sendbuf, sendoffset, sendcount, sendtype);
+        ByteBuffer mine = ownBlock(call, me, p, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, counts,
+                displs, recvtype);
         ByteBuffer[] blocks = gatherBytes(spec, mine, root);
         for (int i = 0; i < p; i++) {
             if (i != me || sendbuf != MPI.IN_PLACE) {
@@ -56,17 +52,28 @@ final class ObjectCollectives {
         }
     }
 
+    /**
+     * Checks every member's receive block, then serialises this member's own block: its send buffer, or with
+     * {@code MPI.IN_PLACE} its block of the receive buffer.
+     */
+    private static ByteBuffer ownBlock(String call, int me, int p, Object sendbuf, int sendoffset, int sendcount,
+                                       Datatype sendtype, Object recvbuf, int recvoffset, int[] counts, int[] displs,
+                                       Datatype recvtype) {
+        for (int i = 0; i < p; i++) {
+            checked(call, recvbuf, recvoffset + at(i, counts, displs), count(i, counts), recvtype, true);
+        }
+        return sendbuf == MPI.IN_PLACE
+                ? serialised(call, recvbuf, recvoffset + at(me, counts, displs), count(me, counts), recvtype)
+                : serialised(call, sendbuf, sendoffset, sendcount, sendtype);
+    }
+
     /** Allgather and Allgatherv, as {@link #gather} with the blocks at every member. */
     static void allgather(String call, CommSpec spec, Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                           Object recvbuf, int recvoffset, int[] counts, int[] displs, Datatype recvtype) {
         int me = spec.rank();
         int p = spec.size();
-        for (int i = 0; i < p; i++) {
-            checked(call, recvbuf, recvoffset + at(i, counts, displs), count(i, counts), recvtype, true);
-        }
-        ByteBuffer mine = sendbuf == MPI.IN_PLACE
-                ? serialised(call, recvbuf, recvoffset + at(me, counts, displs), count(me, counts), recvtype)
-                : serialised(call, sendbuf, sendoffset, sendcount, sendtype);
+        ByteBuffer mine = ownBlock(call, me, p, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, counts,
+                displs, recvtype);
         ByteBuffer[] lengths = split(allLengths(spec, mine), p);
         ByteBuffer[] blocks = rooms(lengths);
         Environment.backend().allgatherv(spec, mine, blocks);
