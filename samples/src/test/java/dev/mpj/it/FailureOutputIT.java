@@ -50,7 +50,7 @@ class FailureOutputIT {
         if (culprit == 0) {
             assertTrue(lines.stream().noneMatch(l -> l.startsWith("\t")), r::toString);
         }
-        assertTrue(lines.stream().filter(l -> l.startsWith("mpjrun: ")).count() <= NP, r::toString);
+        assertTrue(lines.stream().filter(l -> l.startsWith("mpjrun: rank ")).count() <= NP, r::toString);
         String logged = Files.readString(log);
         for (int rank = 1; rank < NP; rank++) {
             assertTrue(logged.contains("java.lang.IllegalStateException: rank " + rank + " breaks"), logged);
