@@ -1,7 +1,6 @@
 package dev.mpj.samples.bench;
 
 import mpi.MPI;
-import mpi.Request;
 
 /**
  * Streaming bandwidth from rank 0 to rank 1, as OSU's {@code osu_bw}: per iteration, a window of 64 non-blocking
@@ -10,10 +9,6 @@ import mpi.Request;
  * [--csv FILE|-]}
  */
 public final class Bandwidth {
-    static final int WINDOW = 64;
-    private static final int TAG = 2;
-    private static final int ACK_TAG = 3;
-
     private Bandwidth() {
     }
 
@@ -21,15 +16,14 @@ public final class Bandwidth {
         String[] rest = MPI.Init(args);
         int rank = MPI.COMM_WORLD.Rank();
         BenchOptions o = BenchOptions.forPairOfRanks(rest, "bw", 1, 4 << 20, 100, 10);
-        OsuReport report = new OsuReport("mpj Bandwidth Test (OSU style), window " + WINDOW,
+        OsuReport report = new OsuReport("mpj Bandwidth Test (OSU style), window " + SendWindow.WINDOW,
                 "Bandwidth (MB/s)", "bandwidth_mb_s", System.out);
         if (rank == 0) {
             report.header();
         }
         // one buffer for the whole window, as osu_bw's
         byte[] buffer = new byte[o.maxSize];
-        byte[] ack = new byte[4];
-        Request[] window = new Request[WINDOW];
+        SendWindow window = new SendWindow();
         for (int size = Math.max(1, o.minSize); size <= o.maxSize; size *= 2) {
             int iterations = o.iterationsFor(size);
             int warmup = o.warmupFor(size);
@@ -40,22 +34,14 @@ public final class Bandwidth {
                     start = MPI.Wtime();
                 }
                 if (rank == 0) {
-                    for (int w = 0; w < WINDOW; w++) {
-                        window[w] = MPI.COMM_WORLD.Isend(buffer, 0, size, MPI.BYTE, 1, TAG);
-                    }
-                    Request.Waitall(window);
-                    MPI.COMM_WORLD.Recv(ack, 0, 4, MPI.BYTE, 1, ACK_TAG);
+                    window.send(buffer, size, 1);
                 } else if (rank == 1) {
-                    for (int w = 0; w < WINDOW; w++) {
-                        window[w] = MPI.COMM_WORLD.Irecv(buffer, 0, size, MPI.BYTE, 0, TAG);
-                    }
-                    Request.Waitall(window);
-                    MPI.COMM_WORLD.Send(ack, 0, 4, MPI.BYTE, 0, ACK_TAG);
+                    window.receive(buffer, size, 0);
                 }
             }
             if (rank == 0) {
                 double seconds = MPI.Wtime() - start;
-                report.row(size, (double) size * WINDOW * iterations / seconds / 1e6);
+                report.row(size, (double) size * SendWindow.WINDOW * iterations / seconds / 1e6);
             }
         }
         if (rank == 0) {
