@@ -4,6 +4,7 @@ import dev.mpj.runtime.config.WaitPolicy;
 import org.agrona.concurrent.IdleStrategy;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 
 /**
  * How a rank waits for frames that only polling finds (shared memory: another process cannot wake it), by time
@@ -11,7 +12,10 @@ import java.util.concurrent.locks.LockSupport;
  * ping-pong comes within microseconds, and a spinning thread keeps its core under load, where a yielding one
  * hands it to whoever else is runnable), then yields until {@code yieldNanos} (free when a core is idle, fair
  * when ranks outnumber cores), then parks, doubling from 1 us up to {@code maxParkNanos}, so a frame waits at
- * most about that long (plus the kernel's timer slack) and an idle rank costs next to no CPU.
+ * most about that long (plus the kernel's timer slack). A wait that has lasted {@link #DEEP_IDLE_NANOS} is no
+ * longer one for a quick reply (a rank blocked on a slow peer, or idle until the job ends), so its parks go on
+ * doubling up to {@link #DEEP_PARK_NANOS}: many such ranks on few cores would otherwise take the CPU from the
+ * ranks that work, each waking every {@code maxParkNanos}.
  */
 public final class PollingIdleStrategy implements IdleStrategy {
     /** Spins between two looks at the clock. */
@@ -19,10 +23,15 @@ public final class PollingIdleStrategy implements IdleStrategy {
     /** The longest park of either policy: how long a frame may wait in a ring for a rank that has gone idle. */
     static final long MAX_PARK_NANOS = 50_000;
     private static final long MIN_PARK_NANOS = 1_000;
+    /** How long a wait lasts before its parks may grow past {@code maxParkNanos}. */
+    static final long DEEP_IDLE_NANOS = 20_000_000;
+    /** The longest park of a wait that has lasted {@link #DEEP_IDLE_NANOS}. */
+    static final long DEEP_PARK_NANOS = 1_000_000;
 
     private final long spinNanos;
     private final long yieldNanos;
     private final long maxParkNanos;
+    private final LongSupplier clock;
     private long idleSince;
     private long parkNanos;
     private int spins;
@@ -33,6 +42,11 @@ public final class PollingIdleStrategy implements IdleStrategy {
      * @param maxParkNanos the longest park
      */
     public PollingIdleStrategy(long spinNanos, long yieldNanos, long maxParkNanos) {
+        this(spinNanos, yieldNanos, maxParkNanos, System::nanoTime);
+    }
+
+    /** As {@link #PollingIdleStrategy(long, long, long)}, reading time from {@code clock} (nanoseconds). */
+    PollingIdleStrategy(long spinNanos, long yieldNanos, long maxParkNanos, LongSupplier clock) {
         if (spinNanos < 0 || yieldNanos < spinNanos || maxParkNanos < MIN_PARK_NANOS) {
             throw new IllegalArgumentException("spin " + spinNanos + " <= yield " + yieldNanos + ", park "
                     + maxParkNanos + " >= " + MIN_PARK_NANOS);
@@ -40,6 +54,7 @@ public final class PollingIdleStrategy implements IdleStrategy {
         this.spinNanos = spinNanos;
         this.yieldNanos = yieldNanos;
         this.maxParkNanos = maxParkNanos;
+        this.clock = clock;
         reset();
     }
 
@@ -62,7 +77,7 @@ public final class PollingIdleStrategy implements IdleStrategy {
     @Override
     public void idle() {
         if (idleSince == 0) {
-            idleSince = System.nanoTime();
+            idleSince = clock.getAsLong();
         }
         if (parkNanos == 0) {
             if (++spins < SPINS_PER_CLOCK_READ) {
@@ -70,7 +85,7 @@ public final class PollingIdleStrategy implements IdleStrategy {
                 return;
             }
             spins = 0;
-            long idleFor = System.nanoTime() - idleSince;
+            long idleFor = clock.getAsLong() - idleSince;
             if (idleFor < spinNanos) {
                 Thread.onSpinWait();
                 return;
@@ -82,7 +97,14 @@ public final class PollingIdleStrategy implements IdleStrategy {
             parkNanos = MIN_PARK_NANOS;
         }
         LockSupport.parkNanos(parkNanos);
-        parkNanos = Math.min(parkNanos << 1, maxParkNanos);
+        long longest = parkNanos >= maxParkNanos && clock.getAsLong() - idleSince >= DEEP_IDLE_NANOS
+                ? Math.max(maxParkNanos, DEEP_PARK_NANOS) : maxParkNanos;
+        parkNanos = Math.min(parkNanos << 1, longest);
+    }
+
+    /** The length of the next park, 0 while still spinning or yielding. */
+    long nextParkNanos() {
+        return parkNanos;
     }
 
     @Override

@@ -3,6 +3,9 @@ package dev.mpj.runtime.engine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,6 +29,27 @@ class PollingIdleStrategyTest {
             idle.idle(0);
         }
         assertTrue(System.nanoTime() - start < 5_000_000_000L, "10 000 spins take nowhere near 10 000 parks");
+    }
+
+    @Test
+    void parksStopAtTheLongestParkUntilTheWaitHasLastedLong() {
+        AtomicLong now = new AtomicLong(1);
+        PollingIdleStrategy idle = new PollingIdleStrategy(0, 0, 4_000, now::get);
+        parkUntilSteady(idle);
+        assertEquals(4_000, idle.nextParkNanos(), "a short wait parks at most maxParkNanos at a time");
+
+        now.addAndGet(PollingIdleStrategy.DEEP_IDLE_NANOS);
+        parkUntilSteady(idle);
+        assertEquals(PollingIdleStrategy.DEEP_PARK_NANOS, idle.nextParkNanos(), "a long wait parks longer");
+
+        idle.idle(1);
+        assertEquals(0, idle.nextParkNanos(), "work starts the next wait from spinning");
+    }
+
+    private static void parkUntilSteady(PollingIdleStrategy idle) {
+        for (int i = 0; i < 32 + 12; i++) { // one clock read's worth of spins, then parks up to 2^11 us
+            idle.idle(0);
+        }
     }
 
     @Test
