@@ -34,6 +34,16 @@ final class Landing {
         target.complete(new Filled(room, bytes), new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, bytes));
     }
 
+    /** This landing as the receive buffer of a request: the request's completion moves the room into the buffer. */
+    ReceiveBuffer onCompletion() {
+        return ReceiveBuffer.unpacking(null, new ReceiveBuffer.Unpacker() {
+            @Override
+            public void unpack(Operation completed, Status status) {
+                finish();
+            }
+        });
+    }
+
     static void finishAll(Landing[] landings) {
         for (Landing l : landings) {
             l.finish();

@@ -1,0 +1,144 @@
+package dev.mpj.runtime.coll;
+
+import dev.mpj.api.MpiBackend;
+import dev.mpj.api.Operation;
+import dev.mpj.runtime.engine.ProgressEngine;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A non-blocking collective as MPICH and libNBC run one: rounds of point-to-point sends and receives among
+ * {@link Peers}, each round started once every operation of the round before has completed, with local work
+ * (combining, copying) at the start of a round. The progress engine advances it on every pass ({@link
+ * ProgressEngine.Task}); it never waits, and no thread of its own runs it. As an {@link Operation} it is
+ * complete once its last round is, or at the first error (a failed operation, a block of the wrong size, a
+ * failing local step), which it then reports.
+ */
+final class Schedule implements Operation, ProgressEngine.Task {
+    /** One round: local work first, then the sends and receives it starts through {@link #send}/{@link #receive}. */
+    @FunctionalInterface
+    interface Round {
+        void start(Schedule s);
+    }
+
+    private final Peers peers;
+    private final List<Round> rounds = new ArrayList<>();
+    private final List<Pending> pending = new ArrayList<>();
+    private int next;
+    private boolean complete;
+    private RuntimeException error;
+
+    Schedule(Peers peers) {
+        this.peers = peers;
+    }
+
+    Peers peers() {
+        return peers;
+    }
+
+    /** Appends a round. */
+    Schedule then(Round round) {
+        rounds.add(round);
+        return this;
+    }
+
+    /** Within a round: starts a send of {@code data} to member {@code v}. */
+    void send(int v, ByteBuffer data) {
+        pending.add(new Pending(peers.startSend(v, data), -1, v));
+    }
+
+    /** Within a round: posts a receive from member {@code v} that must fill {@code room}. */
+    void receive(int v, ByteBuffer room) {
+        pending.add(new Pending(peers.startReceive(v, room), room.remaining(), v));
+    }
+
+    /** Runs the rounds that can run now; call once when the collective starts, then let the engine advance it. */
+    Schedule start(ProgressEngine engine) {
+        if (!advance()) {
+            engine.addTask(this);
+        }
+        return this;
+    }
+
+    /** Runs rounds while the current one has completed; true once the schedule has finished. */
+    @Override
+    public boolean advance() {
+        while (!complete) {
+            for (Pending p : pending) {
+                if (!p.op.isComplete()) {
+                    return false;
+                }
+            }
+            try {
+                checkPending();
+                if (next == rounds.size()) {
+                    complete = true;
+                    break;
+                }
+                pending.clear();
+                rounds.get(next++).start(this);
+            } catch (RuntimeException e) {
+                error = e;
+                complete = true;
+            }
+        }
+        return true;
+    }
+
+    private void checkPending() {
+        for (Pending p : pending) {
+            if (p.op.error() != null) {
+                throw p.op.error();
+            }
+            if (p.length >= 0) {
+                peers.checkLength(p.op, p.length, p.member);
+            }
+        }
+    }
+
+    /** An operation of the current round with its member and, for a receive, the length it must fill (else -1). */
+    private record Pending(Operation op, int length, int member) {
+    }
+
+    @Override
+    public boolean isComplete() {
+        return complete;
+    }
+
+    @Override
+    public int source() {
+        return MpiBackend.ANY_SOURCE;
+    }
+
+    @Override
+    public int tag() {
+        return MpiBackend.ANY_TAG;
+    }
+
+    @Override
+    public int byteCount() {
+        return 0;
+    }
+
+    @Override
+    public ByteBuffer buffer() {
+        return null;
+    }
+
+    /** A collective cannot be cancelled (MPI makes it erroneous); it is left to complete. */
+    @Override
+    public void cancel() {
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return false;
+    }
+
+    @Override
+    public RuntimeException error() {
+        return error;
+    }
+}
