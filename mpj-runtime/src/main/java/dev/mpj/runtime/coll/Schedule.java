@@ -1,6 +1,6 @@
 package dev.mpj.runtime.coll;
 
-import dev.mpj.api.MpiBackend;
+import dev.mpj.api.CollectiveOperation;
 import dev.mpj.api.Operation;
 import dev.mpj.runtime.engine.ProgressEngine;
 
@@ -12,11 +12,11 @@ import java.util.List;
  * A non-blocking collective as MPICH and libNBC run one: rounds of point-to-point sends and receives among
  * {@link Peers}, each round started once every operation of the round before has completed, with local work
  * (combining, copying) at the start of a round. The progress engine advances it on every pass ({@link
- * ProgressEngine.Task}); it never waits, and no thread of its own runs it. As an {@link Operation} it is
+ * ProgressEngine.Task}); it never waits, and no thread of its own runs it. As an operation it is
  * complete once its last round is, or at the first error (a failed operation, a block of the wrong size, a
  * failing local step), which it then reports.
  */
-final class Schedule implements Operation, ProgressEngine.Task {
+final class Schedule extends CollectiveOperation implements ProgressEngine.Task {
     /** One round: local work first, then the sends and receives it starts through {@link #send}/{@link #receive}. */
     @FunctionalInterface
     interface Round {
@@ -108,16 +108,6 @@ final class Schedule implements Operation, ProgressEngine.Task {
     }
 
     @Override
-    public int source() {
-        return MpiBackend.ANY_SOURCE;
-    }
-
-    @Override
-    public int tag() {
-        return MpiBackend.ANY_TAG;
-    }
-
-    @Override
     public int byteCount() {
         return 0;
     }
@@ -125,16 +115,6 @@ final class Schedule implements Operation, ProgressEngine.Task {
     @Override
     public ByteBuffer buffer() {
         return null;
-    }
-
-    /** A collective cannot be cancelled (MPI makes it erroneous); it is left to complete. */
-    @Override
-    public void cancel() {
-    }
-
-    @Override
-    public boolean isCancelled() {
-        return false;
     }
 
     @Override

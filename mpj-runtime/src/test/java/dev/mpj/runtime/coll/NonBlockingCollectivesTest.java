@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -43,6 +44,16 @@ class NonBlockingCollectivesTest {
         return IntStream.rangeClosed(1, 8).boxed();
     }
 
+    /** What one rank runs, with its non-blocking collectives and its engine. */
+    interface RankBody {
+        void run(Collectives coll, CommSpec comm, NonBlockingCollectives nb, ProgressEngine engine) throws Exception;
+    }
+
+    private static void run(int np, RankBody body) {
+        ThreadedJob job = new ThreadedJob(np, CollectiveTuning.automatic());
+        job.run((coll, comm) -> body.run(coll, comm, job.nonBlocking(comm.rank()), job.engine(comm.rank())));
+    }
+
     private static void await(ProgressEngine engine, Operation op) {
         engine.await(new AllComplete(op));
         assertNull(op.error(), () -> "failed: " + op.error());
@@ -51,10 +62,7 @@ class NonBlockingCollectivesTest {
     @ParameterizedTest(name = "np={0}")
     @MethodSource("counts")
     void bcastReduceAndAllreduceGiveTheSequentialResult(int np) {
-        ThreadedJob job = new ThreadedJob(np, CollectiveTuning.automatic());
-        job.run((coll, comm) -> {
-            NonBlockingCollectives nb = job.nonBlocking(comm.rank());
-            ProgressEngine engine = job.engine(comm.rank());
+        run(np, (coll, comm, nb, engine) -> {
             int me = comm.rank();
             int seq = 0;
             for (int n : SIZES) {
@@ -85,10 +93,7 @@ class NonBlockingCollectivesTest {
     @ParameterizedTest(name = "np={0}")
     @MethodSource("counts")
     void allgatherAlltoallAndBarrierMoveEveryBlock(int np) {
-        ThreadedJob job = new ThreadedJob(np, CollectiveTuning.automatic());
-        job.run((coll, comm) -> {
-            NonBlockingCollectives nb = job.nonBlocking(comm.rank());
-            ProgressEngine engine = job.engine(comm.rank());
+        run(np, (coll, comm, nb, engine) -> {
             int me = comm.rank();
             int seq = 0;
             for (int block : new int[] {0, 1, 1024, 5_000}) {
@@ -117,10 +122,7 @@ class NonBlockingCollectivesTest {
     @ParameterizedTest(name = "np={0}")
     @MethodSource("counts")
     void outstandingCollectivesCompletedInReverseOrderKeepTheirOwnData(int np) {
-        ThreadedJob job = new ThreadedJob(np, CollectiveTuning.automatic());
-        job.run((coll, comm) -> {
-            NonBlockingCollectives nb = job.nonBlocking(comm.rank());
-            ProgressEngine engine = job.engine(comm.rank());
+        run(np, (coll, comm, nb, engine) -> {
             int me = comm.rank();
             int k = 6;
             ByteBuffer[] results = new ByteBuffer[k];
@@ -146,10 +148,7 @@ class NonBlockingCollectivesTest {
      */
     @Test
     void anyWaitOfTheEngineAdvancesOutstandingCollectives() {
-        ThreadedJob job = new ThreadedJob(3, CollectiveTuning.automatic());
-        job.run((coll, comm) -> {
-            NonBlockingCollectives nb = job.nonBlocking(comm.rank());
-            ProgressEngine engine = job.engine(comm.rank());
+        run(3, (coll, comm, nb, engine) -> {
             Operation barrier = nb.ibarrier(comm, 0);
             ByteBuffer note = zeros(4);
             if (comm.rank() == 0) {
@@ -170,14 +169,12 @@ class NonBlockingCollectivesTest {
 
     @Test
     void pollingAloneCompletesACollective() {
-        ThreadedJob job = new ThreadedJob(4, CollectiveTuning.automatic());
-        job.run((coll, comm) -> {
-            ProgressEngine engine = job.engine(comm.rank());
+        run(4, (coll, comm, nb, engine) -> {
             ByteBuffer recv = zeros(8);
-            Operation op = job.nonBlocking(comm.rank()).iallreduce(comm, 0, of(comm.rank(), 8, 1), recv, SUM);
+            Operation op = nb.iallreduce(comm, 0, of(comm.rank(), 8, 1), recv, SUM);
             while (!op.isComplete()) {
                 engine.poll();
-                Thread.onSpinWait();
+                LockSupport.parkNanos(100_000);
             }
             assertSame(reduced(SUM, 0, 3, 8, 1), recv, "iallreduce by polling");
         });
@@ -185,11 +182,9 @@ class NonBlockingCollectivesTest {
 
     @Test
     void aBlockOfTheWrongSizeIsReportedByTheOperation() {
-        ThreadedJob job = new ThreadedJob(2, CollectiveTuning.automatic());
-        job.run((coll, comm) -> {
-            ProgressEngine engine = job.engine(comm.rank());
+        run(2, (coll, comm, nb, engine) -> {
             int n = comm.rank() == 0 ? 8 : 4;
-            Operation op = job.nonBlocking(comm.rank()).iallgather(comm, 0, zeros(n), zeros(2 * n));
+            Operation op = nb.iallgather(comm, 0, zeros(n), zeros(2 * n));
             engine.await(new AllComplete(op));
             assertNotNull(op.error(), "rank " + comm.rank() + " sees the mismatch");
             int errorClass = ((MPIException) op.error()).getErrorClass();
@@ -200,17 +195,15 @@ class NonBlockingCollectivesTest {
 
     @Test
     void argumentErrorsAreRaisedWhenTheCollectiveStarts() {
-        ThreadedJob job = new ThreadedJob(2, CollectiveTuning.automatic());
-        job.run((coll, comm) -> {
-            NonBlockingCollectives nb = job.nonBlocking(comm.rank());
+        run(2, (coll, comm, nb, engine) -> {
             MPIException e = assertThrows(MPIException.class, () -> nb.ibcast(comm, 0, zeros(4), 2));
             assertEquals(MPIException.ERR_ROOT, e.getErrorClass());
             e = assertThrows(MPIException.class, () -> nb.iallreduce(comm, 0, zeros(6), zeros(6), SUM));
             assertEquals(MPIException.ERR_COUNT, e.getErrorClass());
             e = assertThrows(MPIException.class, () -> nb.ialltoall(comm, 0, zeros(3), zeros(3)));
             assertEquals(MPIException.ERR_COUNT, e.getErrorClass());
-            assertEquals(0, job.engine(comm.rank()).taskCount(), "nothing started");
-            await(job.engine(comm.rank()), nb.ibarrier(comm, 0));
+            assertEquals(0, engine.taskCount(), "nothing started");
+            await(engine, nb.ibarrier(comm, 0));
         });
     }
 
