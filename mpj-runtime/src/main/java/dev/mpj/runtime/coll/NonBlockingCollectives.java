@@ -9,9 +9,10 @@ import dev.mpj.runtime.engine.ProgressEngine;
 import java.nio.ByteBuffer;
 
 /**
- * The non-blocking collectives of {@link MpiBackend}: each builds a {@link Schedule} of rounds over the
- * communicator's collective context, runs what it can at once and leaves the rest to the progress engine, which
- * advances it on every pass. Each collective's messages carry a tag of its own, {@link #tagOf} the sequence
+ * The non-blocking collectives of {@link MpiBackend}: each builds the {@link Schedule} of the blocking
+ * collectives' short-message algorithm (dissemination barrier, binomial bcast and reduce, reduce then bcast for
+ * allreduce, ring allgather, alltoall posted at once), runs what it can at once and leaves the rest to the
+ * progress engine, which advances it on every pass. Each collective's messages carry a tag of its own, {@link #tagOf} the sequence
  * number the caller gives (the members agree on it), so several outstanding on one communicator, and the
  * blocking collectives (tags from 1, {@link CollectiveKind}), never match each other's messages, as MPICH keeps
  * them apart by a sequence number in the tag.
@@ -36,13 +37,13 @@ public final class NonBlockingCollectives {
     }
 
     public Operation ibarrier(CommSpec comm, int sequence) {
-        return Schedules.barrier(schedule(comm, sequence)).start(engine);
+        return DisseminationBarrier.rounds(schedule(comm, sequence)).start(engine);
     }
 
     public Operation ibcast(CommSpec comm, int sequence, ByteBuffer data, int root) {
         Collectives.checkRoot(comm, root);
         Peers peers = Peers.of(p2p, comm, tagOf(sequence)).rootedAt(root);
-        return Schedules.bcast(new Schedule(peers), data).start(engine);
+        return BinomialBcast.rounds(new Schedule(peers), data).start(engine);
     }
 
     public Operation ireduce(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv, Reduction op, int root) {
@@ -51,25 +52,31 @@ public final class NonBlockingCollectives {
         if (comm.rank() == root) {
             Collectives.checkLength("ireduce", recv, send.remaining());
         }
-        Peers peers = Peers.of(p2p, comm, tagOf(sequence));
-        Schedule s = new Schedule(op.isCommutative() ? peers.rootedAt(root) : peers);
-        return Schedules.reduce(s, send, recv, op, root).start(engine);
+        Schedule s = new Schedule(BinomialReduce.tree(Peers.of(p2p, comm, tagOf(sequence)), op, root));
+        return BinomialReduce.rounds(s, send, recv, op, root).start(engine);
     }
 
     public Operation iallreduce(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv, Reduction op) {
         Collectives.checkVector("iallreduce", send, op);
         Collectives.checkLength("iallreduce", recv, send.remaining());
-        return Schedules.allreduce(schedule(comm, sequence), send, recv, op).start(engine);
+        // a reduce to rank 0 (its tree numbered by rank whatever the op), then a broadcast from it
+        Schedule s = BinomialReduce.rounds(schedule(comm, sequence), send, recv, op, 0);
+        return BinomialBcast.rounds(s, recv).start(engine);
     }
 
     public Operation iallgather(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv) {
         Collectives.checkLength("iallgather", recv, (long) send.remaining() * comm.size());
-        return Schedules.allgather(schedule(comm, sequence), send, recv).start(engine);
+        ByteBuffer[] blocks = RingAllgather.blocks(recv, Alltoall.equalBlocks(comm.size(), send.remaining()));
+        Bytes.copy(send, blocks[comm.rank()]);
+        return RingAllgather.rounds(schedule(comm, sequence), blocks).start(engine);
     }
 
     public Operation ialltoall(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv) {
         Collectives.checkEqualBlocks("ialltoall", send, recv, comm.size());
-        return Schedules.alltoall(schedule(comm, sequence), send, recv).start(engine);
+        int[] start = Alltoall.equalBlocks(comm.size(), send.remaining() / comm.size());
+        Schedule s = schedule(comm, sequence);
+        return LinearV.alltoallvRounds(s, RingAllgather.blocks(send, start), RingAllgather.blocks(recv, start))
+                .start(engine);
     }
 
     /** A schedule over the members numbered by rank, on this collective's tag. */

@@ -7,14 +7,16 @@ import dev.mpj.runtime.engine.ProgressEngine;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
- * A non-blocking collective as MPICH and libNBC run one: rounds of point-to-point sends and receives among
- * {@link Peers}, each round started once every operation of the round before has completed, with local work
- * (combining, copying) at the start of a round. The progress engine advances it on every pass ({@link
- * ProgressEngine.Task}); it never waits, and no thread of its own runs it. As an operation it is
- * complete once its last round is, or at the first error (a failed operation, a block of the wrong size, a
- * failing local step), which it then reports.
+ * A collective as rounds of point-to-point sends and receives among {@link Peers}, as MPICH's and libNBC's
+ * non-blocking collectives are: each round starts once every operation of the round before has completed, with
+ * local work (combining, copying) at its start. A blocking collective {@link #run}s it, waiting for each round. A
+ * non-blocking one {@link #start}s it and the progress engine advances it on every pass ({@link
+ * ProgressEngine.Task}); it never waits, and no thread of its own runs it. As an operation it is complete once its
+ * last round is, or at the first error (a failed operation, a block of the wrong size, a failing local step), which
+ * it then reports.
  */
 final class Schedule extends CollectiveOperation implements ProgressEngine.Task {
     /** One round: local work first, then the sends and receives it starts through {@link #send}/{@link #receive}. */
@@ -26,6 +28,8 @@ final class Schedule extends CollectiveOperation implements ProgressEngine.Task 
     private final Peers peers;
     private final List<Round> rounds = new ArrayList<>();
     private final List<Pending> pending = new ArrayList<>();
+    /** The wait condition of {@link #run}: a field, so that a blocking collective's waits share one. */
+    private final BooleanSupplier roundDone = this::roundComplete;
     private int next;
     private boolean complete;
     private RuntimeException error;
@@ -62,14 +66,34 @@ final class Schedule extends CollectiveOperation implements ProgressEngine.Task 
         return this;
     }
 
+    /**
+     * Runs the whole schedule on the calling thread, waiting for each round in turn: the blocking collective.
+     * Raises the first error.
+     */
+    void run() {
+        while (!advance()) {
+            peers.backend().await(roundDone);
+        }
+        if (error != null) {
+            throw error;
+        }
+    }
+
+    private boolean roundComplete() {
+        for (Pending p : pending) {
+            if (!p.op.isComplete()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Runs rounds while the current one has completed; true once the schedule has finished. */
     @Override
     public boolean advance() {
         while (!complete) {
-            for (Pending p : pending) {
-                if (!p.op.isComplete()) {
-                    return false;
-                }
+            if (!roundComplete()) {
+                return false;
             }
             try {
                 checkPending();
