@@ -33,6 +33,8 @@ public abstract class Comm {
     private final String name;
     private CommSpec spec;
     private RankMap ranks;
+    /** Non-blocking collectives started on this communicator: every member numbers them alike. */
+    private int collectivesStarted;
 
     /** A communicator bound to the runtime later, at {@code MPI.Init} (the predefined ones). */
     Comm(String name) {
@@ -42,6 +44,12 @@ public abstract class Comm {
     final void bind(CommSpec spec, int worldSize) {
         this.spec = spec;
         this.ranks = new RankMap(spec.worldRanks(), worldSize);
+        this.collectivesStarted = 0;
+    }
+
+    /** The sequence number of the next non-blocking collective on this communicator (see {@code MpiBackend}). */
+    final int nextCollectiveSequence() {
+        return collectivesStarted++;
     }
 
     final void unbind() {

@@ -216,13 +216,19 @@ public class Intracomm extends Comm {
             ObjectCollectives.bcast(call, spec, buf, offset, count, datatype, root);
             return;
         }
+        Buffers b = bcastBuffers(call, spec, buf, offset, count, datatype, root);
+        Environment.backend().bcast(spec, b.send(), root);
+        b.finish();
+    }
+
+    /** The root's data, or the room the others receive it in. */
+    private static Buffers bcastBuffers(String call, CommSpec spec, Object buf, int offset, int count,
+                                        Datatype datatype, int root) {
         if (spec.rank() == root) {
-            Environment.backend().bcast(spec, packed(call, buf, offset, count, datatype), root);
-        } else {
-            Landing into = landing(call, buf, offset, count, datatype);
-            Environment.backend().bcast(spec, into.room(), root);
-            into.finish();
+            return new Buffers(packed(call, buf, offset, count, datatype), null);
         }
+        Landing into = landing(call, buf, offset, count, datatype);
+        return new Buffers(into.room(), into);
     }
 
     /** Each member's {@code sendcount} items land at the root, member i's at item {@code i * recvcount}. */
@@ -347,13 +353,21 @@ public class Intracomm extends Comm {
                     new int[] {recvcount}, null, recvtype);
             return;
         }
+        Buffers b = allgatherBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                recvcount, recvtype);
+        Environment.backend().allgather(spec, b.send(), b.room());
+        b.finish();
+    }
+
+    private static Buffers allgatherBuffers(String call, CommSpec spec, Object sendbuf, int sendoffset, int sendcount,
+                                            Datatype sendtype, Object recvbuf, int recvoffset, int recvcount,
+                                            Datatype recvtype) {
         checkCount(call, recvcount);
         Landing all = landing(call, recvbuf, recvoffset, recvcount * spec.size(), recvtype);
         ByteBuffer mine = sendbuf == MPI.IN_PLACE
                 ? copied(call, recvbuf, recvoffset + spec.rank() * recvcount * recvtype.Extent(), recvcount, recvtype)
                 : packed(call, sendbuf, sendoffset, sendcount, sendtype);
-        Environment.backend().allgather(spec, mine, all.room());
-        all.finish();
+        return new Buffers(mine, all);
     }
 
     /** {@link #Gatherv} with the result at every member. */
@@ -389,6 +403,15 @@ public class Intracomm extends Comm {
                     recvoffset, new int[] {recvcount}, null, recvtype);
             return;
         }
+        Buffers b = alltoallBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                recvcount, recvtype);
+        Environment.backend().alltoall(spec, b.send(), b.room());
+        b.finish();
+    }
+
+    private static Buffers alltoallBuffers(String call, CommSpec spec, Object sendbuf, int sendoffset, int sendcount,
+                                           Datatype sendtype, Object recvbuf, int recvoffset, int recvcount,
+                                           Datatype recvtype) {
         checkCount(call, recvcount);
         int p = spec.size();
         Landing all = landing(call, recvbuf, recvoffset, recvcount * p, recvtype);
@@ -399,8 +422,7 @@ public class Intracomm extends Comm {
             checkCount(call, sendcount);
             send = packed(call, sendbuf, sendoffset, sendcount * p, sendtype);
         }
-        Environment.backend().alltoall(spec, send, all.room());
-        all.finish();
+        return new Buffers(send, all);
     }
 
     /** Member i's {@code sendcounts[j]} items at {@code sdispls[j]} land in member j's buffer at {@code rdispls[i]}. */
@@ -441,15 +463,26 @@ public class Intracomm extends Comm {
             return;
         }
         Reduction reduction = reduction(call, op, datatype);
+        Buffers b = reduceBuffers(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, root);
+        Environment.backend().reduce(spec, b.send(), b.room(), reduction, root);
+        b.finish();
+    }
+
+    /** The contribution, and at the root the room of the result. */
+    private static Buffers reduceBuffers(String call, CommSpec spec, Object sendbuf, int sendoffset, Object recvbuf,
+                                         int recvoffset, int count, Datatype datatype, int root) {
         if (spec.rank() != root) {
             rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
-            Environment.backend().reduce(spec, packed(call, sendbuf, sendoffset, count, datatype), null, reduction, root);
-            return;
+            return new Buffers(packed(call, sendbuf, sendoffset, count, datatype), null);
         }
+        return reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+    }
+
+    /** The contribution and the room of the result of a reduction whose result every member gets. */
+    private static Buffers reductionBuffers(String call, Object sendbuf, int sendoffset, Object recvbuf,
+                                            int recvoffset, int count, Datatype datatype) {
         Landing result = landing(call, recvbuf, recvoffset, count, datatype);
-        Environment.backend().reduce(spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype),
-                result.room(), reduction, root);
-        result.finish();
+        return new Buffers(contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype), result);
     }
 
     /** {@link #Reduce} with the result at every member. */
@@ -462,10 +495,9 @@ public class Intracomm extends Comm {
             return;
         }
         Reduction reduction = reduction(call, op, datatype);
-        Landing result = landing(call, recvbuf, recvoffset, count, datatype);
-        Environment.backend().allreduce(spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype),
-                result.room(), reduction);
-        result.finish();
+        Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+        Environment.backend().allreduce(spec, b.send(), b.room(), reduction);
+        b.finish();
     }
 
     /**
@@ -514,10 +546,9 @@ public class Intracomm extends Comm {
             return;
         }
         Reduction reduction = reduction(call, op, datatype);
-        Landing result = landing(call, recvbuf, recvoffset, count, datatype);
-        Environment.backend().scan(spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype),
-                result.room(), reduction);
-        result.finish();
+        Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+        Environment.backend().scan(spec, b.send(), b.room(), reduction);
+        b.finish();
     }
 
     /**
@@ -569,6 +600,96 @@ public class Intracomm extends Comm {
                     + receive.byteCount() + " bytes, " + room.remaining() + " expected; the members' counts differ");
         }
         return receive != null;
+    }
+
+    // ---- non-blocking collectives: started here, completed by Request.Wait, Test and their array forms ----
+    // Same arguments and errors as the blocking calls (MPI.OBJECT aside: ERR_TYPE). The buffers belong to the
+    // collective until its request completes; a result lands in the receive buffer at completion. The runtime
+    // advances them whenever the program drives progress (Test, Wait, or any other call), with no thread of its
+    // own. Every member must start the same collectives on a communicator in the same order.
+
+    /** Starts a {@link #Barrier}: the request completes once every member has started it. */
+    public Request Ibarrier() {
+        CommSpec spec = spec();
+        return Request.collective(this, Environment.backend().ibarrier(spec, nextCollectiveSequence()), null);
+    }
+
+    /** Starts a {@link #Bcast}. */
+    public Request Ibcast(Object buf, int offset, int count, Datatype datatype, int root) {
+        String call = "Ibcast";
+        CommSpec spec = checkedRoot(call, root);
+        rejectObjects(call, datatype);
+        Buffers b = bcastBuffers(call, spec, buf, offset, count, datatype, root);
+        return Request.collective(this, Environment.backend().ibcast(spec, nextCollectiveSequence(), b.send(), root),
+                b.result());
+    }
+
+    /** Starts a {@link #Reduce}. */
+    public Request Ireduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                           Datatype datatype, Op op, int root) {
+        String call = "Ireduce";
+        CommSpec spec = checkedRoot(call, root);
+        rejectObjects(call, datatype);
+        Reduction reduction = reduction(call, op, datatype);
+        Buffers b = reduceBuffers(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, root);
+        return Request.collective(this, Environment.backend().ireduce(spec, nextCollectiveSequence(), b.send(),
+                b.room(), reduction, root), b.result());
+    }
+
+    /** Starts an {@link #Allreduce}. */
+    public Request Iallreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
+                              Datatype datatype, Op op) {
+        String call = "Iallreduce";
+        CommSpec spec = spec();
+        rejectObjects(call, datatype);
+        Reduction reduction = reduction(call, op, datatype);
+        Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+        return Request.collective(this, Environment.backend().iallreduce(spec, nextCollectiveSequence(), b.send(),
+                b.room(), reduction), b.result());
+    }
+
+    /** Starts an {@link #Allgather}. */
+    public Request Iallgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                              Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        String call = "Iallgather";
+        CommSpec spec = spec();
+        rejectObjects(call, sendtype, recvtype);
+        Buffers b = allgatherBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                recvcount, recvtype);
+        return Request.collective(this, Environment.backend().iallgather(spec, nextCollectiveSequence(), b.send(),
+                b.room()), b.result());
+    }
+
+    /** Starts an {@link #Alltoall}. */
+    public Request Ialltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                             Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        String call = "Ialltoall";
+        CommSpec spec = spec();
+        rejectObjects(call, sendtype, recvtype);
+        Buffers b = alltoallBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                recvcount, recvtype);
+        return Request.collective(this, Environment.backend().ialltoall(spec, nextCollectiveSequence(), b.send(),
+                b.room()), b.result());
+    }
+
+    /** What a collective sends, and where its result lands (null where it receives nothing). */
+    private record Buffers(ByteBuffer send, Landing result) {
+        ByteBuffer room() {
+            return result == null ? null : result.room();
+        }
+
+        void finish() {
+            if (result != null) {
+                result.finish();
+            }
+        }
+    }
+
+    private static void rejectObjects(String call, Datatype... types) {
+        if (ObjectCollectives.involved(types)) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": non-blocking collectives do not support MPI.OBJECT; "
+                    + "use the blocking collective");
+        }
     }
 
     // ---- buffers: packing and unpacking are the datatype's, as for point-to-point ----

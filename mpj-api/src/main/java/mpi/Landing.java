@@ -1,5 +1,6 @@
 package mpi;
 
+import dev.mpj.api.CollectiveOperation;
 import dev.mpj.api.Operation;
 import java.nio.ByteBuffer;
 
@@ -34,6 +35,16 @@ final class Landing {
         target.complete(new Filled(room, bytes), new Status(MPI.ANY_SOURCE, MPI.ANY_TAG, bytes));
     }
 
+    /** This landing as the receive buffer of a request: the request's completion moves the room into the buffer. */
+    ReceiveBuffer onCompletion() {
+        return ReceiveBuffer.unpacking(null, new ReceiveBuffer.Unpacker() {
+            @Override
+            public void unpack(Operation completed, Status status) {
+                finish();
+            }
+        });
+    }
+
     static void finishAll(Landing[] landings) {
         for (Landing l : landings) {
             l.finish();
@@ -49,29 +60,28 @@ final class Landing {
     }
 
     /** The room seen as a completed receive of all its bytes, which is what the unpacking reads. */
-    private record Filled(ByteBuffer buffer, int byteCount) implements Operation {
+    private static final class Filled extends CollectiveOperation {
+        private final ByteBuffer buffer;
+        private final int byteCount;
+
+        Filled(ByteBuffer buffer, int byteCount) {
+            this.buffer = buffer;
+            this.byteCount = byteCount;
+        }
+
         @Override
         public boolean isComplete() {
             return true;
         }
 
         @Override
-        public int source() {
-            return MPI.ANY_SOURCE;
+        public int byteCount() {
+            return byteCount;
         }
 
         @Override
-        public int tag() {
-            return MPI.ANY_TAG;
-        }
-
-        @Override
-        public void cancel() {
-        }
-
-        @Override
-        public boolean isCancelled() {
-            return false;
+        public ByteBuffer buffer() {
+            return buffer;
         }
 
         @Override

@@ -37,6 +37,22 @@ public class Request {
         this.starter = starter;
     }
 
+    /**
+     * An active request for a non-blocking collective the runtime has started as {@code op}; {@code result}, if any,
+     * receives the collective's result when the request completes.
+     */
+    static Request collective(Comm comm, Operation op, Landing result) {
+        ReceiveBuffer into = result == null ? null : result.onCompletion();
+        Request request = new Request(comm, new Starter() {
+            @Override
+            public void start(Request r) {
+                r.started(op, into);
+            }
+        });
+        request.start();
+        return request;
+    }
+
     /** Starts the communication; the request stays inactive if starting fails. */
     final void start() {
         starter.start(this);

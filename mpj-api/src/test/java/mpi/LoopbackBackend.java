@@ -263,6 +263,53 @@ public final class LoopbackBackend implements MpiBackend {
         copy(send, recv);
     }
 
+    // ---- non-blocking collectives, on one member: complete when started ----
+
+    /** The sequence numbers the non-blocking collectives were started with, in order. */
+    final List<Integer> sequences = new ArrayList<>();
+
+    private Operation started(String name, CommSpec comm, int sequence) {
+        single(name, comm);
+        sequences.add(sequence);
+        LoopbackOperation op = new LoopbackOperation(ANY_SOURCE, ANY_TAG, null);
+        op.complete = true;
+        return op;
+    }
+
+    @Override
+    public Operation ibarrier(CommSpec comm, int sequence) {
+        return started("ibarrier", comm, sequence);
+    }
+
+    @Override
+    public Operation ibcast(CommSpec comm, int sequence, ByteBuffer data, int root) {
+        return started("ibcast", comm, sequence);
+    }
+
+    @Override
+    public Operation ireduce(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv, Reduction op, int root) {
+        copy(send, recv);
+        return started("ireduce", comm, sequence);
+    }
+
+    @Override
+    public Operation iallreduce(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv, Reduction op) {
+        copy(send, recv);
+        return started("iallreduce", comm, sequence);
+    }
+
+    @Override
+    public Operation iallgather(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv) {
+        copy(send, recv);
+        return started("iallgather", comm, sequence);
+    }
+
+    @Override
+    public Operation ialltoall(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv) {
+        copy(send, recv);
+        return started("ialltoall", comm, sequence);
+    }
+
     // ---- the test's side: the other ranks ----
 
     /** A message from {@code source} (world rank) arrives for this rank. */

@@ -142,6 +142,38 @@ public interface MpiBackend {
         throw unsupported("scan");
     }
 
+    // ---- non-blocking collectives ----
+    // Each starts the collective of the same name and returns at once; the returned operation completes once the
+    // caller's part is done (its buffers may then be reused and read), advanced by every progress pass (poll,
+    // await), never by a thread of its own. Its source and tag are the wildcards and its byte count is 0; errors
+    // (a block of the wrong size) are reported through Operation.error(). {@code sequence} counts the non-blocking
+    // collectives the caller started on this communicator before this one; the members agree on it, as MPI makes
+    // them start collectives in the same order, and the runtime keeps outstanding collectives' messages apart by it.
+
+    default Operation ibarrier(CommSpec comm, int sequence) {
+        throw unsupported("ibarrier");
+    }
+
+    default Operation ibcast(CommSpec comm, int sequence, ByteBuffer data, int root) {
+        throw unsupported("ibcast");
+    }
+
+    default Operation ireduce(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv, Reduction op, int root) {
+        throw unsupported("ireduce");
+    }
+
+    default Operation iallreduce(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv, Reduction op) {
+        throw unsupported("iallreduce");
+    }
+
+    default Operation iallgather(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv) {
+        throw unsupported("iallgather");
+    }
+
+    default Operation ialltoall(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv) {
+        throw unsupported("ialltoall");
+    }
+
     /** A backend without a collective is incomplete: the runtime implements every one. */
     private RuntimeException unsupported(String collective) {
         return new UnsupportedOperationException(getClass().getName() + " does not implement the collective "

@@ -8,6 +8,7 @@ import dev.mpj.api.SendMode;
 import dev.mpj.api.Reduction;
 import dev.mpj.runtime.coll.CollectiveTuning;
 import dev.mpj.runtime.coll.Collectives;
+import dev.mpj.runtime.coll.NonBlockingCollectives;
 import dev.mpj.runtime.config.ConnectionMode;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.spi.ConnectionStats;
@@ -38,6 +39,7 @@ public final class MpjRuntime implements MpiBackend {
     private World world;
     private ProgressEngine engine;
     private Collectives collectives;
+    private NonBlockingCollectives nonBlocking;
 
     @Override
     public void init(String[] args) {
@@ -49,6 +51,7 @@ public final class MpjRuntime implements MpiBackend {
             world = w;
             engine = w.engine();
             collectives = new Collectives(this, tuning, w.nodeMap());
+            nonBlocking = new NonBlockingCollectives(this, engine);
             current = this;
             if (settings.initTimings()) {
                 System.err.println("mpj: rank " + w.rank() + " of " + w.size() + " on node "
@@ -199,6 +202,36 @@ public final class MpjRuntime implements MpiBackend {
     @Override
     public void scan(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op) {
         collectives.scan(comm, send, recv, op);
+    }
+
+    @Override
+    public Operation ibarrier(CommSpec comm, int sequence) {
+        return nonBlocking.ibarrier(comm, sequence);
+    }
+
+    @Override
+    public Operation ibcast(CommSpec comm, int sequence, ByteBuffer data, int root) {
+        return nonBlocking.ibcast(comm, sequence, data, root);
+    }
+
+    @Override
+    public Operation ireduce(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv, Reduction op, int root) {
+        return nonBlocking.ireduce(comm, sequence, send, recv, op, root);
+    }
+
+    @Override
+    public Operation iallreduce(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv, Reduction op) {
+        return nonBlocking.iallreduce(comm, sequence, send, recv, op);
+    }
+
+    @Override
+    public Operation iallgather(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv) {
+        return nonBlocking.iallgather(comm, sequence, send, recv);
+    }
+
+    @Override
+    public Operation ialltoall(CommSpec comm, int sequence, ByteBuffer send, ByteBuffer recv) {
+        return nonBlocking.ialltoall(comm, sequence, send, recv);
     }
 
     /** This rank's world as {@code MPI.Init} built it, or null before. */

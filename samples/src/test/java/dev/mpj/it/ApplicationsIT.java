@@ -20,7 +20,8 @@ import dev.mpj.samples.stencil.Stencil3d;
 /**
  * The application samples as users run them under mpjrun: NAS FT verifies against NPB's reference
  * checksums on slab and pencil layouts, and the 3D stencil gives the same numbers however the same
- * global grid is distributed and whether faces are packed or sent as derived datatypes.
+ * global grid is distributed, whether faces are packed or sent as derived datatypes, and whether its residual
+ * reduction is blocking or overlapped with the next sweep.
  */
 @Timeout(300)
 @Tag("multi-jvm")
@@ -108,6 +109,16 @@ class ApplicationsIT {
     void stencilWithClosedEdgesOnFourRanksMatchesTheSerialGrid() {
         Map<String, Double> four = stencilResults(Job.np(4).run(Stencil3d.class, "8", "5", "periodic=0", "--datatypes"));
         assertSameResults(StencilReference.run(16, 16, 8, 5, false), four);
+    }
+
+    /** Over shared memory and over TCP; sums of 2 and 4 doubles come out the same in any tree, so exactly equal. */
+    @ParameterizedTest(name = "np={0} over {1} node(s)")
+    @CsvSource({"2, 1", "4, 4"})
+    void stencilWithItsResidualReductionOverlappedGivesExactlyTheBlockingResults(int np, int nodes) {
+        Job job = Job.np(np).launcherOptions("--fake-nodes", Integer.toString(nodes));
+        Map<String, Double> blocking = stencilResults(job.run(Stencil3d.class, "8", "5"));
+        Map<String, Double> overlapped = stencilResults(job.run(Stencil3d.class, "8", "5", "--overlap"));
+        assertEquals(blocking, overlapped);
     }
 
     @Test

@@ -1,7 +1,5 @@
 package dev.mpj.runtime.coll;
 
-import dev.mpj.api.Operation;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -14,23 +12,31 @@ final class BinomialBcast {
 
     /** {@code peers} must be rooted at the broadcast's root. */
     static void run(Peers peers, ByteBuffer data) {
-        int p = peers.size();
-        int v = peers.me();
+        rounds(new Schedule(peers), data).run();
+    }
+
+    /** Appends the broadcast's rounds (receive, then forward) to {@code s}, whose members are rooted at the root. */
+    static Schedule rounds(Schedule s, ByteBuffer data) {
+        int p = s.peers().size();
+        int v = s.peers().me();
         int mask = 1;
-        while (mask < p) {
-            if ((v & mask) != 0) {
-                peers.receive(v - mask, data);
-                break;
-            }
+        while (mask < p && (v & mask) == 0) {
             mask <<= 1;
         }
-        Operation[] sends = new Operation[Integer.numberOfTrailingZeros(mask) + 1];
-        int n = 0;
-        for (mask >>= 1; mask > 0; mask >>= 1) {
-            if (v + mask < p) {
-                sends[n++] = peers.startSend(v + mask, data);
-            }
+        if (mask < p) {
+            int parent = v - mask;
+            s.then(r -> r.receive(parent, data));
         }
-        peers.waitAll(sends);
+        int below = mask >> 1;
+        if (below > 0 && v + 1 < p) {
+            s.then(r -> {
+                for (int m = below; m > 0; m >>= 1) {
+                    if (v + m < p) {
+                        r.send(v + m, data);
+                    }
+                }
+            });
+        }
+        return s;
     }
 }

@@ -17,45 +17,54 @@ final class BinomialReduce {
 
     /** {@code peers} numbered by rank; {@code recv} is written at the root only. */
     static void run(Peers peers, ByteBuffer send, ByteBuffer recv, Reduction op, int root) {
+        rounds(new Schedule(tree(peers, op, root)), send, recv, op, root).run();
+    }
+
+    /** The members as the tree numbers them: from the root for a commutative {@code op}, else by rank. */
+    static Peers tree(Peers byRank, Reduction op, int root) {
+        return op.isCommutative() ? byRank.rootedAt(root) : byRank;
+    }
+
+    /** Appends the reduce's rounds to {@code s}, whose members are numbered as {@link #tree} says. */
+    static Schedule rounds(Schedule s, ByteBuffer send, ByteBuffer recv, Reduction op, int root) {
         boolean commutative = op.isCommutative();
-        Peers tree = commutative ? peers.rootedAt(root) : peers;
-        int p = tree.size();
-        int v = tree.me();
+        int p = s.peers().size();
+        int v = s.peers().me();
         int n = send.remaining();
         ByteBuffer acc = Bytes.allocate(n);
         Bytes.copy(send, acc);
-        ByteBuffer tmp = null;
-        for (int mask = 1; mask < p; mask <<= 1) {
-            if ((v & mask) != 0) {
-                tree.send(v - mask, acc);
-                break;
-            }
+        // a member has children exactly when v + 1 is one
+        ByteBuffer tmp = (v & 1) == 0 && v + 1 < p ? Bytes.allocate(n) : null;
+        int mask = 1;
+        for (; mask < p && (v & mask) == 0; mask <<= 1) {
             int child = v | mask;
             if (child < p) {
-                if (tmp == null) {
-                    tmp = Bytes.allocate(n);
-                }
-                tree.receive(child, tmp);
-                if (commutative) {
-                    op.apply(tmp, acc);
-                } else {
-                    // acc covers the lower ranks: tmp = acc op tmp, then tmp is the partial result
-                    op.apply(acc, tmp);
-                    ByteBuffer t = acc;
-                    acc = tmp;
-                    tmp = t;
-                }
+                s.then(r -> r.receive(child, tmp));
+                s.then(r -> combine(op, tmp, acc));
             }
         }
-        int me = peers.me();
-        if (commutative || root == 0) {
-            if (v == 0) {
-                Bytes.copy(acc, recv);
-            }
-        } else if (me == 0) {
-            peers.send(root, acc);
-        } else if (me == root) {
-            peers.receive(0, recv);
+        if (mask < p) {
+            int parent = v - mask;
+            s.then(r -> r.send(parent, acc));
+        } else if (commutative || root == 0) {
+            s.then(r -> Bytes.copy(acc, recv));
+        } else {
+            s.then(r -> r.send(root, acc));
+        }
+        if (!commutative && root != 0 && v == root) {
+            s.then(r -> r.receive(0, recv));
+        }
+        return s;
+    }
+
+    /** Folds a child's partial result into {@code acc}, which covers the lower ranks, keeping rank order. */
+    private static void combine(Reduction op, ByteBuffer child, ByteBuffer acc) {
+        if (op.isCommutative()) {
+            op.apply(child, acc);
+        } else {
+            // child = acc op child, which becomes the partial result
+            op.apply(acc, child);
+            Bytes.copy(child, acc);
         }
     }
 }

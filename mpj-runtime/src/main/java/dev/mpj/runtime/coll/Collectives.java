@@ -135,11 +135,7 @@ public final class Collectives {
 
     public void alltoall(CommSpec comm, ByteBuffer send, ByteBuffer recv) {
         int p = comm.size();
-        checkLength("alltoall", recv, send.remaining());
-        if (send.remaining() % p != 0) {
-            throw new MPIException(MPIException.ERR_COUNT, "alltoall: " + send.remaining()
-                    + " bytes do not split into " + p + " equal blocks");
-        }
+        checkEqualBlocks("alltoall", send, recv, p);
         int block = send.remaining() / p;
         Peers peers = peers(comm, CollectiveKind.ALLTOALL);
         switch (tuning.alltoall(block, p)) {
@@ -223,17 +219,26 @@ public final class Collectives {
         return layout.spansSharedNodes() ? layout : null;
     }
 
-    private static void checkRoot(CommSpec comm, int root) {
+    static void checkRoot(CommSpec comm, int root) {
         if (root < 0 || root >= comm.size()) {
             throw new MPIException(MPIException.ERR_ROOT, "root " + root + " is not a rank of a communicator of size "
                     + comm.size());
         }
     }
 
-    private static void checkLength(String call, ByteBuffer buffer, long expected) {
+    static void checkLength(String call, ByteBuffer buffer, long expected) {
         if (buffer == null || buffer.remaining() != expected) {
             throw new MPIException(MPIException.ERR_COUNT, call + ": a buffer of " + expected + " bytes is needed, got "
                     + (buffer == null ? "none" : buffer.remaining() + " bytes"));
+        }
+    }
+
+    /** An alltoall's buffers: as long as each other, and cut into {@code p} equal blocks. */
+    static void checkEqualBlocks(String call, ByteBuffer send, ByteBuffer recv, int p) {
+        checkLength(call, recv, send.remaining());
+        if (send.remaining() % p != 0) {
+            throw new MPIException(MPIException.ERR_COUNT, call + ": " + send.remaining()
+                    + " bytes do not split into " + p + " equal blocks");
         }
     }
 
@@ -244,7 +249,7 @@ public final class Collectives {
         }
     }
 
-    private static void checkVector(String call, ByteBuffer send, Reduction op) {
+    static void checkVector(String call, ByteBuffer send, Reduction op) {
         if (send.remaining() % op.itemBytes() != 0) {
             throw new MPIException(MPIException.ERR_COUNT, call + ": " + send.remaining()
                     + " bytes are not whole items of " + op.itemBytes() + " bytes");

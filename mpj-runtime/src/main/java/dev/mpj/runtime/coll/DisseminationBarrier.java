@@ -21,10 +21,20 @@ public final class DisseminationBarrier {
     }
 
     static void run(Peers peers) {
-        int p = peers.size();
-        int me = peers.me();
+        rounds(new Schedule(peers)).run();
+    }
+
+    /** Appends the barrier's rounds to {@code s}. */
+    static Schedule rounds(Schedule s) {
+        int p = s.peers().size();
+        int me = s.peers().me();
         for (int k = 1; k < p; k <<= 1) {
-            peers.waitAll(peers.startReceive((me - k + p) % p, EMPTY), peers.startSend((me + k) % p, EMPTY));
+            int step = k;
+            s.then(r -> {
+                r.receive((me - step + p) % p, EMPTY);
+                r.send((me + step) % p, EMPTY);
+            });
         }
+        return s;
     }
 }

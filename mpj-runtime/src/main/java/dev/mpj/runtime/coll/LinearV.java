@@ -58,22 +58,26 @@ final class LinearV {
      * right-hand neighbour on, so not everyone sends to rank 0 first.
      */
     static void alltoallv(Peers peers, ByteBuffer[] send, ByteBuffer[] recv) {
-        int p = peers.size();
-        int me = peers.me();
-        Operation[] receives = new Operation[p];
-        Operation[] sends = new Operation[p];
-        int[] from = new int[p];
-        for (int k = 1; k < p; k++) {
-            int src = (me - k + p) % p;
-            from[src] = src;
-            receives[src] = peers.startReceive(src, recv[src]);
-        }
-        for (int k = 1; k < p; k++) {
-            int dst = (me + k) % p;
-            sends[dst] = peers.startSend(dst, send[dst]);
-        }
+        alltoallvRounds(new Schedule(peers), send, recv).run();
+    }
+
+    /** Appends {@link #alltoallv} as one round to {@code s}: every receive and send posted at once. */
+    static Schedule alltoallvRounds(Schedule s, ByteBuffer[] send, ByteBuffer[] recv) {
+        int p = s.peers().size();
+        int me = s.peers().me();
         Bytes.copy(send[me], recv[me]);
-        peers.waitAll(sends);
-        peers.waitReceives(receives, recv, from);
+        if (p > 1) {
+            s.then(r -> {
+                for (int k = 1; k < p; k++) {
+                    int src = (me - k + p) % p;
+                    r.receive(src, recv[src]);
+                }
+                for (int k = 1; k < p; k++) {
+                    int dst = (me + k) % p;
+                    r.send(dst, send[dst]);
+                }
+            });
+        }
+        return s;
     }
 }

@@ -36,7 +36,12 @@ final class Peers {
 
     /** The members by rank. */
     static Peers of(MpiBackend backend, CommSpec comm, CollectiveKind kind) {
-        return new Peers(backend, comm.worldRanks(), comm.collectiveContext(), kind.tag(), 0, comm.rank());
+        return of(backend, comm, kind.tag());
+    }
+
+    /** The members by rank, for a collective whose messages carry {@code tag}. */
+    static Peers of(MpiBackend backend, CommSpec comm, int tag) {
+        return new Peers(backend, comm.worldRanks(), comm.collectiveContext(), tag, 0, comm.rank());
     }
 
     /** The same members renumbered so that communicator rank {@code root} is 0. */
@@ -124,7 +129,7 @@ final class Peers {
         }
     }
 
-    private void checkLength(Operation r, int expected, int v) {
+    void checkLength(Operation r, int expected, int v) {
         if (r.byteCount() != expected) {
             throw new MPIException(MPIException.ERR_COUNT, "collective: received " + r.byteCount()
                     + " bytes from rank " + rankOf(v) + " where " + expected

@@ -12,15 +12,24 @@ final class RingAllgather {
 
     /** {@code blocks[v]} is member v's block; the caller's is filled, the others are filled here. */
     static void run(Peers peers, ByteBuffer[] blocks) {
-        int p = peers.size();
-        int v = peers.me();
+        rounds(new Schedule(peers), blocks).run();
+    }
+
+    /** Appends the ring's P − 1 rounds to {@code s}: the same blocks as {@link #run}. */
+    static Schedule rounds(Schedule s, ByteBuffer[] blocks) {
+        int p = s.peers().size();
+        int v = s.peers().me();
         int right = (v + 1) % p;
         int left = (v - 1 + p) % p;
         for (int step = 0; step < p - 1; step++) {
-            int out = (v - step + p) % p;
-            int in = (v - step - 1 + p) % p;
-            peers.exchange(right, blocks[out], left, blocks[in]);
+            ByteBuffer out = blocks[(v - step + p) % p];
+            ByteBuffer in = blocks[(v - step - 1 + p) % p];
+            s.then(r -> {
+                r.receive(left, in);
+                r.send(right, out);
+            });
         }
+        return s;
     }
 
     /** The blocks of a contiguous buffer: block v is bytes [start[v], start[v + 1]). */

@@ -16,6 +16,7 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -51,6 +52,8 @@ public final class ProgressEngine implements FrameSink {
      */
     private int refusedInPlace;
     private FrameRouter router;
+    /** Work advanced on every progress pass besides frames (non-blocking collectives); MPI thread only. */
+    private final ArrayList<Task> tasks = new ArrayList<>();
     private long nextId = 1;
     private volatile Thread parked;
     private volatile String failure;
@@ -68,6 +71,16 @@ public final class ProgressEngine implements FrameSink {
         default boolean needsPolling() {
             return false;
         }
+    }
+
+    /**
+     * Work that advances on every progress pass, after the frames that arrived: a non-blocking collective's
+     * schedule, which starts its next round once the current one has completed. It runs on the MPI thread and
+     * never waits, so whatever call drives progress (a {@code Test}, a {@code Wait}, a blocking call) moves it on.
+     */
+    public interface Task {
+        /** Advances as far as possible without waiting; true once finished, when the engine drops it. */
+        boolean advance();
     }
 
     /** An engine whose polled waits follow {@code mpj.waitPolicy}, {@code auto} waiting as {@code yield}. */
@@ -263,6 +276,16 @@ public final class ProgressEngine implements FrameSink {
         }
     }
 
+    /** Advances {@code task} on every progress pass from now on until it reports it has finished. */
+    public void addTask(Task task) {
+        tasks.add(task);
+    }
+
+    /** Tasks not finished yet (for tests). */
+    public int taskCount() {
+        return tasks.size();
+    }
+
     void cancelPosted(ReceiveOperation op) {
         if (posted.remove(op)) {
             op.cancelled = true;
@@ -291,7 +314,21 @@ public final class ProgressEngine implements FrameSink {
         // Refused frames reach the inbox on this thread before the refusal returns: all are handled now.
         refusedInPlace = 0;
         returnCredit();
-        return n;
+        return tasks.isEmpty() ? n : n + advanceTasks();
+    }
+
+    /** Advances every task once, dropping the finished ones; returns how many finished. */
+    private int advanceTasks() {
+        int finished = 0;
+        for (int i = 0; i < tasks.size(); ) {
+            if (tasks.get(i).advance()) {
+                tasks.remove(i);
+                finished++;
+            } else {
+                i++;
+            }
+        }
+        return finished;
     }
 
     private void handle(int peer, ByteBuffer frame) {

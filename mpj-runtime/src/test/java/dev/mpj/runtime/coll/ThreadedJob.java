@@ -30,6 +30,7 @@ final class ThreadedJob {
 
     private final ProgressEngine[] engines;
     private final Collectives[] collectives;
+    private final NonBlockingCollectives[] nonBlocking;
     private final AtomicLong crossNodeFrames = new AtomicLong();
 
     ThreadedJob(int n, CollectiveTuning tuning) {
@@ -42,9 +43,12 @@ final class ThreadedJob {
                 .with(Setting.RENDEZVOUS_CHUNK, "16384");
         engines = new ProgressEngine[n];
         collectives = new Collectives[n];
+        nonBlocking = new NonBlockingCollectives[n];
         for (int r = 0; r < n; r++) {
             engines[r] = new ProgressEngine(r, settings);
-            collectives[r] = new Collectives(new EngineBackend(engines[r], r, n), tuning, nodes);
+            EngineBackend backend = new EngineBackend(engines[r], r, n);
+            collectives[r] = new Collectives(backend, tuning, nodes);
+            nonBlocking[r] = new NonBlockingCollectives(backend, engines[r]);
         }
         for (int r = 0; r < n; r++) {
             int from = r;
@@ -58,6 +62,16 @@ final class ThreadedJob {
                 engines[peer].onFrame(from, frame, () -> { });
             });
         }
+    }
+
+    /** The non-blocking collectives of {@code rank}, over its engine. */
+    NonBlockingCollectives nonBlocking(int rank) {
+        return nonBlocking[rank];
+    }
+
+    /** The progress engine of {@code rank}. */
+    ProgressEngine engine(int rank) {
+        return engines[rank];
     }
 
     /** Frames sent so far from a rank to a rank of another node (0 without a node map). */

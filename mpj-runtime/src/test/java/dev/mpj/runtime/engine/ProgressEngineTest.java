@@ -207,4 +207,19 @@ class ProgressEngineTest {
         sender.join();
         assertEquals(4, recv.byteCount());
     }
+
+    @Test
+    void aTaskAdvancesOnEveryPassUntilItReportsItHasFinished() {
+        ProgressEngine engine = h.get(0);
+        int[] advances = new int[1];
+        engine.addTask(() -> ++advances[0] == 3);
+        engine.poll();
+        assertEquals(1, advances[0]);
+        assertEquals(1, engine.taskCount());
+        engine.await(() -> advances[0] >= 3);
+        assertEquals(3, advances[0], "a wait's passes advance the task");
+        assertEquals(0, engine.taskCount(), "a finished task is dropped");
+        engine.poll();
+        assertEquals(3, advances[0], "and no longer advanced");
+    }
 }

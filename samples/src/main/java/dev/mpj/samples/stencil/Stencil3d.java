@@ -5,6 +5,7 @@ import dev.mpj.samples.Lines;
 import dev.mpj.samples.ResultCsv;
 import mpi.Intracomm;
 import mpi.MPI;
+import mpi.Request;
 
 import java.util.List;
 
@@ -15,13 +16,15 @@ import java.util.List;
  * {@code unew = 0.4 u + 0.1 (sum of the 6 neighbours)}, and reduces the squared change with
  * {@code Allreduce}.
  * <pre>
- * ./mpjrun -np 8 stencil3d N ITERS [periodic=1] [--datatypes]
+ * ./mpjrun -np 8 stencil3d N ITERS [periodic=1] [--datatypes] [--overlap]
  * </pre>
  * Rank 0 prints one line of key=value: {@code total_s} (slowest rank's loop), {@code comm_us_per_iter},
  * {@code halo_us_per_iter} and {@code allreduce_us_per_iter} (means over ranks), {@code residual} (last
  * iteration), {@code res1} (first), {@code maxdiff} (last iteration's max |unew - u|) and {@code checksum}
  * (sum of u over the grid at the end). {@code --datatypes} sends the faces as derived datatypes instead of
- * packing them; the numbers are the same.
+ * packing them; the numbers are the same. {@code --overlap} starts each iteration's residual reduction with
+ * {@code Iallreduce} and completes it after the next iteration's sweep, so the reduction progresses during the
+ * halo exchange and the update; the residuals are the same, as nothing in the sweep depends on them.
  */
 public final class Stencil3d {
     private static final String NAME = "stencil3d";
@@ -47,8 +50,10 @@ public final class Stencil3d {
         HaloExchange halo = o.datatypes ? new HaloExchange.Datatypes(world, grid, block)
                 : new HaloExchange.Packed(world, grid, block);
 
-        double[] local = new double[1];
-        double[] global = new double[1];
+        // two buffers each, so that with --overlap one reduction can be outstanding while the next is prepared
+        double[][] local = new double[2][1];
+        double[][] global = new double[2][1];
+        Request pending = null;
         double res1 = 0;
         double residual = 0;
         double haloSeconds = 0;
@@ -59,14 +64,34 @@ public final class Stencil3d {
             double h0 = MPI.Wtime();
             halo.exchange();
             double h1 = MPI.Wtime();
-            local[0] = block.update();
+            int b = it % 2;
+            local[b][0] = block.update();
             double a0 = MPI.Wtime();
-            world.Allreduce(local, 0, global, 0, 1, MPI.DOUBLE, MPI.SUM);
+            if (o.overlap) {
+                if (pending != null) {
+                    pending.Wait();
+                }
+                pending = world.Iallreduce(local[b], 0, global[b], 0, 1, MPI.DOUBLE, MPI.SUM);
+            } else {
+                world.Allreduce(local[b], 0, global[b], 0, 1, MPI.DOUBLE, MPI.SUM);
+            }
             double a1 = MPI.Wtime();
             haloSeconds += h1 - h0;
             allreduceSeconds += a1 - a0;
-            residual = Math.sqrt(global[0]);
-            if (it == 0) {
+            int known = o.overlap ? it - 1 : it;
+            if (known >= 0) {
+                residual = Math.sqrt(global[known % 2][0]);
+                if (known == 0) {
+                    res1 = residual;
+                }
+            }
+        }
+        if (pending != null) {
+            double a0 = MPI.Wtime();
+            pending.Wait();
+            allreduceSeconds += MPI.Wtime() - a0;
+            residual = Math.sqrt(global[(o.iters - 1) % 2][0]);
+            if (o.iters == 1) {
                 res1 = residual;
             }
         }
@@ -105,13 +130,14 @@ public final class Stencil3d {
      * The command line: N, ITERS, optional periodic flag (0 or 1, or periodic=0/1), optional --datatypes,
      * optional {@code --csv FILE|-}.
      */
-    record Options(int n, int iters, boolean periodic, boolean datatypes, String csv) {
+    record Options(int n, int iters, boolean periodic, boolean datatypes, boolean overlap, String csv) {
     }
 
     private static Options parse(String[] args) {
         int[] positional = new int[3];
         int count = 0;
         boolean datatypes = false;
+        boolean overlap = false;
         String csv = null;
         try {
             for (int i = 0; i < args.length; i++) {
@@ -123,6 +149,8 @@ public final class Stencil3d {
                     csv = args[++i];
                 } else if (a.equals("--datatypes")) {
                     datatypes = true;
+                } else if (a.equals("--overlap")) {
+                    overlap = true;
                 } else if (count < 3) {
                     String v = count == 2 && a.startsWith("periodic=") ? a.substring("periodic=".length()) : a;
                     positional[count++] = Integer.parseInt(v);
@@ -147,10 +175,10 @@ public final class Stencil3d {
         } catch (IllegalArgumentException e) {
             JobExit.refuse(NAME, e.getMessage() + "\n" + usage());
         }
-        return new Options(positional[0], positional[1], count < 3 || positional[2] == 1, datatypes, csv);
+        return new Options(positional[0], positional[1], count < 3 || positional[2] == 1, datatypes, overlap, csv);
     }
 
     private static String usage() {
-        return "usage: stencil3d N ITERS [periodic=1] [--datatypes] [--csv FILE|-]   (each rank owns an N^3 block)";
+        return "usage: stencil3d N ITERS [periodic=1] [--datatypes] [--overlap] [--csv FILE|-]   (each rank owns an N^3 block)";
     }
 }
