@@ -27,8 +27,7 @@ class CommunicatorsIT {
     @ParameterizedTest(name = "np={0} {1}")
     @MethodSource("jobs")
     void communicatorsGroupsAndTopologies(int np, String transport) {
-        Job job = transport.equals("tcp") ? Job.np(np).launcherOptions("--fake-nodes", Integer.toString(np)) : Job.np(np);
-        Job.Result r = job.run(CommunicatorsProgram.class);
+        Job.Result r = Job.over(np, transport).run(CommunicatorsProgram.class);
 
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals(np, r.linesContaining("communicators OK rank"), r::toString);
