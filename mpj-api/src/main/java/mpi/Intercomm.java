@@ -1,6 +1,7 @@
 package mpi;
 
 import dev.mpj.api.CommSpec;
+import java.util.Arrays;
 
 /**
  * A communicator between two disjoint groups of processes (mpiJava 1.2's {@code Intercomm}), made by
@@ -109,11 +110,10 @@ public class Intercomm extends Comm {
         LeaderHandshake.Outcome agreed = handshake(call, high);
         boolean remoteHigh = agreed.remote().flag();
         boolean localFirst = agreed.localFlag() != remoteHigh ? remoteHigh : spec.worldRanks()[0] < remote[0];
-        int[] mine = spec.worldRanks();
-        int[] members = new int[mine.length + remote.length];
-        System.arraycopy(localFirst ? mine : remote, 0, members, 0, localFirst ? mine.length : remote.length);
-        System.arraycopy(localFirst ? remote : mine, 0, members, localFirst ? mine.length : remote.length,
-                localFirst ? remote.length : mine.length);
+        int[] first = localFirst ? spec.worldRanks() : remote;
+        int[] second = localFirst ? remote : spec.worldRanks();
+        int[] members = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, members, first.length, second.length);
         int rank = (localFirst ? 0 : remote.length) + spec.rank();
         return local.bound(new Intracomm(this + ".Merge(" + high + ")"), agreed.pair(), members, rank);
     }
