@@ -14,7 +14,8 @@ import java.nio.ByteOrder;
  * <p>Every call checks its arguments and raises {@link MPIException} naming the bad one:
  * {@code ERR_BUFFER} (null buffer, heap {@code ByteBuffer}, negative offset, buffer too short),
  * {@code ERR_TYPE} (null datatype, buffer of the wrong array type), {@code ERR_COUNT} (negative
- * count), {@code ERR_RANK} (rank outside the communicator and not {@link MPI#PROC_NULL}, or
+ * count), {@code ERR_RANK} (rank outside the communicator, or an {@link Intercomm}'s remote group, and
+ * not {@link MPI#PROC_NULL}, or
  * {@link MPI#ANY_SOURCE} for receives), {@code ERR_TAG} (tag outside 0..{@link MPI#TAG_UB}, or
  * {@link MPI#ANY_TAG} for receives), and {@code ERR_OTHER} before {@code MPI.Init} or after
  * {@code MPI.Finalize}. Communication with {@link MPI#PROC_NULL} completes at once; a receive from
@@ -32,6 +33,7 @@ public abstract class Comm {
 
     private final String name;
     private CommSpec spec;
+    /** The processes point-to-point ranks name: the members, or an intercommunicator's remote group. */
     private RankMap ranks;
     /** Non-blocking collectives started on this communicator: every member numbers them alike. */
     private int collectivesStarted;
@@ -42,8 +44,13 @@ public abstract class Comm {
     }
 
     final void bind(CommSpec spec, int worldSize) {
+        bind(spec, spec.worldRanks(), worldSize);
+    }
+
+    /** Binds a communicator whose point-to-point ranks name {@code peers} (world ranks), not its own members. */
+    final void bind(CommSpec spec, int[] peers, int worldSize) {
         this.spec = spec;
-        this.ranks = new RankMap(spec.worldRanks(), worldSize);
+        this.ranks = new RankMap(peers, worldSize);
         this.collectivesStarted = 0;
     }
 
@@ -93,7 +100,8 @@ public abstract class Comm {
     /**
      * {@link MPI#IDENT} if both are the same communicator, {@link MPI#CONGRUENT} if they have the same
      * members in the same order, {@link MPI#SIMILAR} if the same members in another order, else
-     * {@link MPI#UNEQUAL}. {@code ERR_COMM} for a null or freed communicator.
+     * {@link MPI#UNEQUAL}; two intercommunicators compare both their groups, and an intercommunicator is
+     * {@code UNEQUAL} to any intracommunicator. {@code ERR_COMM} for a null or freed communicator.
      */
     public static int Compare(Comm comm1, Comm comm2) {
         if (comm1 == null || comm2 == null) {
@@ -104,8 +112,19 @@ public abstract class Comm {
         if (comm1 == comm2) {
             return MPI.IDENT;
         }
-        int members = Group.compareMembers(members1, members2);
+        if (comm1.Test_inter() != comm2.Test_inter()) {
+            return MPI.UNEQUAL;
+        }
+        // results are ordered IDENT < CONGRUENT < SIMILAR < UNEQUAL: the weaker of the local and remote groups'
+        int members = Math.max(Group.compareMembers(members1, members2),
+                Group.compareMembers(comm1.ranks.worldRanks(), comm2.ranks.worldRanks()));
         return members == MPI.IDENT ? MPI.CONGRUENT : members;
+    }
+
+    /** Whether this is an intercommunicator ({@link Intercomm}), whose point-to-point ranks name another group. */
+    public boolean Test_inter() {
+        spec();
+        return false;
     }
 
     /**
@@ -536,12 +555,17 @@ public abstract class Comm {
         Environment.backend();
         checkDatatype(call, datatype);
         datatype.checkBuffer(call, buf, offset, count, false);
-        int size = spec().size();
+        spec();
+        int size = ranks.size();
         if (dest != MPI.PROC_NULL && (dest < 0 || dest >= size)) {
-            throw new MPIException(MPI.ERR_RANK, call + ": dest " + dest + " is not a rank of " + name
+            throw new MPIException(MPI.ERR_RANK, call + ": dest " + dest + " is not a rank of " + peersName()
                     + " (size " + size + ") nor MPI.PROC_NULL");
         }
         checkTag(call, tag, false);
+    }
+
+    private String peersName() {
+        return Test_inter() ? "the remote group of " + name : name;
     }
 
     private static void checkDatatype(String call, Datatype datatype) {
@@ -551,9 +575,10 @@ public abstract class Comm {
     }
 
     private void checkSource(String call, int source) {
-        int size = spec().size();
+        spec();
+        int size = ranks.size();
         if (source != MPI.PROC_NULL && source != MPI.ANY_SOURCE && (source < 0 || source >= size)) {
-            throw new MPIException(MPI.ERR_RANK, call + ": source " + source + " is not a rank of " + name
+            throw new MPIException(MPI.ERR_RANK, call + ": source " + source + " is not a rank of " + peersName()
                     + " (size " + size + ") nor MPI.ANY_SOURCE or MPI.PROC_NULL");
         }
     }

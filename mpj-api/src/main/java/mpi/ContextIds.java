@@ -58,6 +58,20 @@ final class ContextIds {
         return -1;
     }
 
+    /**
+     * The lowest pair set in {@code common}, the bitmaps of the processes of {@code where} combined; ERR_OTHER when
+     * none is, the same in every process that combined the same bitmaps.
+     */
+    static int agreedPair(String call, long[] common, String where) {
+        int pair = lowestFree(common);
+        if (pair < 0) {
+            throw new MPIException(MPI.ERR_OTHER, call + ": no context id is free in " + where
+                    + " (a process may belong to at most " + (PAIRS - 2)
+                    + " communicators besides the predefined ones); Free those no longer needed");
+        }
+        return pair;
+    }
+
     boolean isFree(int pair) {
         return (free[pair / Long.SIZE] & bit(pair)) != 0;
     }

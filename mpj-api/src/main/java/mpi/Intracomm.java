@@ -183,16 +183,30 @@ public class Intracomm extends Comm {
      * no pair is free everywhere.
      */
     final int agreeOnContextPair(String call) {
+        return ContextIds.agreedPair(call, commonFreeBits(), "every member of " + this);
+    }
+
+    /** The context pairs free in every member: their bitmaps ANDed together. Collective. */
+    final long[] commonFreeBits() {
         long[] mine = Environment.contextIds().freeBits();
         long[] common = new long[mine.length];
         Allreduce(mine, 0, common, 0, mine.length, MPI.LONG, MPI.BAND);
-        int pair = ContextIds.lowestFree(common);
-        if (pair < 0) {
-            throw new MPIException(MPI.ERR_OTHER, call + ": no context id is free in every member of " + this
-                    + " (a process may belong to at most " + (ContextIds.PAIRS - 2)
-                    + " communicators besides the predefined ones); Free those no longer needed");
-        }
-        return pair;
+        return common;
+    }
+
+    /**
+     * An intercommunicator between {@code local_comm}'s group and another, disjoint group (MPI_Intercomm_create),
+     * called on the <em>peer</em> communicator, as in mpiJava 1.2. Collective over both groups: every member of
+     * each calls it with its own {@code local_comm} and the same {@code local_leader} and {@code tag}. The two
+     * leaders meet on this communicator, where the remote group's leader is {@code remote_leader} and
+     * {@code tag} their messages' tag; only the leaders use this communicator and {@code remote_leader}. Errors,
+     * raised in every member of the local group: {@code ERR_COMM} for a {@code local_comm} that is null, freed or
+     * not an intracommunicator, {@code ERR_RANK} for a {@code local_leader} outside it, or (found by the leader) a
+     * {@code remote_leader} outside this communicator or in the local group, {@code ERR_TAG} for a bad tag,
+     * {@code ERR_GROUP} when the two groups share a process. See {@link Intercomm}.
+     */
+    public Intercomm Create_intercomm(Comm local_comm, int local_leader, int remote_leader, int tag) {
+        return Intercomm.create(this, local_comm, local_leader, remote_leader, tag);
     }
 
     /** Gives {@code comm} the context pair agreed on and its members; this process is {@code rank} in it. */

@@ -21,6 +21,8 @@ public final class MPI {
     public static final int ANY_SOURCE = -2;
     public static final int ANY_TAG = -1;
     public static final int PROC_NULL = -3;
+    /** The root argument of an intercommunicator broadcast in the process that sends ({@link Intercomm#Bcast}). */
+    public static final int ROOT = -4;
     public static final int UNDEFINED = -32766;
     /** The largest tag; also the key under which {@link Comm#Attr_get} gives it. */
     public static final int TAG_UB = Integer.MAX_VALUE;

@@ -50,6 +50,15 @@ final class RankMap {
         return inverse;
     }
 
+    int size() {
+        return worldRanks.length;
+    }
+
+    /** The world ranks in rank order (not copied). */
+    int[] worldRanks() {
+        return worldRanks;
+    }
+
     int toWorld(int rank) {
         return worldRanks[rank];
     }

@@ -1,6 +1,6 @@
 /**
  * The MPI API in the mpiJava 1.2 / MPJ Express signatures: {@link mpi.MPI}, {@link mpi.Comm},
- * {@link mpi.Intracomm}, {@link mpi.Cartcomm}, {@link mpi.Graphcomm}, {@link mpi.Group},
+ * {@link mpi.Intracomm}, {@link mpi.Intercomm}, {@link mpi.Cartcomm}, {@link mpi.Graphcomm}, {@link mpi.Group},
  * {@link mpi.Datatype}, {@link mpi.Op}, {@link mpi.Request}, {@link mpi.Prequest},
  * {@link mpi.Status}, {@link mpi.MPIException}.
  *

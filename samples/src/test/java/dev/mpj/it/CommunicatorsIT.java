@@ -14,7 +14,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Communicators, groups and topologies across real processes, over shared memory (one node) and over TCP (every
  * rank its own fake node): Split, Create, clone, Dup and Free with traffic inside the new communicators,
  * isolation of communicators that share processes and tags, Attr_get, messages of zero-size types, 3D Cartesian
- * grids with shifts and sub-grids, a graph, and argument errors.
+ * grids with shifts and sub-grids, a graph, and argument errors; and intercommunicators between the even and odd
+ * ranks, groups of equal and unequal sizes.
  */
 @Timeout(180)
 @Tag("multi-jvm")
@@ -24,14 +25,28 @@ class CommunicatorsIT {
                 Stream.of(2, 3, 4).map(np -> Arguments.of(np, "tcp")));
     }
 
+    /** Intercommunicators need two processes. */
+    static Stream<Arguments> twoOrMoreRanks() {
+        return Stream.of("shm", "tcp").flatMap(transport -> Stream.of(2, 3, 4).map(np -> Arguments.of(np, transport)));
+    }
+
+    private static void assertAllRanksOk(int np, String transport, Class<?> program, String okLine) {
+        Job.Result r = Job.over(np, transport).run(program);
+
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals(np, r.linesContaining(okLine), r::toString);
+        assertTrue(r.leftovers().isEmpty(), "rank JVMs left behind");
+    }
+
     @ParameterizedTest(name = "np={0} {1}")
     @MethodSource("jobs")
     void communicatorsGroupsAndTopologies(int np, String transport) {
-        Job job = transport.equals("tcp") ? Job.np(np).launcherOptions("--fake-nodes", Integer.toString(np)) : Job.np(np);
-        Job.Result r = job.run(CommunicatorsProgram.class);
+        assertAllRanksOk(np, transport, CommunicatorsProgram.class, "communicators OK rank");
+    }
 
-        assertEquals(0, r.exitCode(), r::toString);
-        assertEquals(np, r.linesContaining("communicators OK rank"), r::toString);
-        assertTrue(r.leftovers().isEmpty(), "rank JVMs left behind");
+    @ParameterizedTest(name = "np={0} {1}")
+    @MethodSource("twoOrMoreRanks")
+    void intercommunicatorBetweenTheEvenAndOddRanks(int np, String transport) {
+        assertAllRanksOk(np, transport, IntercommProgram.class, "intercomm OK rank");
     }
 }
