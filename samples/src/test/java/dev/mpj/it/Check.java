@@ -1,6 +1,7 @@
 package dev.mpj.it;
 
 import mpi.MPI;
+import mpi.MPIException;
 
 /** Assertions inside rank programs: a failure throws, which fails the job with the rank named. */
 final class Check {
@@ -15,6 +16,17 @@ final class Check {
 
     static void equal(long expected, long actual, String what) {
         that(expected == actual, what + ": expected " + expected + " but was " + actual);
+    }
+
+    /** Runs {@code call}, which must raise an MPIException of {@code errorClass}. */
+    static void raises(int errorClass, Runnable call) {
+        try {
+            call.run();
+        } catch (MPIException e) {
+            equal(errorClass, e.getErrorClass(), "error class of: " + e.getMessage());
+            return;
+        }
+        throw new IllegalStateException("no MPIException (expected class " + errorClass + ")");
     }
 
     /** Prints the line the test harness counts: one per rank that got to the end. */

@@ -36,6 +36,15 @@ final class Job {
         return new Job(np);
     }
 
+    /**
+     * A job of {@code np} ranks over {@code transport}: "shm" (one node, so shared memory) or "tcp" (every rank
+     * its own fake node).
+     */
+    static Job over(String transport, int np) {
+        Job job = new Job(np);
+        return transport.equals("tcp") ? job.launcherOptions("--fake-nodes", Integer.toString(np)) : job;
+    }
+
     /** Options given to mpjrun before the program (e.g. "--fake-nodes", "2"). */
     Job launcherOptions(String... options) {
         launcherArgs.addAll(Arrays.asList(options));
