@@ -470,7 +470,7 @@ public class Datatype {
         return position + bytes;
     }
 
-    /** A little-endian view of the whole of {@code packed} at byte {@code position}, its own position and limit aside. */
+    /** A little-endian view of all of {@code packed} from byte {@code position}, whatever its position and limit. */
     static ByteBuffer littleEndianFrom(ByteBuffer packed, int position) {
         return packed.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).position(position);
     }
@@ -504,7 +504,6 @@ public class Datatype {
                     + " do not fit " + which + " of capacity " + packed.capacity());
         }
     }
-
 
     /**
      * Copies the values of up to {@code count} items (the whole of {@code in} from its position,

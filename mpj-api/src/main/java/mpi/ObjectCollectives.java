@@ -47,7 +47,8 @@ final class ObjectCollectives {
         ByteBuffer[] blocks = gatherBytes(spec, mine, root);
         for (int i = 0; i < p; i++) {
             if (i != me || sendbuf != MPI.IN_PLACE) {
-                deserialised(blocks[i], recvbuf, recvoffset + at(i, counts, displs, recvtype), count(i, counts), recvtype);
+                deserialised(blocks[i], recvbuf, recvoffset + at(i, counts, displs, recvtype), count(i, counts),
+                        recvtype);
             }
         }
     }
@@ -79,7 +80,8 @@ final class ObjectCollectives {
         Environment.backend().allgatherv(spec, mine, blocks);
         for (int i = 0; i < p; i++) {
             if (i != me || sendbuf != MPI.IN_PLACE) {
-                deserialised(blocks[i], recvbuf, recvoffset + at(i, counts, displs, recvtype), count(i, counts), recvtype);
+                deserialised(blocks[i], recvbuf, recvoffset + at(i, counts, displs, recvtype), count(i, counts),
+                        recvtype);
             }
         }
     }
@@ -113,10 +115,10 @@ final class ObjectCollectives {
         int p = spec.size();
         ByteBuffer[] send = new ByteBuffer[p];
         for (int j = 0; j < p; j++) {
-            int rat = recvoffset + at(j, recvcounts, rdispls, recvtype);
-            checked(call, recvbuf, rat, count(j, recvcounts), recvtype, true);
+            int recvAt = recvoffset + at(j, recvcounts, rdispls, recvtype);
+            checked(call, recvbuf, recvAt, count(j, recvcounts), recvtype, true);
             send[j] = sendbuf == MPI.IN_PLACE
-                    ? serialised(call, recvbuf, rat, count(j, recvcounts), recvtype)
+                    ? serialised(call, recvbuf, recvAt, count(j, recvcounts), recvtype)
                     : serialised(call, sendbuf, sendoffset + at(j, sendcounts, sdispls, sendtype), count(j, sendcounts),
                             sendtype);
         }

@@ -2,7 +2,7 @@ package dev.mpj.samples.md;
 
 import mpi.MPI;
 
-/** Blocks of particles over the ranks: positions by {@code Allgatherv} of the objects, energies by {@link Energy#SUM}. */
+/** Blocks of particles over the ranks: positions by {@code Allgatherv} of the objects, energy by {@link Energy#SUM}. */
 final class MpiExchange implements VelocityVerlet.Exchange {
     /** The exchange of a run on one rank: nothing to share. */
     static final VelocityVerlet.Exchange ALONE = new VelocityVerlet.Exchange() {
