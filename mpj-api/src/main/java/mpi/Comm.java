@@ -5,7 +5,6 @@ import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.SendMode;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * A communicator: a group of processes and a private message space. Point-to-point communication
@@ -331,11 +330,7 @@ public abstract class Comm {
         Environment.backend();
         checkDatatype(call, datatype);
         datatype.checkBuffer(call, inbuf, offset, count, false);
-        int bytes = packedBytes(call, count, datatype);
-        checkPackedRange(call, outbuf, position, bytes, true);
-        ByteBuffer out = outbuf.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).position(position);
-        datatype.packInto(inbuf, offset, count, out);
-        return position + bytes;
+        return datatype.packAt(call, inbuf, offset, count, outbuf, position);
     }
 
     /**
@@ -347,11 +342,7 @@ public abstract class Comm {
         Environment.backend();
         checkDatatype(call, datatype);
         datatype.checkBuffer(call, outbuf, offset, count, true);
-        int bytes = packedBytes(call, count, datatype);
-        checkPackedRange(call, inbuf, position, bytes, false);
-        ByteBuffer in = inbuf.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).position(position).limit(position + bytes);
-        datatype.unpackFrom(in, outbuf, offset, count);
-        return position + bytes;
+        return datatype.unpackAt(call, inbuf, position, outbuf, offset, count);
     }
 
     /** {@link #Pack} into a {@code byte[]} (the mpiJava 1.2 signature). */
@@ -368,7 +359,10 @@ public abstract class Comm {
         return packed == null ? null : ByteBuffer.wrap(packed);
     }
 
-    /** Bytes {@link #Pack} needs for {@code count} items of {@code datatype}. */
+    /**
+     * Bytes {@link #Pack} needs for {@code count} items of {@code datatype}. {@code ERR_TYPE} for objects, as in
+     * mpiJava 1.2: their packed size is known only once serialised.
+     */
     public int Pack_size(int count, Datatype datatype) {
         String call = "Pack_size";
         Environment.backend();
@@ -377,35 +371,7 @@ public abstract class Comm {
         if (count < 0) {
             throw new MPIException(MPI.ERR_COUNT, call + ": count must not be negative, was " + count);
         }
-        return packedBytes(call, count, datatype);
-    }
-
-    private static int packedBytes(String call, int count, Datatype datatype) {
-        int itemBytes = datatype.packedItemBytes();
-        if (itemBytes < 0) {
-            throw new MPIException(MPI.ERR_TYPE, call + ": " + datatype + " has no fixed packed size and cannot be "
-                    + "packed; send it directly");
-        }
-        long bytes = (long) count * itemBytes;
-        if (bytes > Integer.MAX_VALUE) {
-            throw new MPIException(MPI.ERR_COUNT, call + ": " + count + " items of " + datatype
-                    + " exceed 2 GiB of packed bytes");
-        }
-        return (int) bytes;
-    }
-
-    private static void checkPackedRange(String call, ByteBuffer packed, int position, int bytes, boolean writing) {
-        String which = writing ? "outbuf" : "inbuf";
-        if (packed == null) {
-            throw new MPIException(MPI.ERR_BUFFER, call + ": " + which + " is null");
-        }
-        if (writing && packed.isReadOnly()) {
-            throw new MPIException(MPI.ERR_BUFFER, call + ": cannot pack into a read-only ByteBuffer");
-        }
-        if (position < 0 || (long) position + bytes > packed.capacity()) {
-            throw new MPIException(MPI.ERR_BUFFER, call + ": " + bytes + " packed bytes from position " + position
-                    + " do not fit " + which + " of capacity " + packed.capacity());
-        }
+        return datatype.packedBytes(call, count);
     }
 
     // ---- persistent requests ----

@@ -25,7 +25,9 @@ import java.nio.ByteOrder;
  * {@link #Struct}, and must be {@link #Commit() committed} before they describe a buffer. As in
  * mpiJava every derived type has one <em>base type</em>, the primitive of the Java array that holds
  * its data: a {@code Struct} cannot mix primitives (only the {@link MPI#LB} and {@link MPI#UB}
- * markers may join any type), and derived types of {@link MPI#OBJECT} are not supported. A type
+ * markers may join any type). Types derived from {@link MPI#OBJECT} select slots of an {@code Object[]}
+ * (displacements, strides and extents count slots); a {@code Struct} mixing them with primitives is
+ * {@code ERR_TYPE}, as no one array holds both. A type
  * of no data (a {@code Contiguous} of 0, a {@code Struct} of no blocks) may be sent and received: its
  * messages carry no bytes and count 0 items, and any array stands for its buffer. The
  * H-variants take strides and displacements in buffer elements too, as the mpiJava 1.2 binding
@@ -114,7 +116,7 @@ public class Datatype {
         String name = "Contiguous(" + count + ", " + oldtype + ")";
         ElementType element = baseOf(name, oldtype);
         checkCount(name, count);
-        return derived(name, element, new Typemap.Builder(name).add(oldtype.map, 0, count));
+        return derived(name, element, isObjects(oldtype), new Typemap.Builder(name).add(oldtype.map, 0, count));
     }
 
     /**
@@ -167,6 +169,7 @@ public class Datatype {
         }
         ElementType element = null;
         Datatype first = null;
+        Datatype objects = null;
         Typemap.Builder map = new Typemap.Builder(name);
         for (int i = 0; i < types.length; i++) {
             Datatype type = types[i];
@@ -181,6 +184,14 @@ public class Datatype {
                 continue;
             }
             ElementType base = baseOf(name + " types[" + i + "]", type);
+            if (isObjects(type) && objects == null) {
+                objects = type;
+            }
+            if (objects != null && (base != null || element != null)) {
+                throw new MPIException(MPI.ERR_TYPE, name + ": types[" + i + "] " + type + " and "
+                        + (base != null ? objects : first) + " mix objects and primitives; one array holds a "
+                        + "Struct's data, so a Struct of MPI.OBJECT holds only objects");
+            }
             if (base == null) {
                 map.add(type.map, displacements[i], blocklengths[i]);
                 continue;
@@ -195,7 +206,7 @@ public class Datatype {
             }
             map.add(type.map, displacements[i], blocklengths[i]);
         }
-        return derived(name, element, map);
+        return derived(name, element, objects != null, map);
     }
 
     private static Datatype vector(String name, int count, int blocklength, long stride, Datatype oldtype) {
@@ -206,7 +217,7 @@ public class Datatype {
         for (int i = 0; i < count; i++) {
             map.add(oldtype.map, i * stride, blocklength);
         }
-        return derived(name, element, map);
+        return derived(name, element, isObjects(oldtype), map);
     }
 
     private static Datatype indexed(String name, int[] blocklengths, int[] displacements, long unit, Datatype oldtype) {
@@ -216,24 +227,34 @@ public class Datatype {
         for (int i = 0; i < blocklengths.length; i++) {
             map.add(oldtype.map, displacements[i] * unit, blocklengths[i]);
         }
-        return derived(name, element, map);
-    }
-
-    /** A derived type; one without a primitive holds no data (every part of it is empty): an {@link EmptyDatatype}. */
-    private static Datatype derived(String name, ElementType element, Typemap.Builder map) {
-        return element == null ? new EmptyDatatype(name, map.build()) : new Datatype(name, element, map.build(), false);
+        return derived(name, element, isObjects(oldtype), map);
     }
 
     /**
-     * The primitive {@code oldtype} is made of, or null for an empty derived type (which adds bounds but no
-     * data); raises ERR_TYPE if it cannot be built upon.
+     * A derived type: of {@code objects} ({@link ObjectDatatype}), or of a primitive; one with neither holds no
+     * data (every part of it is empty): an {@link EmptyDatatype}.
+     */
+    private static Datatype derived(String name, ElementType element, boolean objects, Typemap.Builder map) {
+        if (objects) {
+            return new ObjectDatatype(name, map.build());
+        }
+        return element == null ? new EmptyDatatype(name, map.build()) : new Datatype(name, element, map.build(), false);
+    }
+
+    private static boolean isObjects(Datatype type) {
+        return type instanceof ObjectDatatype;
+    }
+
+    /**
+     * The primitive {@code oldtype} is made of, or null for objects or an empty derived type (which adds bounds
+     * but no data); raises ERR_TYPE if it cannot be built upon.
      */
     private static ElementType baseOf(String what, Datatype oldtype) {
         if (oldtype == null) {
             throw new MPIException(MPI.ERR_TYPE, what + ": datatype is null");
         }
         checkNotFreed(what, oldtype);
-        if (oldtype instanceof EmptyDatatype) {
+        if (oldtype instanceof EmptyDatatype || isObjects(oldtype)) {
             return null;
         }
         if (oldtype == MPI.LB || oldtype == MPI.UB) {
@@ -241,9 +262,7 @@ public class Datatype {
                     + "types of a Struct");
         }
         if (oldtype.element == null) {
-            throw new MPIException(MPI.ERR_TYPE, what + ": " + oldtype + (oldtype == MPI.OBJECT
-                    ? " cannot be the base of a derived type (only primitive types can)"
-                    : " holds no data to build a type from"));
+            throw new MPIException(MPI.ERR_TYPE, what + ": " + oldtype + " holds no data to build a type from");
         }
         return oldtype.element;
     }
@@ -429,6 +448,60 @@ public class Datatype {
             while (runs.next()) {
                 element.write(out, buf, runs.index, runs.length);
             }
+        }
+    }
+
+    /**
+     * {@link Comm#Pack}: packs {@code count} items from {@code buf} at {@code offset} into {@code outbuf} from
+     * byte {@code position}; returns the position after them. The buffer argument is checked.
+     */
+    int packAt(String call, Object buf, int offset, int count, ByteBuffer outbuf, int position) {
+        int bytes = packedBytes(call, count);
+        checkPackedRange(call, outbuf, position, bytes, true);
+        packInto(buf, offset, count, littleEndianFrom(outbuf, position));
+        return position + bytes;
+    }
+
+    /** {@link Comm#Unpack}: the inverse of {@link #packAt}. */
+    int unpackAt(String call, ByteBuffer inbuf, int position, Object buf, int offset, int count) {
+        int bytes = packedBytes(call, count);
+        checkPackedRange(call, inbuf, position, bytes, false);
+        unpackFrom(littleEndianFrom(inbuf, position).limit(position + bytes), buf, offset, count);
+        return position + bytes;
+    }
+
+    /** A little-endian view of all of {@code packed} from byte {@code position}, whatever its position and limit. */
+    static ByteBuffer littleEndianFrom(ByteBuffer packed, int position) {
+        return packed.duplicate().clear().order(ByteOrder.LITTLE_ENDIAN).position(position);
+    }
+
+    /** Bytes {@code count} packed items take; {@code ERR_TYPE} for types of no fixed size. */
+    int packedBytes(String call, int count) {
+        int itemBytes = packedItemBytes();
+        if (itemBytes < 0) {
+            throw new MPIException(MPI.ERR_TYPE, call + ": " + this + " has no fixed packed size: objects have a "
+                    + "size only once serialised (mpiJava 1.2 makes Pack_size of MPI.OBJECT an error); Pack into a "
+                    + "buffer with room and use the position it returns");
+        }
+        long bytes = (long) count * itemBytes;
+        if (bytes > Integer.MAX_VALUE) {
+            throw new MPIException(MPI.ERR_COUNT, call + ": " + count + " items of " + this
+                    + " exceed 2 GiB of packed bytes");
+        }
+        return (int) bytes;
+    }
+
+    static void checkPackedRange(String call, ByteBuffer packed, int position, int bytes, boolean writing) {
+        String which = writing ? "outbuf" : "inbuf";
+        if (packed == null) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": " + which + " is null");
+        }
+        if (writing && packed.isReadOnly()) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": cannot pack into a read-only ByteBuffer");
+        }
+        if (position < 0 || (long) position + bytes > packed.capacity()) {
+            throw new MPIException(MPI.ERR_BUFFER, call + ": " + bytes + " packed bytes from position " + position
+                    + " do not fit " + which + " of capacity " + packed.capacity());
         }
     }
 

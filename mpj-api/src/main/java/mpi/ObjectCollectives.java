@@ -29,7 +29,7 @@ final class ObjectCollectives {
             bcastBytes(spec, serialised(call, buf, offset, count, type), root);
         } else {
             checked(call, buf, offset, count, type, true);
-            deserialised(bcastBytes(spec, null, root), buf, offset, count);
+            deserialised(bcastBytes(spec, null, root), buf, offset, count, type);
         }
     }
 
@@ -47,7 +47,8 @@ final class ObjectCollectives {
         ByteBuffer[] blocks = gatherBytes(spec, mine, root);
         for (int i = 0; i < p; i++) {
             if (i != me || sendbuf != MPI.IN_PLACE) {
-                deserialised(blocks[i], recvbuf, recvoffset + at(i, counts, displs), count(i, counts));
+                deserialised(blocks[i], recvbuf, recvoffset + at(i, counts, displs, recvtype), count(i, counts),
+                        recvtype);
             }
         }
     }
@@ -60,10 +61,10 @@ final class ObjectCollectives {
                                        Datatype sendtype, Object recvbuf, int recvoffset, int[] counts, int[] displs,
                                        Datatype recvtype) {
         for (int i = 0; i < p; i++) {
-            checked(call, recvbuf, recvoffset + at(i, counts, displs), count(i, counts), recvtype, true);
+            checked(call, recvbuf, recvoffset + at(i, counts, displs, recvtype), count(i, counts), recvtype, true);
         }
         return sendbuf == MPI.IN_PLACE
-                ? serialised(call, recvbuf, recvoffset + at(me, counts, displs), count(me, counts), recvtype)
+                ? serialised(call, recvbuf, recvoffset + at(me, counts, displs, recvtype), count(me, counts), recvtype)
                 : serialised(call, sendbuf, sendoffset, sendcount, sendtype);
     }
 
@@ -79,7 +80,8 @@ final class ObjectCollectives {
         Environment.backend().allgatherv(spec, mine, blocks);
         for (int i = 0; i < p; i++) {
             if (i != me || sendbuf != MPI.IN_PLACE) {
-                deserialised(blocks[i], recvbuf, recvoffset + at(i, counts, displs), count(i, counts));
+                deserialised(blocks[i], recvbuf, recvoffset + at(i, counts, displs, recvtype), count(i, counts),
+                        recvtype);
             }
         }
     }
@@ -96,12 +98,13 @@ final class ObjectCollectives {
         if (me == root) {
             blocks = new ByteBuffer[spec.size()];
             for (int i = 0; i < blocks.length; i++) {
-                blocks[i] = serialised(call, sendbuf, sendoffset + at(i, counts, displs), count(i, counts), sendtype);
+                blocks[i] = serialised(call, sendbuf, sendoffset + at(i, counts, displs, sendtype), count(i, counts),
+                        sendtype);
             }
         }
         ByteBuffer mine = scatterBytes(spec, blocks, root);
         if (!keep) {
-            deserialised(mine, recvbuf, recvoffset, recvcount);
+            deserialised(mine, recvbuf, recvoffset, recvcount, recvtype);
         }
     }
 
@@ -112,10 +115,12 @@ final class ObjectCollectives {
         int p = spec.size();
         ByteBuffer[] send = new ByteBuffer[p];
         for (int j = 0; j < p; j++) {
-            checked(call, recvbuf, recvoffset + at(j, recvcounts, rdispls), count(j, recvcounts), recvtype, true);
+            int recvAt = recvoffset + at(j, recvcounts, rdispls, recvtype);
+            checked(call, recvbuf, recvAt, count(j, recvcounts), recvtype, true);
             send[j] = sendbuf == MPI.IN_PLACE
-                    ? serialised(call, recvbuf, recvoffset + at(j, recvcounts, rdispls), count(j, recvcounts), recvtype)
-                    : serialised(call, sendbuf, sendoffset + at(j, sendcounts, sdispls), count(j, sendcounts), sendtype);
+                    ? serialised(call, recvbuf, recvAt, count(j, recvcounts), recvtype)
+                    : serialised(call, sendbuf, sendoffset + at(j, sendcounts, sdispls, sendtype), count(j, sendcounts),
+                            sendtype);
         }
         ByteBuffer lengths = ByteBuffer.allocate(4 * p);
         for (ByteBuffer b : send) {
@@ -127,7 +132,8 @@ final class ObjectCollectives {
         ByteBuffer[] blocks = rooms(split(theirs, p));
         backend.alltoallv(spec, send, blocks);
         for (int i = 0; i < p; i++) {
-            deserialised(blocks[i], recvbuf, recvoffset + at(i, recvcounts, rdispls), count(i, recvcounts));
+            deserialised(blocks[i], recvbuf, recvoffset + at(i, recvcounts, rdispls, recvtype), count(i, recvcounts),
+                    recvtype);
         }
     }
 
@@ -140,9 +146,9 @@ final class ObjectCollectives {
             checked(call, recvbuf, recvoffset, count, type, true);
         }
         Object[] result = combined(call, spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count,
-                type), count, function, root);
+                type), count * type.Size(), function, root);
         if (result != null) {
-            deserialised(ObjectDatatype.serialise(result, 0, count), recvbuf, recvoffset, count);
+            deserialised(ObjectDatatype.serialise(result, 0, result.length), recvbuf, recvoffset, count, type);
         }
     }
 
@@ -151,9 +157,10 @@ final class ObjectCollectives {
         User_function function = op.objectFunction(call);
         checked(call, recvbuf, recvoffset, count, type, true);
         Object[] result = combined(call, spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count,
-                type), count, function, 0);
-        ByteBuffer bytes = bcastBytes(spec, result == null ? null : ObjectDatatype.serialise(result, 0, count), 0);
-        deserialised(bytes, recvbuf, recvoffset, count);
+                type), count * type.Size(), function, 0);
+        ByteBuffer bytes = bcastBytes(spec, result == null ? null : ObjectDatatype.serialise(result, 0, result.length),
+                0);
+        deserialised(bytes, recvbuf, recvoffset, count, type);
     }
 
     static void reduceScatter(String call, CommSpec spec, Object sendbuf, int sendoffset, Object recvbuf,
@@ -161,18 +168,19 @@ final class ObjectCollectives {
         User_function function = op.objectFunction(call);
         int me = spec.rank();
         checked(call, recvbuf, recvoffset, recvcounts[me], type, true);
+        int size = type.Size();
         Object[] result = combined(call, spec, contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, total,
-                type), total, function, 0);
+                type), total * size, function, 0);
         ByteBuffer[] blocks = null;
         if (result != null) {
             blocks = new ByteBuffer[spec.size()];
             int from = 0;
             for (int i = 0; i < blocks.length; i++) {
-                blocks[i] = ObjectDatatype.serialise(result, from, recvcounts[i]);
-                from += recvcounts[i];
+                blocks[i] = ObjectDatatype.serialise(result, from, recvcounts[i] * size);
+                from += recvcounts[i] * size;
             }
         }
-        deserialised(scatterBytes(spec, blocks, 0), recvbuf, recvoffset, recvcounts[me]);
+        deserialised(scatterBytes(spec, blocks, 0), recvbuf, recvoffset, recvcounts[me], type);
     }
 
     /** Scan ({@code exclusive} false) and Exscan, whose member 0 keeps its receive buffer as it is. */
@@ -186,12 +194,13 @@ final class ObjectCollectives {
         if (gathered != null) {
             int p = gathered.length;
             prefixes = new ByteBuffer[p];
-            Object[] acc = objects(gathered[0], count);
+            int n = count * type.Size();
+            Object[] acc = objects(gathered[0], n);
             for (int i = 0; i < p; i++) {
                 if (i > 0) {
-                    acc = combine(function, acc, objects(gathered[i], count), count);
+                    acc = combine(function, acc, objects(gathered[i], n), n);
                 }
-                ByteBuffer prefix = ObjectDatatype.serialise(acc, 0, count);
+                ByteBuffer prefix = ObjectDatatype.serialise(acc, 0, n);
                 if (exclusive) {
                     if (i + 1 < p) {
                         prefixes[i + 1] = prefix;
@@ -206,11 +215,14 @@ final class ObjectCollectives {
         }
         ByteBuffer result = scatterBytes(spec, prefixes, 0);
         if (result.hasRemaining()) {
-            deserialised(result, recvbuf, recvoffset, count);
+            deserialised(result, recvbuf, recvoffset, count, type);
         }
     }
 
-    /** At the root, the members' blocks of {@code count} objects combined in rank order; null elsewhere. */
+    /**
+     * At the root, the members' blocks of {@code count} objects combined in rank order; null elsewhere. The
+     * objects of a derived type's items are combined as one dense run of {@code MPI.OBJECT} elements.
+     */
     private static Object[] combined(String call, CommSpec spec, ByteBuffer mine, int count, User_function function,
                                      int root) {
         ByteBuffer[] blocks = gatherBytes(spec, mine, root);
@@ -317,8 +329,9 @@ final class ObjectCollectives {
 
     // ---- buffers ----
 
-    private static int at(int i, int[] counts, int[] displs) {
-        return displs == null ? i * counts[0] : displs[i];
+    /** The offset of block i, in slots: displacements count extents of {@code type}, as for primitives. */
+    private static int at(int i, int[] counts, int[] displs, Datatype type) {
+        return (displs == null ? i * counts[0] : displs[i]) * type.Extent();
     }
 
     private static int count(int i, int[] counts) {
@@ -327,7 +340,7 @@ final class ObjectCollectives {
 
     private static ByteBuffer serialised(String call, Object buf, int offset, int count, Datatype type) {
         checked(call, buf, offset, count, type, false);
-        return ObjectDatatype.serialise((Object[]) buf, offset, count);
+        return ((ObjectDatatype) type).serialiseItems((Object[]) buf, offset, count);
     }
 
     private static void checked(String call, Object buf, int offset, int count, Datatype type, boolean forReceive) {
@@ -344,7 +357,7 @@ final class ObjectCollectives {
         type.checkBuffer(call, buf, offset, count, forReceive);
     }
 
-    private static void deserialised(ByteBuffer bytes, Object buf, int offset, int count) {
-        ObjectDatatype.deserialise(bytes, (Object[]) buf, offset, count);
+    private static void deserialised(ByteBuffer bytes, Object buf, int offset, int count, Datatype type) {
+        ((ObjectDatatype) type).deserialiseItems(bytes, (Object[]) buf, offset, count);
     }
 }

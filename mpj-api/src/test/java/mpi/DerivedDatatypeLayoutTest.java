@@ -174,9 +174,23 @@ class DerivedDatatypeLayoutTest {
     }
 
     @Test
-    void objectsCannotBeTheBaseOfADerivedType() {
-        assertMpiError(MPI.ERR_TYPE, () -> Datatype.Contiguous(2, MPI.OBJECT));
-        assertMpiError(MPI.ERR_TYPE, () -> Datatype.Struct(new int[] {1}, new int[] {0}, new Datatype[] {MPI.OBJECT}));
+    void structMixingObjectsAndPrimitivesIsATypeError() {
+        MPIException e = assertMpiError(MPI.ERR_TYPE, () -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1},
+                new Datatype[] {MPI.OBJECT, MPI.INT}));
+        assertMpiError(MPI.ERR_TYPE, () -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1},
+                new Datatype[] {MPI.DOUBLE, Datatype.Contiguous(2, MPI.OBJECT)}));
+
+        assertMentions(e, "mix objects and primitives");
+    }
+
+    @Test
+    void objectTypesCountSlotsOfTheObjectArray() {
+        Datatype vector = Datatype.Vector(3, 2, 4, MPI.OBJECT);
+        Datatype struct = Datatype.Struct(new int[] {1, 1, 1}, new int[] {5, 0, 12},
+                new Datatype[] {MPI.OBJECT, vector, MPI.UB});
+
+        assertShape(vector, 6, 0, 10);
+        assertShape(struct, 7, 0, 12);
     }
 
     @Test

@@ -26,11 +26,6 @@ class DerivedDatatypeTransferTest extends MpiTestSupport {
         start(2, 0);
     }
 
-    private static Datatype committed(Datatype type) {
-        type.Commit();
-        return type;
-    }
-
     /** A double[] of {@code length} whose element i holds i + 0.5, so every value names its place. */
     private static double[] numbered(int length) {
         double[] values = new double[length];

@@ -25,6 +25,12 @@ abstract class MpiTestSupport {
         Environment.resetForTests();
     }
 
+    /** {@code type}, committed. */
+    static Datatype committed(Datatype type) {
+        type.Commit();
+        return type;
+    }
+
     /** Runs {@code call}, expects an MPIException of {@code errorClass}, and returns it. */
     static MPIException assertMpiError(int errorClass, Executable call) {
         MPIException e = assertThrows(MPIException.class, call);

@@ -2,6 +2,7 @@ package mpi;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.BeforeEach;
@@ -112,10 +113,10 @@ class PackTest extends MpiTestSupport {
     }
 
     @Test
-    void objectsHaveNoPackedSize() {
-        assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Pack_size(1, MPI.OBJECT));
-        assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Pack(new Object[1], 0, 1, MPI.OBJECT,
-                ByteBuffer.allocate(64), 0));
+    void objectsHaveNoPackedSizeAsInMpiJava() {
+        MPIException e = assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Pack_size(1, MPI.OBJECT));
+
+        assertTrue(e.getMessage().contains("position it returns"), e.getMessage());
     }
 
     @Test
@@ -159,6 +160,6 @@ class PackTest extends MpiTestSupport {
         assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Pack(new int[2], 0, 2, MPI.INT, new byte[7], 0));
         assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Unpack(new byte[8], 4, new int[2], 0, 2, MPI.INT));
         assertMpiError(MPI.ERR_BUFFER, () -> MPI.COMM_WORLD.Unpack(new byte[8], -1, new int[2], 0, 1, MPI.INT));
-        assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Pack(new Object[1], 0, 1, MPI.OBJECT, new byte[64], 0));
+        assertMpiError(MPI.ERR_TYPE, () -> MPI.COMM_WORLD.Pack(new int[1], 0, 1, MPI.OBJECT, new byte[64], 0));
     }
 }

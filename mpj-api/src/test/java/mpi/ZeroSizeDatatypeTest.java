@@ -21,11 +21,6 @@ class ZeroSizeDatatypeTest extends MpiTestSupport {
         start(2, 0);
     }
 
-    private static Datatype committed(Datatype type) {
-        type.Commit();
-        return type;
-    }
-
     static Stream<Datatype> emptyTypes() {
         return Stream.of(
                 Datatype.Struct(new int[0], new int[0], new Datatype[0]),

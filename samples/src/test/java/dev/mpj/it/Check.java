@@ -19,6 +19,11 @@ final class Check {
     }
 
     /** Runs {@code call}, which must raise an MPIException of {@code errorClass}. */
+    static void raises(int errorClass, Runnable call) {
+        raises(errorClass, "the call", call);
+    }
+
+    /** Runs {@code call}, which must raise an MPIException of {@code errorClass}. */
     static void raises(int errorClass, String what, Runnable call) {
         try {
             call.run();
