@@ -147,6 +147,7 @@ public abstract class Comm {
             throw new MPIException(MPI.ERR_ARG, "Free: " + name + " is predefined and cannot be freed");
         }
         Environment.contextIds().release(ContextIds.pairOf(spec.pointToPointContext()));
+        Environment.backend().release(spec);
         // the rank map stays: requests started before Free still translate their sources
         this.spec = null;
     }
