@@ -57,7 +57,7 @@ public final class Collectives {
             } else {
                 flat.barrier(peers);
             }
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -76,7 +76,7 @@ public final class Collectives {
             } else {
                 flat.bcast(peers.rootedAt(root), data);
             }
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -88,7 +88,7 @@ public final class Collectives {
                 checkLength("gather", recv, (long) send.remaining() * comm.size());
             }
             BinomialGather.run(peers(comm, CollectiveKind.GATHER).rootedAt(root), send, recv);
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -100,7 +100,7 @@ public final class Collectives {
                 checkBlocks("gatherv", recv, comm.size());
             }
             LinearV.gatherv(peers(comm, CollectiveKind.GATHERV), send, recv, root);
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -119,7 +119,7 @@ public final class Collectives {
                 block = recv.remaining();
             }
             BinomialScatter.run(peers(comm, CollectiveKind.SCATTER).rootedAt(root), send, recv, block);
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -131,7 +131,7 @@ public final class Collectives {
                 checkBlocks("scatterv", send, comm.size());
             }
             LinearV.scatterv(peers(comm, CollectiveKind.SCATTERV), send, recv, root);
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -153,7 +153,7 @@ public final class Collectives {
             } else {
                 flat.allgather(peers, recv, Alltoall.equalBlocks(p, block));
             }
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -163,7 +163,7 @@ public final class Collectives {
             checkBlocks("allgatherv", recv, comm.size());
             Bytes.copy(send, recv[comm.rank()]);
             RingAllgather.run(peers(comm, CollectiveKind.ALLGATHERV), recv);
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -183,7 +183,7 @@ public final class Collectives {
                 case PAIRWISE -> Alltoall.pairwise(peers, send, recv);
                 default -> Alltoall.scattered(peers, send, recv);
             }
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -193,7 +193,7 @@ public final class Collectives {
             checkBlocks("alltoallv", send, comm.size());
             checkBlocks("alltoallv", recv, comm.size());
             LinearV.alltoallv(peers(comm, CollectiveKind.ALLTOALLV), send, recv);
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -213,7 +213,7 @@ public final class Collectives {
             } else {
                 flat.reduce(peers, send, recv, op, root);
             }
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -235,7 +235,7 @@ public final class Collectives {
             } else {
                 flat.allreduce(peers, send, recv, op);
             }
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -250,7 +250,7 @@ public final class Collectives {
             checkLength("reduceScatter", send, total);
             checkLength("reduceScatter", recv, blockBytes[comm.rank()]);
             ReduceScatter.run(peers(comm, CollectiveKind.REDUCE_SCATTER), send, recv, blockBytes, op);
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
@@ -260,19 +260,19 @@ public final class Collectives {
             checkVector("scan", send, op);
             checkLength("scan", recv, send.remaining());
             RecursiveDoublingScan.run(peers(comm, CollectiveKind.SCAN), send, recv, op);
-        } catch (MPIException e) {
+        } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
     }
 
     /**
-     * An error raised here inside a collective leaves the other members waiting for this one: the communicator's
-     * collectives are revoked, so they fail too ({@code ERR_REVOKED}) instead of hanging. An error that is itself
-     * a revocation is not passed on again.
+     * An error raised here inside a collective (a check, a short or long block, a lost peer, a user operation
+     * that threw) leaves the other members waiting for this one: the communicator's collectives are revoked, so
+     * they fail too ({@code ERR_REVOKED}) instead of hanging. A revocation is not passed on again.
      */
-    private MPIException revoked(CommSpec comm, MPIException e) {
-        if (e.getErrorClass() != MPIException.ERR_REVOKED && comm.size() > 1) {
-            p2p.revokeCollectives(comm, e.getMessage());
+    private RuntimeException revoked(CommSpec comm, RuntimeException e) {
+        if (comm.size() > 1 && !(e instanceof MPIException m && m.getErrorClass() == MPIException.ERR_REVOKED)) {
+            p2p.revokeCollectives(comm, e instanceof MPIException ? e.getMessage() : e.toString());
         }
         return e;
     }
