@@ -4,8 +4,10 @@ import mpi.MPI;
 import mpi.MPIException;
 
 /**
- * The last rank passes half the count the others pass to the collective {@code args[0]} ({@code bcast},
- * {@code reduce}, {@code allreduce}, {@code gather}), then every rank calls a barrier. With {@code args[1]} =
+ * The last rank passes four fifths of the count the others pass to the collective {@code args[0]}
+ * ({@code bcast}, {@code reduce}, {@code allreduce}, {@code gather}), then every rank calls a barrier. Both counts
+ * select the same algorithm, so some rank receives a block of the wrong size and detects the mismatch (counts
+ * that select different algorithms can leave every rank waiting for a message nobody sends, which no rank sees). With {@code args[1]} =
  * {@code catch}, each rank catches the MPIException, prints {@code caught rank R class C: message}, checks that
  * the communicator's collectives stay revoked and that point-to-point still works, and finalizes; with
  * {@code uncaught} the exception ends the job.
@@ -20,7 +22,7 @@ public final class CollectiveErrorProgram {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
-        int count = rank == size - 1 ? COUNT / 2 : COUNT;
+        int count = rank == size - 1 ? COUNT * 4 / 5 : COUNT;
         if (!"catch".equals(args[1])) {
             collective(args[0], count);
             MPI.COMM_WORLD.Barrier();
