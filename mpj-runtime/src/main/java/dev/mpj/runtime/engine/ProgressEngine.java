@@ -17,7 +17,6 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -319,8 +318,10 @@ public final class ProgressEngine implements FrameSink {
 
     /**
      * Records the revocation and completes, with its error, every operation of the context that waits for a
-     * peer: posted receives, rendezvous receives awaiting data, sends awaiting a match. Unmatched messages stay
-     * queued: no receive on the context can take them any more.
+     * peer: posted receives leave their queue; rendezvous receives awaiting data and sends awaiting their match or
+     * acknowledgement stay in flight, so data or a clear-to-send a peer sent before it heard of the revocation
+     * still finds them (else it would fail the whole engine as a protocol error). Unmatched messages stay queued: no
+     * receive on the context can take them any more.
      */
     private boolean markRevoked(int context, int origin, String reason) {
         if (revoked == null) {
@@ -330,24 +331,24 @@ public final class ProgressEngine implements FrameSink {
             return false;
         }
         for (ReceiveOperation r : posted.takeAll(context)) {
-            r.error = revoked.error(context);
-            r.complete = true;
+            failRevoked(r, context);
         }
-        for (ReceiveOperation r : List.copyOf(receivesInFlight.values())) {
+        for (ReceiveOperation r : receivesInFlight.values()) {
             if (r.context == context) {
-                receivesInFlight.remove(r.id);
-                r.error = revoked.error(context);
-                r.complete = true;
+                failRevoked(r, context);
             }
         }
-        for (SendOperation op : List.copyOf(sendsInFlight.values())) {
+        for (SendOperation op : sendsInFlight.values()) {
             if (op.context == context) {
-                sendsInFlight.remove(op.id);
-                op.error = revoked.error(context);
-                op.finish();
+                failRevoked(op, context);
             }
         }
         return true;
+    }
+
+    private void failRevoked(BaseOperation op, int context) {
+        op.error = revoked.error(context);
+        op.complete = true;
     }
 
     void cancelPosted(ReceiveOperation op) {
@@ -355,6 +356,11 @@ public final class ProgressEngine implements FrameSink {
             op.cancelled = true;
             op.complete = true;
         }
+    }
+
+    /** Why every wait fails from now on (lost peer, abort, protocol error), or null (diagnostics and tests). */
+    public String failure() {
+        return failure;
     }
 
     /** Messages that arrived with no receive posted yet (for diagnostics and tests). */

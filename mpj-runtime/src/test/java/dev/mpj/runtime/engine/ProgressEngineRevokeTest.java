@@ -70,6 +70,25 @@ class ProgressEngineRevokeTest {
     }
 
     @Test
+    void aClearToSendThatCrossesTheRevocationStillMovesTheDataAndBreaksNothing() {
+        Operation send = h.get(1).send(ByteBuffer.allocate(4 * EAGER), 2, 7, COLL, SendMode.STANDARD);
+        h.get(2).poll(); // the request to send arrives
+        Operation recv = h.get(2).receive(ByteBuffer.allocate(4 * EAGER), 1, 7, COLL); // clear to send goes out
+        h.get(1).revoke(COLL, MEMBERS, "count mismatch"); // before rank 1 has read it
+        h.pump(() -> send.isComplete() && recv.isComplete());
+        h.pumpAll();
+        assertRevokedBy(1, recv);
+        assertNull(h.get(1).failure(), "a late clear-to-send is no protocol error");
+        assertNull(h.get(2).failure(), "late data is no protocol error");
+
+        Operation p2pRecv = h.get(2).receive(ByteBuffer.allocate(4 * EAGER), 1, 7, P2P);
+        Operation p2pSend = h.get(1).send(ByteBuffer.allocate(4 * EAGER), 2, 7, P2P, SendMode.STANDARD);
+        h.pump(() -> p2pRecv.isComplete() && p2pSend.isComplete());
+        assertNull(p2pRecv.error(), "the engines still work");
+        assertNull(p2pSend.error(), "the engines still work");
+    }
+
+    @Test
     void theRevokingRanksOwnPendingReceiveFails() {
         Operation own = h.get(0).receive(ByteBuffer.allocate(8), 1, 7, COLL);
         h.get(0).revoke(COLL, MEMBERS, "count mismatch");
