@@ -64,6 +64,19 @@ public abstract class Comm {
     }
 
     /**
+     * Revokes this communicator's collectives after {@code e} was raised here inside one, before, during or after
+     * the runtime's part ({@link MpiBackend#revokeCollectives}): the other members then fail too instead of
+     * waiting for this one. Returns {@code e}, to be rethrown.
+     */
+    final RuntimeException revoking(RuntimeException e) {
+        CommSpec s = spec;
+        if (s != null && s.size() > 1 && !(e instanceof MPIException m && m.getErrorClass() == MPI.ERR_REVOKED)) {
+            Environment.backend().revokeCollectives(s, e instanceof MPIException ? e.getMessage() : e.toString());
+        }
+        return e;
+    }
+
+    /**
      * What the runtime knows of this communicator; raises ERR_OTHER outside Init..Finalize and
      * ERR_COMM once the communicator is freed.
      */
@@ -173,6 +186,7 @@ public abstract class Comm {
             throw new MPIException(MPI.ERR_ARG, "Free: " + name + " is predefined and cannot be freed");
         }
         Environment.contextIds().release(ContextIds.pairOf(spec.pointToPointContext()));
+        Environment.backend().release(spec);
         // the rank map stays: requests started before Free still translate their sources
         this.spec = null;
     }

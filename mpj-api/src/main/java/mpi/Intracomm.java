@@ -28,6 +28,11 @@ import java.util.Arrays;
  * {@code MPI.OBJECT} works in every collective, each block serialised as a point-to-point message is (both sides
  * of a call must use {@code MPI.OBJECT}, else {@code ERR_TYPE}); reductions over it take user {@link Op}s only
  * ({@code ERR_OP} otherwise), which combine the members' objects in rank order.
+ *
+ * <p>An error one member raises in a collective reaches the others: it revokes the communicator's collectives,
+ * so every member still in that collective, and every later collective on the communicator, raises
+ * {@code ERR_REVOKED} naming the member and its error. A member whose part of the collective was over (a sender
+ * of a gather, say) learns it at its next collective on the communicator. Point-to-point calls are unaffected.
  */
 public class Intracomm extends Comm {
     Intracomm(String name) {
@@ -219,20 +224,28 @@ public class Intracomm extends Comm {
 
     /** Blocks until every process of the communicator has called it. */
     public void Barrier() {
-        Environment.backend().barrier(spec());
+        try {
+            Environment.backend().barrier(spec());
+        } catch (RuntimeException e) {
+            throw revoking(e);
+        }
     }
 
     /** Copies {@code count} items from the root's buffer into every other member's buffer. */
     public void Bcast(Object buf, int offset, int count, Datatype datatype, int root) {
-        String call = "Bcast";
-        CommSpec spec = checkedRoot(call, root);
-        if (ObjectCollectives.involved(datatype)) {
-            ObjectCollectives.bcast(call, spec, buf, offset, count, datatype, root);
-            return;
+        try {
+            String call = "Bcast";
+            CommSpec spec = checkedRoot(call, root);
+            if (ObjectCollectives.involved(datatype)) {
+                ObjectCollectives.bcast(call, spec, buf, offset, count, datatype, root);
+                return;
+            }
+            Buffers b = bcastBuffers(call, spec, buf, offset, count, datatype, root);
+            Environment.backend().bcast(spec, b.send(), root);
+            b.finish();
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
-        Buffers b = bcastBuffers(call, spec, buf, offset, count, datatype, root);
-        Environment.backend().bcast(spec, b.send(), root);
-        b.finish();
     }
 
     /** The root's data, or the room the others receive it in. */
@@ -248,129 +261,149 @@ public class Intracomm extends Comm {
     /** Each member's {@code sendcount} items land at the root, member i's at item {@code i * recvcount}. */
     public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                        Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        String call = "Gather";
-        CommSpec spec = checkedRoot(call, root);
-        if (ObjectCollectives.involved(sendtype, spec.rank() == root ? recvtype : sendtype)) {
+        try {
+            String call = "Gather";
+            CommSpec spec = checkedRoot(call, root);
+            if (ObjectCollectives.involved(sendtype, spec.rank() == root ? recvtype : sendtype)) {
+                checkCount(call, recvcount);
+                ObjectCollectives.gather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                        new int[] {recvcount}, null, recvtype, root);
+                return;
+            }
+            MpiBackend backend = Environment.backend();
+            if (spec.rank() != root) {
+                rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
+                backend.gather(spec, packed(call, sendbuf, sendoffset, sendcount, sendtype), null, root);
+                return;
+            }
             checkCount(call, recvcount);
-            ObjectCollectives.gather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                    new int[] {recvcount}, null, recvtype, root);
-            return;
+            Landing all = landing(call, recvbuf, recvoffset, recvcount * spec.size(), recvtype);
+            ByteBuffer mine = sendbuf == MPI.IN_PLACE
+                    ? copied(call, recvbuf, recvoffset + spec.rank() * recvcount * recvtype.Extent(), recvcount, recvtype)
+                    : packed(call, sendbuf, sendoffset, sendcount, sendtype);
+            backend.gather(spec, mine, all.room(), root);
+            all.finish();
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
-        MpiBackend backend = Environment.backend();
-        if (spec.rank() != root) {
-            rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
-            backend.gather(spec, packed(call, sendbuf, sendoffset, sendcount, sendtype), null, root);
-            return;
-        }
-        checkCount(call, recvcount);
-        Landing all = landing(call, recvbuf, recvoffset, recvcount * spec.size(), recvtype);
-        ByteBuffer mine = sendbuf == MPI.IN_PLACE
-                ? copied(call, recvbuf, recvoffset + spec.rank() * recvcount * recvtype.Extent(), recvcount, recvtype)
-                : packed(call, sendbuf, sendoffset, sendcount, sendtype);
-        backend.gather(spec, mine, all.room(), root);
-        all.finish();
     }
 
     /** Member i's {@code sendcount} items land at the root at {@code displs[i]}, {@code recvcounts[i]} of them. */
     public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                         Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype, int root) {
-        String call = "Gatherv";
-        CommSpec spec = checkedRoot(call, root);
-        if (ObjectCollectives.involved(sendtype, spec.rank() == root ? recvtype : sendtype)) {
-            if (spec.rank() == root) {
-                checkCounts(call, "recvcounts", recvcounts, spec.size());
-                checkDispls(call, "displs", displs, spec.size());
+        try {
+            String call = "Gatherv";
+            CommSpec spec = checkedRoot(call, root);
+            if (ObjectCollectives.involved(sendtype, spec.rank() == root ? recvtype : sendtype)) {
+                if (spec.rank() == root) {
+                    checkCounts(call, "recvcounts", recvcounts, spec.size());
+                    checkDispls(call, "displs", displs, spec.size());
+                }
+                ObjectCollectives.gather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                        recvcounts, displs, recvtype, root);
+                return;
             }
-            ObjectCollectives.gather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                    recvcounts, displs, recvtype, root);
-            return;
+            MpiBackend backend = Environment.backend();
+            if (spec.rank() != root) {
+                rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
+                backend.gatherv(spec, packed(call, sendbuf, sendoffset, sendcount, sendtype), null, root);
+                return;
+            }
+            Landing[] blocks = landings(call, recvbuf, recvoffset, recvcounts, displs, recvtype, spec.size());
+            int me = spec.rank();
+            ByteBuffer mine = sendbuf == MPI.IN_PLACE
+                    ? copied(call, recvbuf, recvoffset + displs[me] * recvtype.Extent(), recvcounts[me], recvtype)
+                    : packed(call, sendbuf, sendoffset, sendcount, sendtype);
+            backend.gatherv(spec, mine, Landing.rooms(blocks), root);
+            Landing.finishAll(blocks);
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
-        MpiBackend backend = Environment.backend();
-        if (spec.rank() != root) {
-            rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
-            backend.gatherv(spec, packed(call, sendbuf, sendoffset, sendcount, sendtype), null, root);
-            return;
-        }
-        Landing[] blocks = landings(call, recvbuf, recvoffset, recvcounts, displs, recvtype, spec.size());
-        int me = spec.rank();
-        ByteBuffer mine = sendbuf == MPI.IN_PLACE
-                ? copied(call, recvbuf, recvoffset + displs[me] * recvtype.Extent(), recvcounts[me], recvtype)
-                : packed(call, sendbuf, sendoffset, sendcount, sendtype);
-        backend.gatherv(spec, mine, Landing.rooms(blocks), root);
-        Landing.finishAll(blocks);
     }
 
     /** Items {@code i * sendcount} on of the root's buffer land in member i's buffer. */
     public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        String call = "Scatter";
-        CommSpec spec = checkedRoot(call, root);
-        if (ObjectCollectives.involved(recvtype, spec.rank() == root ? sendtype : recvtype)) {
+        try {
+            String call = "Scatter";
+            CommSpec spec = checkedRoot(call, root);
+            if (ObjectCollectives.involved(recvtype, spec.rank() == root ? sendtype : recvtype)) {
+                checkCount(call, sendcount);
+                ObjectCollectives.scatter(call, spec, sendbuf, sendoffset, new int[] {sendcount}, null, sendtype, recvbuf,
+                        recvoffset, recvcount, recvtype, root);
+                return;
+            }
+            MpiBackend backend = Environment.backend();
+            if (spec.rank() != root) {
+                Landing mine = landing(call, recvbuf, recvoffset, recvcount, recvtype);
+                backend.scatter(spec, null, mine.room(), root);
+                mine.finish();
+                return;
+            }
             checkCount(call, sendcount);
-            ObjectCollectives.scatter(call, spec, sendbuf, sendoffset, new int[] {sendcount}, null, sendtype, recvbuf,
-                    recvoffset, recvcount, recvtype, root);
-            return;
-        }
-        MpiBackend backend = Environment.backend();
-        if (spec.rank() != root) {
-            Landing mine = landing(call, recvbuf, recvoffset, recvcount, recvtype);
-            backend.scatter(spec, null, mine.room(), root);
-            mine.finish();
-            return;
-        }
-        checkCount(call, sendcount);
-        ByteBuffer all = packed(call, sendbuf, sendoffset, sendcount * spec.size(), sendtype);
-        Landing mine = recvbuf == MPI.IN_PLACE ? null : landing(call, recvbuf, recvoffset, recvcount, recvtype);
-        backend.scatter(spec, all, mine == null ? null : mine.room(), root);
-        if (mine != null) {
-            mine.finish();
+            ByteBuffer all = packed(call, sendbuf, sendoffset, sendcount * spec.size(), sendtype);
+            Landing mine = recvbuf == MPI.IN_PLACE ? null : landing(call, recvbuf, recvoffset, recvcount, recvtype);
+            backend.scatter(spec, all, mine == null ? null : mine.room(), root);
+            if (mine != null) {
+                mine.finish();
+            }
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
     }
 
     /** The root's {@code sendcounts[i]} items at {@code displs[i]} land in member i's buffer. */
     public void Scatterv(Object sendbuf, int sendoffset, int[] sendcounts, int[] displs, Datatype sendtype,
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        String call = "Scatterv";
-        CommSpec spec = checkedRoot(call, root);
-        if (ObjectCollectives.involved(recvtype, spec.rank() == root ? sendtype : recvtype)) {
-            if (spec.rank() == root) {
-                checkCounts(call, "sendcounts", sendcounts, spec.size());
-                checkDispls(call, "displs", displs, spec.size());
+        try {
+            String call = "Scatterv";
+            CommSpec spec = checkedRoot(call, root);
+            if (ObjectCollectives.involved(recvtype, spec.rank() == root ? sendtype : recvtype)) {
+                if (spec.rank() == root) {
+                    checkCounts(call, "sendcounts", sendcounts, spec.size());
+                    checkDispls(call, "displs", displs, spec.size());
+                }
+                ObjectCollectives.scatter(call, spec, sendbuf, sendoffset, sendcounts, displs, sendtype, recvbuf,
+                        recvoffset, recvcount, recvtype, root);
+                return;
             }
-            ObjectCollectives.scatter(call, spec, sendbuf, sendoffset, sendcounts, displs, sendtype, recvbuf,
-                    recvoffset, recvcount, recvtype, root);
-            return;
-        }
-        MpiBackend backend = Environment.backend();
-        if (spec.rank() != root) {
-            Landing mine = landing(call, recvbuf, recvoffset, recvcount, recvtype);
-            backend.scatterv(spec, null, mine.room(), root);
-            mine.finish();
-            return;
-        }
-        ByteBuffer[] blocks = packedBlocks(call, sendbuf, sendoffset, sendcounts, displs, sendtype, spec.size(), true);
-        Landing mine = recvbuf == MPI.IN_PLACE ? null : landing(call, recvbuf, recvoffset, recvcount, recvtype);
-        backend.scatterv(spec, blocks, mine == null ? null : mine.room(), root);
-        if (mine != null) {
-            mine.finish();
+            MpiBackend backend = Environment.backend();
+            if (spec.rank() != root) {
+                Landing mine = landing(call, recvbuf, recvoffset, recvcount, recvtype);
+                backend.scatterv(spec, null, mine.room(), root);
+                mine.finish();
+                return;
+            }
+            ByteBuffer[] blocks = packedBlocks(call, sendbuf, sendoffset, sendcounts, displs, sendtype, spec.size(), true);
+            Landing mine = recvbuf == MPI.IN_PLACE ? null : landing(call, recvbuf, recvoffset, recvcount, recvtype);
+            backend.scatterv(spec, blocks, mine == null ? null : mine.room(), root);
+            if (mine != null) {
+                mine.finish();
+            }
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
     }
 
     /** {@link #Gather} with the result at every member. */
     public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
-        String call = "Allgather";
-        CommSpec spec = spec();
-        if (ObjectCollectives.involved(sendtype, recvtype)) {
-            checkCount(call, recvcount);
-            ObjectCollectives.allgather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                    new int[] {recvcount}, null, recvtype);
-            return;
+        try {
+            String call = "Allgather";
+            CommSpec spec = spec();
+            if (ObjectCollectives.involved(sendtype, recvtype)) {
+                checkCount(call, recvcount);
+                ObjectCollectives.allgather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                        new int[] {recvcount}, null, recvtype);
+                return;
+            }
+            Buffers b = allgatherBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, recvtype);
+            Environment.backend().allgather(spec, b.send(), b.room());
+            b.finish();
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
-        Buffers b = allgatherBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                recvcount, recvtype);
-        Environment.backend().allgather(spec, b.send(), b.room());
-        b.finish();
     }
 
     private static Buffers allgatherBuffers(String call, CommSpec spec, Object sendbuf, int sendoffset, int sendcount,
@@ -387,40 +420,48 @@ public class Intracomm extends Comm {
     /** {@link #Gatherv} with the result at every member. */
     public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                            Object recvbuf, int recvoffset, int[] recvcounts, int[] displs, Datatype recvtype) {
-        String call = "Allgatherv";
-        CommSpec spec = spec();
-        if (ObjectCollectives.involved(sendtype, recvtype)) {
-            checkCounts(call, "recvcounts", recvcounts, spec.size());
-            checkDispls(call, "displs", displs, spec.size());
-            ObjectCollectives.allgather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                    recvcounts, displs, recvtype);
-            return;
+        try {
+            String call = "Allgatherv";
+            CommSpec spec = spec();
+            if (ObjectCollectives.involved(sendtype, recvtype)) {
+                checkCounts(call, "recvcounts", recvcounts, spec.size());
+                checkDispls(call, "displs", displs, spec.size());
+                ObjectCollectives.allgather(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                        recvcounts, displs, recvtype);
+                return;
+            }
+            Landing[] blocks = landings(call, recvbuf, recvoffset, recvcounts, displs, recvtype, spec.size());
+            int me = spec.rank();
+            ByteBuffer mine = sendbuf == MPI.IN_PLACE
+                    ? copied(call, recvbuf, recvoffset + displs[me] * recvtype.Extent(), recvcounts[me], recvtype)
+                    : packed(call, sendbuf, sendoffset, sendcount, sendtype);
+            Environment.backend().allgatherv(spec, mine, Landing.rooms(blocks));
+            Landing.finishAll(blocks);
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
-        Landing[] blocks = landings(call, recvbuf, recvoffset, recvcounts, displs, recvtype, spec.size());
-        int me = spec.rank();
-        ByteBuffer mine = sendbuf == MPI.IN_PLACE
-                ? copied(call, recvbuf, recvoffset + displs[me] * recvtype.Extent(), recvcounts[me], recvtype)
-                : packed(call, sendbuf, sendoffset, sendcount, sendtype);
-        Environment.backend().allgatherv(spec, mine, Landing.rooms(blocks));
-        Landing.finishAll(blocks);
     }
 
     /** Block j ({@code sendcount} items at {@code j * sendcount}) of member i lands in block i of member j. */
     public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
-        String call = "Alltoall";
-        CommSpec spec = spec();
-        if (ObjectCollectives.involved(sendtype, recvtype)) {
-            checkCount(call, recvcount);
-            checkCount(call, sendcount);
-            ObjectCollectives.alltoall(call, spec, sendbuf, sendoffset, new int[] {sendcount}, null, sendtype, recvbuf,
-                    recvoffset, new int[] {recvcount}, null, recvtype);
-            return;
+        try {
+            String call = "Alltoall";
+            CommSpec spec = spec();
+            if (ObjectCollectives.involved(sendtype, recvtype)) {
+                checkCount(call, recvcount);
+                checkCount(call, sendcount);
+                ObjectCollectives.alltoall(call, spec, sendbuf, sendoffset, new int[] {sendcount}, null, sendtype, recvbuf,
+                        recvoffset, new int[] {recvcount}, null, recvtype);
+                return;
+            }
+            Buffers b = alltoallBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
+                    recvcount, recvtype);
+            Environment.backend().alltoall(spec, b.send(), b.room());
+            b.finish();
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
-        Buffers b = alltoallBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                recvcount, recvtype);
-        Environment.backend().alltoall(spec, b.send(), b.room());
-        b.finish();
     }
 
     private static Buffers alltoallBuffers(String call, CommSpec spec, Object sendbuf, int sendoffset, int sendcount,
@@ -442,44 +483,52 @@ public class Intracomm extends Comm {
     /** Member i's {@code sendcounts[j]} items at {@code sdispls[j]} land in member j's buffer at {@code rdispls[i]}. */
     public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcounts, int[] sdispls, Datatype sendtype,
                           Object recvbuf, int recvoffset, int[] recvcounts, int[] rdispls, Datatype recvtype) {
-        String call = "Alltoallv";
-        CommSpec spec = spec();
-        if (ObjectCollectives.involved(sendtype, recvtype)) {
-            checkCounts(call, "recvcounts", recvcounts, spec.size());
-            checkDispls(call, "rdispls", rdispls, spec.size());
-            if (sendbuf != MPI.IN_PLACE) {
-                checkCounts(call, "sendcounts", sendcounts, spec.size());
-                checkDispls(call, "sdispls", sdispls, spec.size());
+        try {
+            String call = "Alltoallv";
+            CommSpec spec = spec();
+            if (ObjectCollectives.involved(sendtype, recvtype)) {
+                checkCounts(call, "recvcounts", recvcounts, spec.size());
+                checkDispls(call, "rdispls", rdispls, spec.size());
+                if (sendbuf != MPI.IN_PLACE) {
+                    checkCounts(call, "sendcounts", sendcounts, spec.size());
+                    checkDispls(call, "sdispls", sdispls, spec.size());
+                }
+                ObjectCollectives.alltoall(call, spec, sendbuf, sendoffset, sendcounts, sdispls, sendtype, recvbuf,
+                        recvoffset, recvcounts, rdispls, recvtype);
+                return;
             }
-            ObjectCollectives.alltoall(call, spec, sendbuf, sendoffset, sendcounts, sdispls, sendtype, recvbuf,
-                    recvoffset, recvcounts, rdispls, recvtype);
-            return;
+            int p = spec.size();
+            Landing[] blocks = landings(call, recvbuf, recvoffset, recvcounts, rdispls, recvtype, p);
+            ByteBuffer[] send = sendbuf == MPI.IN_PLACE
+                    ? packedBlocks(call, recvbuf, recvoffset, recvcounts, rdispls, recvtype, p, false)
+                    : packedBlocks(call, sendbuf, sendoffset, sendcounts, sdispls, sendtype, p, true);
+            Environment.backend().alltoallv(spec, send, Landing.rooms(blocks));
+            Landing.finishAll(blocks);
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
-        int p = spec.size();
-        Landing[] blocks = landings(call, recvbuf, recvoffset, recvcounts, rdispls, recvtype, p);
-        ByteBuffer[] send = sendbuf == MPI.IN_PLACE
-                ? packedBlocks(call, recvbuf, recvoffset, recvcounts, rdispls, recvtype, p, false)
-                : packedBlocks(call, sendbuf, sendoffset, sendcounts, sdispls, sendtype, p, true);
-        Environment.backend().alltoallv(spec, send, Landing.rooms(blocks));
-        Landing.finishAll(blocks);
     }
 
     /** Combines {@code count} items of every member with {@code op}, in rank order, into the root's buffer. */
     public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                        Datatype datatype, Op op, int root) {
-        String call = "Reduce";
-        CommSpec spec = checkedRoot(call, root);
-        if (objectReduction(call, op, datatype)) {
-            if (spec.rank() != root) {
-                rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
+        try {
+            String call = "Reduce";
+            CommSpec spec = checkedRoot(call, root);
+            if (objectReduction(call, op, datatype)) {
+                if (spec.rank() != root) {
+                    rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
+                }
+                ObjectCollectives.reduce(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, root);
+                return;
             }
-            ObjectCollectives.reduce(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, root);
-            return;
+            Reduction reduction = reduction(call, op, datatype);
+            Buffers b = reduceBuffers(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, root);
+            Environment.backend().reduce(spec, b.send(), b.room(), reduction, root);
+            b.finish();
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
-        Reduction reduction = reduction(call, op, datatype);
-        Buffers b = reduceBuffers(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, root);
-        Environment.backend().reduce(spec, b.send(), b.room(), reduction, root);
-        b.finish();
     }
 
     /** The contribution, and at the root the room of the result. */
@@ -502,16 +551,20 @@ public class Intracomm extends Comm {
     /** {@link #Reduce} with the result at every member. */
     public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                           Datatype datatype, Op op) {
-        String call = "Allreduce";
-        CommSpec spec = spec();
-        if (objectReduction(call, op, datatype)) {
-            ObjectCollectives.allreduce(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
-            return;
+        try {
+            String call = "Allreduce";
+            CommSpec spec = spec();
+            if (objectReduction(call, op, datatype)) {
+                ObjectCollectives.allreduce(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op);
+                return;
+            }
+            Reduction reduction = reduction(call, op, datatype);
+            Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+            Environment.backend().allreduce(spec, b.send(), b.room(), reduction);
+            b.finish();
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
-        Reduction reduction = reduction(call, op, datatype);
-        Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
-        Environment.backend().allreduce(spec, b.send(), b.room(), reduction);
-        b.finish();
     }
 
     /**
@@ -520,49 +573,57 @@ public class Intracomm extends Comm {
      */
     public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts,
                                Datatype datatype, Op op) {
-        String call = "Reduce_scatter";
-        CommSpec spec = spec();
-        int p = spec.size();
-        if (objectReduction(call, op, datatype)) {
+        try {
+            String call = "Reduce_scatter";
+            CommSpec spec = spec();
+            int p = spec.size();
+            if (objectReduction(call, op, datatype)) {
+                checkCounts(call, "recvcounts", recvcounts, p);
+                long total = Arrays.stream(recvcounts, 0, p).asLongStream().sum();
+                if (total > Integer.MAX_VALUE) {
+                    throw new MPIException(MPI.ERR_COUNT, call + ": the counts add up to more than 2^31 - 1 items");
+                }
+                ObjectCollectives.reduceScatter(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, recvcounts,
+                        (int) total, datatype, op);
+                return;
+            }
+            Reduction reduction = reduction(call, op, datatype);
             checkCounts(call, "recvcounts", recvcounts, p);
-            long total = Arrays.stream(recvcounts, 0, p).asLongStream().sum();
+            int[] blockBytes = new int[p];
+            long total = 0;
+            for (int i = 0; i < p; i++) {
+                blockBytes[i] = recvcounts[i] * reduction.itemBytes();
+                total += recvcounts[i];
+            }
             if (total > Integer.MAX_VALUE) {
                 throw new MPIException(MPI.ERR_COUNT, call + ": the counts add up to more than 2^31 - 1 items");
             }
-            ObjectCollectives.reduceScatter(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, recvcounts,
-                    (int) total, datatype, op);
-            return;
+            ByteBuffer send = contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, (int) total, datatype);
+            Landing result = landing(call, recvbuf, recvoffset, recvcounts[spec.rank()], datatype);
+            Environment.backend().reduceScatter(spec, send, result.room(), blockBytes, reduction);
+            result.finish();
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
-        Reduction reduction = reduction(call, op, datatype);
-        checkCounts(call, "recvcounts", recvcounts, p);
-        int[] blockBytes = new int[p];
-        long total = 0;
-        for (int i = 0; i < p; i++) {
-            blockBytes[i] = recvcounts[i] * reduction.itemBytes();
-            total += recvcounts[i];
-        }
-        if (total > Integer.MAX_VALUE) {
-            throw new MPIException(MPI.ERR_COUNT, call + ": the counts add up to more than 2^31 - 1 items");
-        }
-        ByteBuffer send = contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, (int) total, datatype);
-        Landing result = landing(call, recvbuf, recvoffset, recvcounts[spec.rank()], datatype);
-        Environment.backend().reduceScatter(spec, send, result.room(), blockBytes, reduction);
-        result.finish();
     }
 
     /** Inclusive prefix reduction: member i gets the combination of members 0..i, in rank order. */
     public void Scan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                      Datatype datatype, Op op) {
-        String call = "Scan";
-        CommSpec spec = spec();
-        if (objectReduction(call, op, datatype)) {
-            ObjectCollectives.scan(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, false);
-            return;
+        try {
+            String call = "Scan";
+            CommSpec spec = spec();
+            if (objectReduction(call, op, datatype)) {
+                ObjectCollectives.scan(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, false);
+                return;
+            }
+            Reduction reduction = reduction(call, op, datatype);
+            Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+            Environment.backend().scan(spec, b.send(), b.room(), reduction);
+            b.finish();
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
-        Reduction reduction = reduction(call, op, datatype);
-        Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
-        Environment.backend().scan(spec, b.send(), b.room(), reduction);
-        b.finish();
     }
 
     /**
@@ -573,20 +634,24 @@ public class Intracomm extends Comm {
      */
     public void Exscan(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                        Datatype datatype, Op op) {
-        String call = "Exscan";
-        CommSpec spec = spec();
-        if (objectReduction(call, op, datatype)) {
-            ObjectCollectives.scan(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, true);
-            return;
-        }
-        Reduction reduction = reduction(call, op, datatype);
-        Landing result = landing(call, recvbuf, recvoffset, count, datatype);
-        ByteBuffer mine = contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
-        MpiBackend backend = Environment.backend();
-        ByteBuffer inclusive = ByteBuffer.allocate(mine.remaining());
-        backend.scan(spec, mine, inclusive, reduction);
-        if (shiftUp(call, spec, inclusive, result.room())) {
-            result.finish();
+        try {
+            String call = "Exscan";
+            CommSpec spec = spec();
+            if (objectReduction(call, op, datatype)) {
+                ObjectCollectives.scan(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, true);
+                return;
+            }
+            Reduction reduction = reduction(call, op, datatype);
+            Landing result = landing(call, recvbuf, recvoffset, count, datatype);
+            ByteBuffer mine = contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+            MpiBackend backend = Environment.backend();
+            ByteBuffer inclusive = ByteBuffer.allocate(mine.remaining());
+            backend.scan(spec, mine, inclusive, reduction);
+            if (shiftUp(call, spec, inclusive, result.room())) {
+                result.finish();
+            }
+        } catch (RuntimeException e) {
+            throw revoking(e);
         }
     }
 

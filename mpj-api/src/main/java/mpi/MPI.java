@@ -77,6 +77,7 @@ public final class MPI {
     public static final int ERR_PENDING = MPIException.ERR_PENDING;
     public static final int ERR_REQUEST = MPIException.ERR_REQUEST;
     public static final int ERR_PROC_FAILED = MPIException.ERR_PROC_FAILED;
+    public static final int ERR_REVOKED = MPIException.ERR_REVOKED;
 
     // ---- datatypes ----
     /** Holds no data; cannot describe a buffer. */

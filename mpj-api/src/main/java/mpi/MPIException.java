@@ -28,6 +28,11 @@ public class MPIException extends RuntimeException {
     public static final int ERR_REQUEST = 19;
     /** A peer process failed or the job was aborted (MPICH's MPIX_ERR_PROC_FAILED). */
     public static final int ERR_PROC_FAILED = 101;
+    /**
+     * A collective failed at another member, so the communicator's collectives are revoked (MPICH's
+     * MPIX_ERR_REVOKED): raised by every later collective on it too.
+     */
+    public static final int ERR_REVOKED = 103;
 
     private final int errorClass;
 
@@ -80,6 +85,7 @@ public class MPIException extends RuntimeException {
             case ERR_PENDING: return "MPI_ERR_PENDING";
             case ERR_REQUEST: return "MPI_ERR_REQUEST";
             case ERR_PROC_FAILED: return "MPIX_ERR_PROC_FAILED";
+            case ERR_REVOKED: return "MPIX_ERR_REVOKED";
             case ERR_UNKNOWN: return "MPI_ERR_UNKNOWN";
             default: return "MPI_ERR_OTHER";
         }

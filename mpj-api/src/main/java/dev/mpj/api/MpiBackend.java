@@ -61,6 +61,19 @@ public interface MpiBackend {
     /** Blocks until every member of the communicator has entered the barrier. */
     void barrier(CommSpec comm);
 
+    /**
+     * Revokes the communicator's collectives after an error this member raised inside one: every other member
+     * is told, and from then on every pending and later operation on its collective context fails, here and
+     * there, with {@code ERR_REVOKED} naming this member and {@code reason}, so no member waits for a peer that
+     * has left the collective. Does nothing when already revoked.
+     */
+    default void revokeCollectives(CommSpec comm, String reason) {
+    }
+
+    /** The communicator is freed: its contexts may be reused, so a revocation of them is forgotten. */
+    default void release(CommSpec comm) {
+    }
+
     // ---- collectives ----
     // All run on the communicator's collective context. Buffers are byte ranges from position to limit,
     // which are left unchanged; a send range is only read, and may alias the caller's receive range

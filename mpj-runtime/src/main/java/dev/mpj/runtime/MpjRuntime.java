@@ -135,6 +135,16 @@ public final class MpjRuntime implements MpiBackend {
     }
 
     @Override
+    public void revokeCollectives(CommSpec comm, String reason) {
+        engine.revoke(comm.collectiveContext(), comm.worldRanks(), reason);
+    }
+
+    @Override
+    public void release(CommSpec comm) {
+        engine.forgetRevocation(comm.collectiveContext());
+    }
+
+    @Override
     public void barrier(CommSpec comm) {
         collectives.barrier(comm);
     }

@@ -48,7 +48,7 @@ class HydraIT {
         return mpiexec("pmi1", mode, np, main, args);
     }
 
-    private static List<String> mpiexec(String dialect, String mode, int np, Class<?> main, String... args) {
+    static List<String> mpiexec(String dialect, String mode, int np, Class<?> main, String... args) {
         List<String> cmd = new ArrayList<>(List.of("mpiexec.hydra", "-genv", "MPJ_PMI", dialect));
         switch (mode) {
             case "fd" -> { }

@@ -18,15 +18,13 @@ import java.util.List;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The same Java programs under Slurm: {@code srun -N 2 -n 4 --mpi=pmi2} on the two emulated nodes that
  * {@code .ci/slurm/start} runs on this machine. Slurm places ranks 0-2 on n1 and rank 3 on n2, so each job has
- * shared memory inside a node and TCP between the nodes. Slurm leaves the other ranks waiting when one dies, so
- * these tests also prove that the runtime ends such a job by itself.
+ * shared memory inside a node and TCP between the nodes. How such jobs fail is in {@link FaultsIT}.
  */
 @Timeout(120)
 @Tag("slurm")
@@ -80,11 +78,11 @@ class SlurmIT {
         return cmd;
     }
 
-    /** {@code srun -N 2 -n 4 --mpi=pmi2 [env …] java <small JVM> <exports> -cp … main args}. */
-    private static List<String> srun(List<String> env, String marker, Class<?> main, String... args) {
+    /** {@code srun -N 2 -n 4 --mpi=pmi2 env [env …] java <small JVM> <exports> -cp … main args}. */
+    static List<String> srun(List<String> env, String marker, Class<?> main, String... args) {
         List<String> cmd = new ArrayList<>(List.of("srun", "-N", Integer.toString(NODES), "-n", Integer.toString(NP),
                 "--mpi=pmi2"));
-        cmd.addAll(List.of("env", "MPJ_SEGMENT_DIR=" + segmentDir));
+        cmd.add("env");
         cmd.addAll(env);
         cmd.add(Commands.java());
         cmd.addAll(List.of(Job.RANK_JVM_OPTS.split(" ")));
@@ -97,7 +95,9 @@ class SlurmIT {
 
     private static Commands.Output run(List<String> env, String marker, Class<?> main, String... args)
             throws IOException, InterruptedException {
-        return Commands.run(srun(env, marker, main, args), Commands.repoRoot(), 90);
+        List<String> withSegments = new ArrayList<>(env);
+        withSegments.add("MPJ_SEGMENT_DIR=" + segmentDir);
+        return Commands.run(srun(withSegments, marker, main, args), Commands.repoRoot(), 90);
     }
 
     private static String marker() {
@@ -129,43 +129,5 @@ class SlurmIT {
             default -> "puts=" + NODES + " gets=" + NODES * NODES;
         };
         assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
-    }
-
-    /** Rank 1 shares n1 with ranks 0 and 2 (shared memory); rank 3 is alone on n2 (TCP to everyone). */
-    @ParameterizedTest(name = "rank {0}")
-    @ValueSource(ints = {1, 3})
-    void rankKilledAfterInitEndsTheJobNamingIt(int victim) throws Exception {
-        String marker = marker();
-        Commands.Output o = run(List.of(), marker, KilledRankProgram.class, Integer.toString(victim));
-        assertEndedWithin30Seconds(o, marker);
-        assertTrue(o.text().contains("rank " + victim + " disconnected without finalizing"), o::text);
-    }
-
-    /** The survivors wait in a PMI barrier that Slurm never completes: the init timeout ends them. */
-    @Test
-    void rankKilledDuringInitEndsTheJobAfterTheInitTimeout() throws Exception {
-        String marker = marker();
-        Commands.Output o = run(List.of("MPJ_TEST_KILL_AFTER_PHASE=pmi@3", "MPJ_INIT_TIMEOUT=8"), marker,
-                KilledRankProgram.class, "9");
-        assertEndedWithin30Seconds(o, marker);
-        assertTrue(o.text().contains("task 3: Killed"), o::text);
-        assertTrue(o.text().contains("MPI.Init did not finish within 8 s"), o::text);
-    }
-
-    private static void assertEndedWithin30Seconds(Commands.Output o, String marker) throws InterruptedException {
-        assertTrue(o.millis() < 30_000, () -> "srun took " + o.millis() + " ms\n" + o.text());
-        assertNotEquals(0, o.exitCode(), o::text);
-        long deadline = System.nanoTime() + 5_000_000_000L; // slurmstepd reaps the step after srun returns
-        while (!leftovers(marker).isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
-        List<ProcessHandle> left = leftovers(marker);
-        assertTrue(left.isEmpty(), () -> "rank JVMs left: " + left);
-    }
-
-    private static List<ProcessHandle> leftovers(String marker) {
-        return ProcessHandle.allProcesses()
-                .filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
-                .toList();
     }
 }

@@ -30,36 +30,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class StrangerIT {
     private static final int NP = 3;
     private static final int IDLE_CONNECTIONS = 3000;
+    /** Lines no rank sends first: each must cost the stranger its connection and nothing else. */
+    static final List<String> GARBAGE = List.of("hello\n", "cmd=\n", "\u0000\u0001\u00ff\n", "cmd=barrier_in\n",
+            "000040cmd=kvs-fence;\n", "cmd=get key=" + "x".repeat(3000) + "\n", "GET / HTTP/1.0\r\n\r\n");
+    /** A stranger claiming rank 1 without the job's secret. */
+    static final String FALSE_INITACK = "cmd=initack pmiid=1\ncmd=init pmi_version=1 pmi_subversion=1\n";
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"shm", "tcp"})
     void aJobThatAStrangerPokesFinishesWithExit0(String transports, @TempDir Path dir) throws Exception {
-        Path portFile = dir.resolve("pmi-port");
-        Path goFile = dir.resolve("go");
         Job job = Job.np(NP).env("MPJ_TRANSPORTS", transports);
         if (transports.equals("tcp")) {
             job.launcherOptions("--fake-nodes", Integer.toString(NP));
         }
-        Job.Running running = job.start(PokedProgram.class, portFile.toString(), goFile.toString());
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (!Files.exists(portFile)) {
-            assertTrue(System.nanoTime() < deadline && running.launcher().isAlive(),
-                    () -> "rank 0 never wrote PMI_PORT: " + running.outSoFar());
-            Thread.sleep(20);
-        }
-        String port = Files.readString(portFile).trim();
-        InetSocketAddress address = new InetSocketAddress(port.substring(0, port.lastIndexOf(':')),
-                Integer.parseInt(port.substring(port.lastIndexOf(':') + 1)));
+        PokedJob poked = PokedJob.start(job, dir);
+        InetSocketAddress address = poked.pmiPort();
 
-        for (String garbage : List.of("hello\n", "cmd=\n", "\u0000\u0001\u00ff\n", "cmd=barrier_in\n",
-                "000040cmd=kvs-fence;\n", "cmd=get key=" + "x".repeat(3000) + "\n", "GET / HTTP/1.0\r\n\r\n")) {
+        for (String garbage : GARBAGE) {
             assertClosedWithoutAnswer(address, garbage);
         }
-        assertClosedWithoutAnswer(address, "cmd=initack pmiid=1\ncmd=init pmi_version=1 pmi_subversion=1\n");
+        assertClosedWithoutAnswer(address, FALSE_INITACK);
         holdIdleConnections(address);
-        Files.createFile(goFile);
 
-        Job.Result r = running.await(120);
+        Job.Result r = poked.finish(120);
         assertEquals(0, r.exitCode(), r::toString);
         for (int rank = 0; rank < NP; rank++) {
             assertEquals(1, r.linesContaining("rank " + rank + " sum " + NP * (NP + 1) / 2), r::toString);
@@ -68,8 +61,33 @@ class StrangerIT {
         assertTrue(r.leftovers().isEmpty(), () -> "rank JVMs left behind\n" + r);
     }
 
+    /** A running {@link PokedProgram} job: its launcher, mpjrun's PMI port, and the file that lets it go on. */
+    record PokedJob(Job.Running running, InetSocketAddress pmiPort, Path go) {
+        /** Starts the job in {@code dir} and waits until rank 0 has written the PMI port. */
+        static PokedJob start(Job job, Path dir) throws IOException, InterruptedException {
+            Path portFile = dir.resolve("pmi-port");
+            Path go = dir.resolve("go");
+            Job.Running running = job.start(PokedProgram.class, portFile.toString(), go.toString());
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (!Files.exists(portFile)) {
+                assertTrue(System.nanoTime() < deadline && running.launcher().isAlive(),
+                        () -> "rank 0 never wrote PMI_PORT: " + running.outSoFar());
+                Thread.sleep(20);
+            }
+            String port = Files.readString(portFile).trim();
+            return new PokedJob(running, new InetSocketAddress(port.substring(0, port.lastIndexOf(':')),
+                    Integer.parseInt(port.substring(port.lastIndexOf(':') + 1))), go);
+        }
+
+        /** Lets the ranks go on and waits for the job's end. */
+        Job.Result finish(long timeoutSeconds) throws IOException {
+            Files.createFile(go);
+            return running.await(timeoutSeconds);
+        }
+    }
+
     /** Sends {@code text} as a stranger; the server must close the connection and send nothing. */
-    private static void assertClosedWithoutAnswer(InetSocketAddress address, String text) throws IOException {
+    static void assertClosedWithoutAnswer(InetSocketAddress address, String text) throws IOException {
         try (Socket s = new Socket()) {
             s.connect(address);
             s.setSoTimeout(20_000);

@@ -23,6 +23,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * the same. The node-aware steps run on the collective's own tag: each step is a whole collective over its group
  * (a node, or the node leaders) and every member runs its steps in the same order, so each pair's messages
  * still match in the order they are sent.
+ *
+ * <p>An error one member raises inside a collective revokes the communicator's collectives
+ * ({@link MpiBackend#revokeCollectives}), so every other member's collective fails too and none hangs.
  */
 public final class Collectives {
     private final MpiBackend p2p;
@@ -46,160 +49,228 @@ public final class Collectives {
     }
 
     public void barrier(CommSpec comm) {
-        Peers peers = peers(comm, CollectiveKind.BARRIER);
-        NodeLayout layout = layout(comm);
-        if (layout != null && tuning.nodeAware(CollectiveKind.BARRIER, 0, layout)) {
-            NodeAwareBarrier.run(layout, peers);
-        } else {
-            flat.barrier(peers);
+        try {
+            Peers peers = peers(comm, CollectiveKind.BARRIER);
+            NodeLayout layout = layout(comm);
+            if (layout != null && tuning.nodeAware(CollectiveKind.BARRIER, 0, layout)) {
+                NodeAwareBarrier.run(layout, peers);
+            } else {
+                flat.barrier(peers);
+            }
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
         }
     }
 
     public void bcast(CommSpec comm, ByteBuffer data, int root) {
-        checkRoot(comm, root);
-        int n = data.remaining();
-        if (comm.size() == 1 || n == 0) {
-            return;
-        }
-        Peers peers = peers(comm, CollectiveKind.BCAST);
-        NodeLayout layout = layout(comm);
-        if (layout != null && tuning.nodeAware(CollectiveKind.BCAST, n, layout)) {
-            NodeAwareBcast.run(flat, layout, peers, data, root);
-        } else {
-            flat.bcast(peers.rootedAt(root), data);
+        try {
+            checkRoot(comm, root);
+            int n = data.remaining();
+            if (comm.size() == 1 || n == 0) {
+                return;
+            }
+            Peers peers = peers(comm, CollectiveKind.BCAST);
+            NodeLayout layout = layout(comm);
+            if (layout != null && tuning.nodeAware(CollectiveKind.BCAST, n, layout)) {
+                NodeAwareBcast.run(flat, layout, peers, data, root);
+            } else {
+                flat.bcast(peers.rootedAt(root), data);
+            }
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
         }
     }
 
     public void gather(CommSpec comm, ByteBuffer send, ByteBuffer recv, int root) {
-        checkRoot(comm, root);
-        if (comm.rank() == root) {
-            checkLength("gather", recv, (long) send.remaining() * comm.size());
+        try {
+            checkRoot(comm, root);
+            if (comm.rank() == root) {
+                checkLength("gather", recv, (long) send.remaining() * comm.size());
+            }
+            BinomialGather.run(peers(comm, CollectiveKind.GATHER).rootedAt(root), send, recv);
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
         }
-        BinomialGather.run(peers(comm, CollectiveKind.GATHER).rootedAt(root), send, recv);
     }
 
     public void gatherv(CommSpec comm, ByteBuffer send, ByteBuffer[] recv, int root) {
-        checkRoot(comm, root);
-        if (comm.rank() == root) {
-            checkBlocks("gatherv", recv, comm.size());
+        try {
+            checkRoot(comm, root);
+            if (comm.rank() == root) {
+                checkBlocks("gatherv", recv, comm.size());
+            }
+            LinearV.gatherv(peers(comm, CollectiveKind.GATHERV), send, recv, root);
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
         }
-        LinearV.gatherv(peers(comm, CollectiveKind.GATHERV), send, recv, root);
     }
 
     public void scatter(CommSpec comm, ByteBuffer send, ByteBuffer recv, int root) {
-        checkRoot(comm, root);
-        int block;
-        if (comm.rank() == root) {
-            block = send.remaining() / comm.size();
-            checkLength("scatter", send, (long) block * comm.size());
-            if (recv != null) {
-                checkLength("scatter", recv, block);
+        try {
+            checkRoot(comm, root);
+            int block;
+            if (comm.rank() == root) {
+                block = send.remaining() / comm.size();
+                checkLength("scatter", send, (long) block * comm.size());
+                if (recv != null) {
+                    checkLength("scatter", recv, block);
+                }
+            } else {
+                block = recv.remaining();
             }
-        } else {
-            block = recv.remaining();
+            BinomialScatter.run(peers(comm, CollectiveKind.SCATTER).rootedAt(root), send, recv, block);
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
         }
-        BinomialScatter.run(peers(comm, CollectiveKind.SCATTER).rootedAt(root), send, recv, block);
     }
 
     public void scatterv(CommSpec comm, ByteBuffer[] send, ByteBuffer recv, int root) {
-        checkRoot(comm, root);
-        if (comm.rank() == root) {
-            checkBlocks("scatterv", send, comm.size());
+        try {
+            checkRoot(comm, root);
+            if (comm.rank() == root) {
+                checkBlocks("scatterv", send, comm.size());
+            }
+            LinearV.scatterv(peers(comm, CollectiveKind.SCATTERV), send, recv, root);
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
         }
-        LinearV.scatterv(peers(comm, CollectiveKind.SCATTERV), send, recv, root);
     }
 
     public void allgather(CommSpec comm, ByteBuffer send, ByteBuffer recv) {
-        int p = comm.size();
-        int block = send.remaining();
-        checkLength("allgather", recv, (long) block * p);
-        Bytes.copy(send, recv, comm.rank() * block);
-        if (p == 1 || block == 0) {
-            return;
-        }
-        Peers peers = peers(comm, CollectiveKind.ALLGATHER);
-        NodeLayout layout = layout(comm);
-        if (layout != null && NodeAwareAllgather.applies(layout)
-                && tuning.nodeAware(CollectiveKind.ALLGATHER, (long) block * p, layout)) {
-            NodeAwareAllgather.run(flat, layout, peers, send, recv);
-        } else {
-            flat.allgather(peers, recv, Alltoall.equalBlocks(p, block));
+        try {
+            int p = comm.size();
+            int block = send.remaining();
+            checkLength("allgather", recv, (long) block * p);
+            Bytes.copy(send, recv, comm.rank() * block);
+            if (p == 1 || block == 0) {
+                return;
+            }
+            Peers peers = peers(comm, CollectiveKind.ALLGATHER);
+            NodeLayout layout = layout(comm);
+            if (layout != null && NodeAwareAllgather.applies(layout)
+                    && tuning.nodeAware(CollectiveKind.ALLGATHER, (long) block * p, layout)) {
+                NodeAwareAllgather.run(flat, layout, peers, send, recv);
+            } else {
+                flat.allgather(peers, recv, Alltoall.equalBlocks(p, block));
+            }
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
         }
     }
 
     public void allgatherv(CommSpec comm, ByteBuffer send, ByteBuffer[] recv) {
-        checkBlocks("allgatherv", recv, comm.size());
-        Bytes.copy(send, recv[comm.rank()]);
-        RingAllgather.run(peers(comm, CollectiveKind.ALLGATHERV), recv);
+        try {
+            checkBlocks("allgatherv", recv, comm.size());
+            Bytes.copy(send, recv[comm.rank()]);
+            RingAllgather.run(peers(comm, CollectiveKind.ALLGATHERV), recv);
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
+        }
     }
 
     public void alltoall(CommSpec comm, ByteBuffer send, ByteBuffer recv) {
-        int p = comm.size();
-        checkEqualBlocks("alltoall", send, recv, p);
-        int block = send.remaining() / p;
-        Peers peers = peers(comm, CollectiveKind.ALLTOALL);
-        switch (tuning.alltoall(block, p)) {
-            case BRUCK -> Alltoall.bruck(peers, send, recv);
-            case PAIRWISE -> Alltoall.pairwise(peers, send, recv);
-            default -> Alltoall.scattered(peers, send, recv);
+        try {
+            int p = comm.size();
+            checkEqualBlocks("alltoall", send, recv, p);
+            int block = send.remaining() / p;
+            Peers peers = peers(comm, CollectiveKind.ALLTOALL);
+            switch (tuning.alltoall(block, p)) {
+                case BRUCK -> Alltoall.bruck(peers, send, recv);
+                case PAIRWISE -> Alltoall.pairwise(peers, send, recv);
+                default -> Alltoall.scattered(peers, send, recv);
+            }
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
         }
     }
 
     public void alltoallv(CommSpec comm, ByteBuffer[] send, ByteBuffer[] recv) {
-        checkBlocks("alltoallv", send, comm.size());
-        checkBlocks("alltoallv", recv, comm.size());
-        LinearV.alltoallv(peers(comm, CollectiveKind.ALLTOALLV), send, recv);
+        try {
+            checkBlocks("alltoallv", send, comm.size());
+            checkBlocks("alltoallv", recv, comm.size());
+            LinearV.alltoallv(peers(comm, CollectiveKind.ALLTOALLV), send, recv);
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
+        }
     }
 
     public void reduce(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op, int root) {
-        checkRoot(comm, root);
-        checkVector("reduce", send, op);
-        if (comm.rank() == root) {
-            checkLength("reduce", recv, send.remaining());
-        }
-        Peers peers = peers(comm, CollectiveKind.REDUCE);
-        NodeLayout layout = layout(comm);
-        if (layout != null && NodeAwareReduce.applies(layout, op)
-                && tuning.nodeAware(CollectiveKind.REDUCE, send.remaining(), layout)) {
-            NodeAwareReduce.run(flat, layout, peers, send, recv, op, root);
-        } else {
-            flat.reduce(peers, send, recv, op, root);
+        try {
+            checkRoot(comm, root);
+            checkVector("reduce", send, op);
+            if (comm.rank() == root) {
+                checkLength("reduce", recv, send.remaining());
+            }
+            Peers peers = peers(comm, CollectiveKind.REDUCE);
+            NodeLayout layout = layout(comm);
+            if (layout != null && NodeAwareReduce.applies(layout, op)
+                    && tuning.nodeAware(CollectiveKind.REDUCE, send.remaining(), layout)) {
+                NodeAwareReduce.run(flat, layout, peers, send, recv, op, root);
+            } else {
+                flat.reduce(peers, send, recv, op, root);
+            }
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
         }
     }
 
     public void allreduce(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op) {
-        checkVector("allreduce", send, op);
-        checkLength("allreduce", recv, send.remaining());
-        int n = send.remaining();
-        if (comm.size() == 1 || n == 0) {
-            Bytes.copy(send, recv);
-            return;
-        }
-        Peers peers = peers(comm, CollectiveKind.ALLREDUCE);
-        NodeLayout layout = layout(comm);
-        if (layout != null && NodeAwareAllreduce.applies(layout, op)
-                && tuning.nodeAware(CollectiveKind.ALLREDUCE, n, layout)) {
-            NodeAwareAllreduce.run(flat, layout, peers, send, recv, op);
-        } else {
-            flat.allreduce(peers, send, recv, op);
+        try {
+            checkVector("allreduce", send, op);
+            checkLength("allreduce", recv, send.remaining());
+            int n = send.remaining();
+            if (comm.size() == 1 || n == 0) {
+                Bytes.copy(send, recv);
+                return;
+            }
+            Peers peers = peers(comm, CollectiveKind.ALLREDUCE);
+            NodeLayout layout = layout(comm);
+            if (layout != null && NodeAwareAllreduce.applies(layout, op)
+                    && tuning.nodeAware(CollectiveKind.ALLREDUCE, n, layout)) {
+                NodeAwareAllreduce.run(flat, layout, peers, send, recv, op);
+            } else {
+                flat.allreduce(peers, send, recv, op);
+            }
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
         }
     }
 
     public void reduceScatter(CommSpec comm, ByteBuffer send, ByteBuffer recv, int[] blockBytes, Reduction op) {
-        checkVector("reduceScatter", send, op);
-        long total = 0;
-        for (int b : blockBytes) {
-            total += b;
+        try {
+            checkVector("reduceScatter", send, op);
+            long total = 0;
+            for (int b : blockBytes) {
+                total += b;
+            }
+            checkLength("reduceScatter", send, total);
+            checkLength("reduceScatter", recv, blockBytes[comm.rank()]);
+            ReduceScatter.run(peers(comm, CollectiveKind.REDUCE_SCATTER), send, recv, blockBytes, op);
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
         }
-        checkLength("reduceScatter", send, total);
-        checkLength("reduceScatter", recv, blockBytes[comm.rank()]);
-        ReduceScatter.run(peers(comm, CollectiveKind.REDUCE_SCATTER), send, recv, blockBytes, op);
     }
 
     public void scan(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op) {
-        checkVector("scan", send, op);
-        checkLength("scan", recv, send.remaining());
-        RecursiveDoublingScan.run(peers(comm, CollectiveKind.SCAN), send, recv, op);
+        try {
+            checkVector("scan", send, op);
+            checkLength("scan", recv, send.remaining());
+            RecursiveDoublingScan.run(peers(comm, CollectiveKind.SCAN), send, recv, op);
+        } catch (RuntimeException e) {
+            throw revoked(comm, e);
+        }
+    }
+
+    /**
+     * An error raised here inside a collective (a check, a short or long block, a lost peer, a user operation
+     * that threw) leaves the other members waiting for this one: the communicator's collectives are revoked, so
+     * they fail too ({@code ERR_REVOKED}) instead of hanging. A revocation is not passed on again.
+     */
+    private RuntimeException revoked(CommSpec comm, RuntimeException e) {
+        if (comm.size() > 1 && !(e instanceof MPIException m && m.getErrorClass() == MPIException.ERR_REVOKED)) {
+            p2p.revokeCollectives(comm, e instanceof MPIException ? e.getMessage() : e.toString());
+        }
+        return e;
     }
 
     private Peers peers(CommSpec comm, CollectiveKind kind) {

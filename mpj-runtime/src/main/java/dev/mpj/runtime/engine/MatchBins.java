@@ -3,6 +3,8 @@ package dev.mpj.runtime.engine;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 
+import java.util.List;
+
 /**
  * FIFO bins of entries keyed by (context, source, tag), where source and tag may be the wildcards as keys; one
  * map of bins per communicator context. A bin is a doubly linked list of {@link MatchLink}s in insertion order,
@@ -76,6 +78,19 @@ final class MatchBins<T> {
             lastBins = bins;
         }
         return bins;
+    }
+
+    /** Adds every entry of {@code context}'s bins to {@code out}, each bin oldest first. */
+    void collect(int context, List<T> out) {
+        Long2ObjectHashMap<Bin<T>> bins = contexts.get(context);
+        if (bins == null) {
+            return;
+        }
+        for (Bin<T> bin : bins.values()) {
+            for (MatchLink<T> l = bin.head; l != null; l = l.next) {
+                out.add(l.item);
+            }
+        }
     }
 
     /** Unlinks an entry from its bin; must be called once per link appended. */

@@ -1,5 +1,8 @@
 package dev.mpj.runtime.engine;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import static dev.mpj.api.MpiBackend.ANY_SOURCE;
 import static dev.mpj.api.MpiBackend.ANY_TAG;
 
@@ -52,6 +55,16 @@ final class PostedReceives {
         }
         unlink(r);
         return true;
+    }
+
+    /** Removes and returns every receive posted on {@code context}. */
+    List<ReceiveOperation> takeAll(int context) {
+        List<ReceiveOperation> all = new ArrayList<>();
+        bins.collect(context, all);
+        for (ReceiveOperation r : all) {
+            unlink(r);
+        }
+        return all;
     }
 
     int size() {

@@ -17,6 +17,7 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -26,13 +27,16 @@ import java.util.function.BooleanSupplier;
  * protocols, synchronous sends, and per-peer eager credit ({@link EagerCredit}): an eager message that would
  * take a peer beyond its budget of unconsumed eager bytes goes by rendezvous instead, so neither side holds
  * unbounded eager data. Driven only by the thread that calls MPI; transports feed it from their own threads through a
- * lock-free inbox and unpark it when it idles.
+ * lock-free inbox and unpark it when it idles. A collective context may be revoked ({@link #revoke}): its
+ * operations then fail at once, everywhere the {@code REVOKE} frame reaches.
  *
  * <p>Non-overtaking order holds because every transport delivers one peer's frames in order, the inbox
  * is FIFO, both queues match in arrival/post order (by sequence number across wildcard bins), and a rendezvous message is matched when its
  * request arrives, not when its data does.
  */
 public final class ProgressEngine implements FrameSink {
+    /** A revocation's reason is cut to this, so it fits one shared-memory record. */
+    private static final int MAX_REASON_BYTES = 2048;
     private final int rank;
     private final int eagerThreshold;
     private final int chunkSize;
@@ -57,6 +61,8 @@ public final class ProgressEngine implements FrameSink {
     private long nextId = 1;
     private volatile Thread parked;
     private volatile String failure;
+    /** Null until a collective context is revoked, so operations pay one null check for the feature. */
+    private RevokedContexts revoked;
 
     /** Where the engine sends frames to other ranks, and where it polls for frames nobody pushes. */
     public interface FrameRouter {
@@ -183,6 +189,11 @@ public final class ProgressEngine implements FrameSink {
     public Operation send(ByteBuffer data, int dest, int tag, int context, SendMode mode) {
         ByteBuffer d = data.slice().order(ByteOrder.LITTLE_ENDIAN);
         SendOperation op = new SendOperation(nextId++, dest, tag, context, d);
+        if (revoked != null && revoked.contains(context)) {
+            op.error = revoked.error(context);
+            op.finish();
+            return op;
+        }
         boolean sync = mode == SendMode.SYNCHRONOUS;
         int length = d.remaining();
         if (dest == rank) {
@@ -227,6 +238,11 @@ public final class ProgressEngine implements FrameSink {
     public Operation receive(ByteBuffer room, int source, int tag, int context) {
         ByteBuffer r = room == null ? null : room.slice().order(ByteOrder.LITTLE_ENDIAN);
         ReceiveOperation op = new ReceiveOperation(this, nextId++, r, source, tag, context);
+        if (revoked != null && revoked.contains(context)) {
+            op.error = revoked.error(context);
+            op.complete = true;
+            return op;
+        }
         UnexpectedMessage m = unexpected.take(context, source, tag);
         if (m != null) {
             consumeUnexpected(op, m);
@@ -286,11 +302,88 @@ public final class ProgressEngine implements FrameSink {
         return tasks.size();
     }
 
+    /**
+     * Revokes collective context {@code context} after an error this rank raised inside a collective: tells every
+     * other rank of {@code members} (world ranks) with a {@code REVOKE} frame, then fails this rank's operations
+     * on it as a received revocation does. A peer that cannot be reached is skipped: its loss is reported on its
+     * own. Does nothing when the context is revoked already.
+     */
+    public void revoke(int context, int[] members, String reason) {
+        if (!markRevoked(context, rank, reason)) {
+            return;
+        }
+        byte[] text = reason.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer payload = ByteBuffer.wrap(text, 0, Math.min(text.length, MAX_REASON_BYTES));
+        for (int m : members) {
+            if (m == rank) {
+                continue;
+            }
+            FrameHeader.write(header, FrameHeader.REVOKE, context, rank, 0, 0, payload.remaining());
+            try {
+                router.send(m, header, payload.duplicate());
+            } catch (RuntimeException unreachable) {
+                // A lost peer waits for nothing; the others still hear of the revocation.
+            }
+        }
+    }
+
+    /** Whether {@code context} has been revoked, here or by a peer. */
+    public boolean isRevoked(int context) {
+        return revoked != null && revoked.contains(context);
+    }
+
+    /** The context is free for reuse: a revocation of it no longer applies. */
+    public void forgetRevocation(int context) {
+        if (revoked != null) {
+            revoked.forget(context);
+        }
+    }
+
+    /**
+     * Records the revocation and completes, with its error, every operation of the context that waits for a
+     * peer: posted receives leave their queue; rendezvous receives awaiting data and sends awaiting their match or
+     * acknowledgement stay in flight, so data or a clear-to-send a peer sent before it heard of the revocation
+     * still finds them (else it would fail the whole engine as a protocol error). Unmatched messages stay queued: no
+     * receive on the context can take them any more.
+     */
+    private boolean markRevoked(int context, int origin, String reason) {
+        if (revoked == null) {
+            revoked = new RevokedContexts();
+        }
+        if (!revoked.add(context, origin, rank, reason)) {
+            return false;
+        }
+        for (ReceiveOperation r : posted.takeAll(context)) {
+            failRevoked(r, context);
+        }
+        for (ReceiveOperation r : receivesInFlight.values()) {
+            if (r.context == context) {
+                failRevoked(r, context);
+            }
+        }
+        for (SendOperation op : sendsInFlight.values()) {
+            if (op.context == context) {
+                failRevoked(op, context);
+            }
+        }
+        return true;
+    }
+
+    private void failRevoked(BaseOperation op, int context) {
+        op.error = revoked.error(context);
+        op.complete = true;
+    }
+
     void cancelPosted(ReceiveOperation op) {
         if (posted.remove(op)) {
             op.cancelled = true;
             op.complete = true;
         }
+    }
+
+    /** Why every wait fails from now on (lost peer, abort, protocol error), or null (diagnostics and tests). */
+    public String failure() {
+        return failure;
     }
 
     /** Messages that arrived with no receive posted yet (for diagnostics and tests). */
@@ -346,6 +439,7 @@ public final class ProgressEngine implements FrameSink {
             case FrameHeader.DATA -> onData(cookie, arg, payload);
             case FrameHeader.ACK -> onAck(cookie);
             case FrameHeader.CREDIT -> credit.returned(peer, arg);
+            case FrameHeader.REVOKE -> markRevoked(context, peer, StandardCharsets.UTF_8.decode(payload).toString());
             default -> fail("rank " + peer + " sent a frame of unknown kind " + kind);
         }
     }

@@ -96,7 +96,7 @@ public final class InitSequence {
         try {
             listen();
             card();
-            attachSegment();
+            attachSegment(watchdog);
             exchange();
         } finally {
             closeMessenger();
@@ -172,10 +172,11 @@ public final class InitSequence {
      * inside the exchange's first PMI fence, so it overlaps the wait; with {@code mpj.irregularCards} it runs
      * now, with slots that hold any card, and the job agrees on the longest card before exchanging.
      */
-    private void attachSegment() {
+    private void attachSegment(InitWatchdog watchdog) {
         int node = nodeMap.nodeOf(rank);
         boolean creator = nodeMap.isRoot(rank);
         Path file = NodeSegmentFiles.path(NodeSegmentFiles.directory(settings), pmi.jobId(), node);
+        watchdog.removeOnExpiry(file);
         // shared memory needs no room when it will not be used (the file stays small and sparse anyway)
         int transportBytes = useShm ? settings.shmTransportBytes() : 0;
         segmentSource = new SegmentAttach(creator, file, node, nodeMap.localSize(node), size, transportBytes,

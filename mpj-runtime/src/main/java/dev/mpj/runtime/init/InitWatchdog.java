@@ -6,6 +6,9 @@ import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -13,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * when one of its processes dies (Slurm without {@code --kill-on-bad-exit}), the survivors would otherwise wait
  * in the next PMI barrier, or for a peer's business card, forever. The watchdog gives the waits of init their
  * own bounds ({@link Setting#INIT_TIMEOUT}) a few seconds of grace first, so that their more specific errors
- * win; when it fires, it names this rank and the last phase it finished, and halts with status 1.
+ * win; when it fires, it names this rank and the last phase it finished, removes the node segment's file (any
+ * local rank may: the job has failed), and halts with status 1.
  */
 final class InitWatchdog implements Runnable {
     /** Grace after {@link Settings#initTimeoutSeconds()}: the bounded waits of init report first. */
@@ -22,6 +26,8 @@ final class InitWatchdog implements Runnable {
     private final InitReport report;
     private final int seconds;
     private volatile int rank = -1;
+    /** The node segment's file, once this rank knows it: removed when the watchdog fires. */
+    private volatile Path segmentFile;
     private boolean disarmed; // guarded by this
 
     private InitWatchdog(InitReport report, int seconds) {
@@ -62,6 +68,14 @@ final class InitWatchdog implements Runnable {
         rank = r;
     }
 
+    /**
+     * The node segment's file: if init fails, nobody will use it, and under a process manager that does not sweep
+     * the segment directory (Hydra, Slurm) it would stay until the next job's node root finds it stale.
+     */
+    void removeOnExpiry(Path file) {
+        segmentFile = file;
+    }
+
     /** Init finished (or failed with its own error): the watchdog stays quiet. */
     synchronized void disarm() {
         disarmed = true;
@@ -75,6 +89,14 @@ final class InitWatchdog implements Runnable {
                 + " answering. Exiting (raise " + Setting.INIT_TIMEOUT.property() + " or "
                 + Setting.INIT_TIMEOUT.environmentVariable() + " for slower starts)");
         System.err.flush();
+        Path file = segmentFile;
+        if (file != null) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException | RuntimeException e) {
+                // halting matters more; the next node root sweeps stale segments
+            }
+        }
         Runtime.getRuntime().halt(1);
     }
 }

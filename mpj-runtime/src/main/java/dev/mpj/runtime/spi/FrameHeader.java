@@ -39,6 +39,11 @@ public final class FrameHeader {
     public static final byte DATA = 6;
     /** Eager credit returned: arg = bytes of the addressee's eager messages this rank's receives consumed. */
     public static final byte CREDIT = 7;
+    /**
+     * The source revoked the collectives of a communicator after an error inside one: context = its collective
+     * context; the payload is the reason, UTF-8.
+     */
+    public static final byte REVOKE = 8;
 
     private FrameHeader() {
     }
@@ -85,6 +90,6 @@ public final class FrameHeader {
     }
 
     public static boolean isKnownKind(byte kind) {
-        return kind >= EAGER && kind <= CREDIT;
+        return kind >= EAGER && kind <= REVOKE;
     }
 }

@@ -177,6 +177,11 @@ final class ThreadedJob {
         }
 
         @Override
+        public void revokeCollectives(CommSpec comm, String reason) {
+            engine.revoke(comm.collectiveContext(), comm.worldRanks(), reason);
+        }
+
+        @Override
         public void barrier(CommSpec comm) {
             DisseminationBarrier.run(this, comm);
         }

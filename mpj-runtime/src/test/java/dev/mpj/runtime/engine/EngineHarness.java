@@ -25,14 +25,16 @@ final class EngineHarness {
         }
         for (int r = 0; r < n; r++) {
             int from = r;
-            engines[r].setRouter((peer, header, payload) -> {
-                ByteBuffer f = ByteBuffer.allocate(header.remaining() + payload.remaining())
-                        .order(ByteOrder.LITTLE_ENDIAN);
-                f.put(header.duplicate()).put(payload.duplicate()).flip();
-                framesSent++;
-                engines[peer].onFrame(from, f, () -> { });
-            });
+            engines[r].setRouter((peer, header, payload) -> deliver(from, peer, header, payload));
         }
+    }
+
+    /** Hands a copy of the frame (header + payload) to {@code peer}'s inbox, as from {@code from}. */
+    void deliver(int from, int peer, ByteBuffer header, ByteBuffer payload) {
+        ByteBuffer f = ByteBuffer.allocate(header.remaining() + payload.remaining()).order(ByteOrder.LITTLE_ENDIAN);
+        f.put(header.duplicate()).put(payload.duplicate()).flip();
+        framesSent++;
+        engines[peer].onFrame(from, f, () -> { });
     }
 
     ProgressEngine get(int r) {
