@@ -413,7 +413,7 @@ public final class Job {
         }
     }
 
-    private static String seconds(Duration d) {
+    static String seconds(Duration d) {
         long millis = d.toMillis();
         return millis % 1000 == 0 ? millis / 1000 + " s" : millis / 1000.0 + " s";
     }

@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The same Java programs under Slurm: {@code srun -N 2 -n 4 --mpi=pmi2} on the two emulated nodes that
  * {@code .ci/slurm/start} runs on this machine. Slurm places ranks 0-2 on n1 and rank 3 on n2, so each job has
  * shared memory inside a node and TCP between the nodes. Slurm leaves the other ranks waiting when one dies, so
- * these tests also prove that the runtime ends such a job by itself.
+ * these tests also prove that the runtime ends such a job by itself. And mpjrun inside an allocation, which runs
+ * the job through srun.
  */
 @Timeout(120)
 @Tag("slurm")
@@ -167,5 +168,18 @@ class SlurmIT {
         return ProcessHandle.allProcesses()
                 .filter(h -> h.info().commandLine().map(c -> c.contains(marker)).orElse(false))
                 .toList();
+    }
+
+    /** {@code salloc -N 2 -n 4 mpjrun -np 4 …}: mpjrun hands the job to srun, which spreads it over n1 and n2. */
+    @Test
+    void mpjrunInsideAnAllocationRunsTheJobThroughSrunOnBothNodes(@TempDir Path dir) throws Exception {
+        Path wdir = dir.toRealPath();
+        Job job = Job.np(NP).under(withConf(List.of("salloc", "-N", Integer.toString(NODES), "-n",
+                Integer.toString(NP))).toArray(String[]::new));
+        Job.Result r = job.launcherOptions("-env", "X", "x,1", "-env", "MPJ_INIT_TIMINGS", "true",
+                        "-env", "MPJ_SEGMENT_DIR", segmentDir.toString(), "-wdir", wdir.toString())
+                .timeout(90).run(FlagsProbeProgram.class);
+        ProbeChecks.assertRanOnTwoNodesWith(r, NP, "x,1", wdir);
+        assertTrue(r.leftovers().isEmpty(), () -> "rank JVMs left behind\n" + r);
     }
 }
