@@ -174,10 +174,15 @@ class HydraIT {
         Job.Result r = Job.np(4).launcherOptions("-launcher", "fork", "-hosts", "a1:2,a2:2", "-genv", "X", "x,1",
                 "-genv", "MPJ_INIT_TIMINGS", "true", "-wdir", wdir.toString()).timeout(90)
                 .run(FlagsProbeProgram.class);
-        ProbeChecks.assertRanOnTwoNodesWith(r, 4, "x,1", wdir);
+        DelegatedJobs.assertRanOnTwoNodesWith(r, 4, "x,1", wdir);
         // Hydra's own locality variables: two ranks on each host
         assertEquals(2, r.linesContaining(" local 0 of 2"), r::toString);
         assertEquals(2, r.linesContaining(" local 1 of 2"), r::toString);
         assertTrue(r.leftovers().isEmpty(), () -> "rank JVMs left behind\n" + r);
+    }
+
+    @Test
+    void sigtermToMpjrunStopsAJobRunningThroughHydra() throws Exception {
+        DelegatedJobs.assertSigtermStopsTheJob(Job.np(4).launcherOptions("-launcher", "fork", "-hosts", "a1:2,a2:2"), 4);
     }
 }

@@ -108,6 +108,17 @@ final class Job {
             }
         }
 
+        /** Waits until {@code count} lines of stdout start with {@code prefix}; fails if mpjrun ends first. */
+        void awaitLines(String prefix, int count, long timeoutSeconds) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+            while (outSoFar().lines().filter(l -> l.startsWith(prefix)).count() < count) {
+                if (System.nanoTime() > deadline || !launcher.isAlive()) {
+                    throw new AssertionError("no " + count + " lines '" + prefix + "'\n" + await(5));
+                }
+                Thread.sleep(50);
+            }
+        }
+
         /** Waits for mpjrun to exit (killing it and its ranks at the deadline) and collects the result. */
         Result await(long timeoutSeconds) {
             try {

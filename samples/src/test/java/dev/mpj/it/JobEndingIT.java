@@ -65,12 +65,7 @@ class JobEndingIT {
                     .env("MPJ_SEGMENT_DIR", segments.toString())
                     .start(FailingProgram.class, "hang");
             long started = System.nanoTime();
-            long deadline = started + 150_000_000_000L;
-            while (job.outSoFar().lines().filter(l -> l.startsWith("ready rank")).count() < np) {
-                assertTrue(System.nanoTime() < deadline && job.launcher().isAlive(),
-                        () -> "ranks never got ready: " + job.outSoFar());
-                Thread.sleep(50);
-            }
+            job.awaitLines("ready rank", np, 150);
             System.out.printf("%d ranks past MPI.Init after %d ms%n", np, (System.nanoTime() - started) / 1_000_000);
             long signalled = System.nanoTime();
             job.launcher().destroy(); // SIGTERM

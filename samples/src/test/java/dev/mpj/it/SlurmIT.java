@@ -174,12 +174,23 @@ class SlurmIT {
     @Test
     void mpjrunInsideAnAllocationRunsTheJobThroughSrunOnBothNodes(@TempDir Path dir) throws Exception {
         Path wdir = dir.toRealPath();
-        Job job = Job.np(NP).under(withConf(List.of("salloc", "-N", Integer.toString(NODES), "-n",
-                Integer.toString(NP))).toArray(String[]::new));
-        Job.Result r = job.launcherOptions("-env", "X", "x,1", "-env", "MPJ_INIT_TIMINGS", "true",
+        Job.Result r = inAllocation().launcherOptions("-env", "X", "x,1", "-env", "MPJ_INIT_TIMINGS", "true",
                         "-env", "MPJ_SEGMENT_DIR", segmentDir.toString(), "-wdir", wdir.toString())
                 .timeout(90).run(FlagsProbeProgram.class);
-        ProbeChecks.assertRanOnTwoNodesWith(r, NP, "x,1", wdir);
+        DelegatedJobs.assertRanOnTwoNodesWith(r, NP, "x,1", wdir);
         assertTrue(r.leftovers().isEmpty(), () -> "rank JVMs left behind\n" + r);
+    }
+
+    /** SIGTERM to mpjrun inside the allocation: it stops srun, which cancels the step on both nodes. */
+    @Test
+    void sigtermToMpjrunInsideAnAllocationStopsTheJobOnBothNodes() throws Exception {
+        DelegatedJobs.assertSigtermStopsTheJob(inAllocation().launcherOptions("-env", "MPJ_SEGMENT_DIR",
+                segmentDir.toString()), NP);
+    }
+
+    /** mpjrun under {@code salloc -N 2 -n 4}. */
+    private static Job inAllocation() {
+        return Job.np(NP).under(withConf(List.of("salloc", "-N", Integer.toString(NODES), "-n",
+                Integer.toString(NP))).toArray(String[]::new));
     }
 }
