@@ -45,13 +45,13 @@ public final class MpjRun {
             return usageError(err, e.getMessage());
         }
         Optional<ProcessManager> manager = ProcessManager.choose(options, environment);
+        if (options.launcher() != null && manager.orElse(null) != ProcessManager.HYDRA) {
+            err.println("mpjrun: -launcher " + options.launcher() + " ignored: it tells Hydra how to reach other "
+                    + "hosts, and this job does not run through Hydra");
+        }
         if (manager.isPresent()) {
             return new DelegatedJob(manager.get(), options, environment, err)
                     .run(System.getProperty("java.class.path"));
-        }
-        if (options.launcher() != null) {
-            err.println("mpjrun: -launcher " + options.launcher() + " ignored: it tells Hydra how to reach other "
-                    + "machines, and this job runs on this one");
         }
         if (options.workingDirectory() != null && !Files.isDirectory(Path.of(options.workingDirectory()))) {
             return usageError(err, "-wdir " + options.workingDirectory() + " is no directory");
