@@ -31,12 +31,15 @@ import java.util.regex.Pattern;
  * @param oversubscribe more ranks than cores is intended ({@code --oversubscribe}): no warning
  * @param device        the MPJ Express device asked for ({@code -dev}), which is ignored; null when not given
  * @param ranksPerNode  ranks per pretend node ({@code -ppn}); 0 when not given
- * @param hosts         the hosts of {@code -hosts} or a machinefile, all of them this machine; empty when not given
+ * @param hosts         the hosts of {@code -hosts} or a machinefile; empty when not given
+ * @param launcher      how Hydra reaches the hosts ({@code -launcher}, e.g. ssh or fork); null when not given
+ * @param noSrun        run on this machine even inside a Slurm allocation ({@code --no-srun})
  */
 public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<String, String> environment,
                             boolean prefixOutput, Duration timeout, String mainClass, String jar,
                             List<String> arguments, List<String> jvmOptions, String workingDirectory,
-                            boolean oversubscribe, String device, int ranksPerNode, List<HostList.Host> hosts) {
+                            boolean oversubscribe, String device, int ranksPerNode, List<HostList.Host> hosts,
+                            String launcher, boolean noSrun) {
 
     /** Environment variable whose whitespace-separated words are added to every rank's JVM command line. */
     public static final String JVM_OPTS_VARIABLE = "MPJ_JVM_OPTS";
@@ -71,7 +74,7 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
                          boolean prefixOutput, Duration timeout, String mainClass, String jar,
                          List<String> arguments, List<String> jvmOptions) {
         this(processes, classPath, fakeNodes, environment, prefixOutput, timeout, mainClass, jar, arguments,
-                jvmOptions, null, false, null, 0, List.of());
+                jvmOptions, null, false, null, 0, List.of(), null, false);
     }
 
     /**
@@ -117,6 +120,8 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
                 case "-hosts", "-host", "--host", "-H" -> p.setHosts(arg, HostList.parseList(arg, valueOf(args, i++)));
                 case "-f", "-machinefile", "--machinefile", "-hostfile", "--hostfile" ->
                         p.setHosts(arg, HostList.parseMachinefile(arg, Path.of(valueOf(args, i++))));
+                case "-launcher" -> p.launcher = valueOf(args, i++);
+                case "--no-srun" -> p.noSrun = true;
                 case "-l", "--prefix-rank" -> p.prefix = true;
                 case "--timeout" -> p.timeout = seconds(arg, valueOf(args, i++));
                 case "-jar" -> {
@@ -154,6 +159,15 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
         return fakeNodes == 0 ? ProcessMapping.singleNode(processes) : ProcessMapping.blocks(processes, fakeNodes);
     }
 
+    /** Whether the hosts name a machine other than this one: the job then runs through Hydra. */
+    public boolean spansMachines() {
+        return spansMachines(hosts);
+    }
+
+    private static boolean spansMachines(List<HostList.Host> hosts) {
+        return hosts.stream().anyMatch(h -> !HostList.isThisMachine(h.name()));
+    }
+
     public boolean hasTimeout() {
         return !timeout.isZero();
     }
@@ -172,6 +186,8 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
         int ranksPerNode;
         List<HostList.Host> hosts = List.of();
         String hostsOption;
+        String launcher;
+        boolean noSrun;
 
         void setHosts(String option, List<HostList.Host> given) throws UsageException {
             if (hostsOption != null) {
@@ -194,20 +210,14 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
                 throw new UsageException("--fake-nodes and " + (ranksPerNode > 0 ? "-ppn" : hostsOption)
                         + " both place the ranks: give one");
             }
-            for (HostList.Host h : hosts) {
-                if (!HostList.isThisMachine(h.name())) {
-                    throw new UsageException(hostsOption + " names " + h.name() + ", which is not this machine: "
-                            + "mpjrun runs a job on one machine; run jobs over several machines through "
-                            + "mpiexec.hydra or srun (README: Running on a cluster)");
-                }
-            }
             List<String> jvmOptions = new ArrayList<>();
             String fromEnv = environment.get(JVM_OPTS_VARIABLE);
             if (fromEnv != null && !fromEnv.isBlank()) {
                 jvmOptions.addAll(List.of(fromEnv.trim().split("\\s+")));
             }
             return new LaunchOptions(processes, classPath, pretendNodes(), env, prefix, timeout, mainClass, jar,
-                    arguments, jvmOptions, workingDirectory, oversubscribe, device, ranksPerNode, hosts);
+                    arguments, jvmOptions, workingDirectory, oversubscribe, device, ranksPerNode, hosts, launcher,
+                    noSrun);
         }
 
         /**
@@ -216,6 +226,9 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
          * then spread in equal blocks over those nodes, as {@code --fake-nodes} does.
          */
         private int pretendNodes() {
+            if (spansMachines(hosts)) {
+                return 0; // real nodes, which Hydra reaches
+            }
             if (hosts.isEmpty()) {
                 return ranksPerNode > 0 ? (processes + ranksPerNode - 1) / ranksPerNode : fakeNodes;
             }

@@ -7,12 +7,14 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
 /**
- * {@code mpjrun}: starts an MPI job of Java ranks on this machine, with its own PMI-1 process manager.
- * Exits with the job's exit code (see {@link Job}), or 2 for a wrong command line.
+ * {@code mpjrun}: starts an MPI job of Java ranks on this machine, with its own PMI-1 process manager, or hands
+ * it to the user's {@link ProcessManager} (srun inside a Slurm allocation, mpiexec.hydra for other hosts).
+ * Exits with the job's exit code (see {@link Job}) or the manager's, or 2 for a wrong command line.
  */
 public final class MpjRun {
     private MpjRun() {
@@ -25,10 +27,15 @@ public final class MpjRun {
 
     /** Parses the command line and runs the job on the console; returns the exit code. */
     static int run(List<String> args, PrintStream out, PrintStream err) {
+        return run(args, System.getenv(), out, err);
+    }
+
+    /** As {@link #run(List, PrintStream, PrintStream)}, in the launcher environment {@code environment}. */
+    static int run(List<String> args, Map<String, String> environment, PrintStream out, PrintStream err) {
         SampleCatalog samples = SampleCatalog.load(MpjRun.class.getClassLoader());
         LaunchOptions options;
         try {
-            options = LaunchOptions.parse(args, samples, System.getenv());
+            options = LaunchOptions.parse(args, samples, environment);
         } catch (UsageException e) {
             if (e.helpRequested() || e.versionRequested()) {
                 out.print(e.helpRequested() ? usage(samples) : version());
@@ -36,6 +43,15 @@ public final class MpjRun {
                 return 0;
             }
             return usageError(err, e.getMessage());
+        }
+        Optional<ProcessManager> manager = ProcessManager.choose(options, environment);
+        if (options.launcher() != null && manager.orElse(null) != ProcessManager.HYDRA) {
+            err.println("mpjrun: -launcher " + options.launcher() + " ignored: it tells Hydra how to reach other "
+                    + "hosts, and this job does not run through Hydra");
+        }
+        if (manager.isPresent()) {
+            return new DelegatedJob(manager.get(), options, environment, err)
+                    .run(System.getProperty("java.class.path"));
         }
         if (options.workingDirectory() != null && !Files.isDirectory(Path.of(options.workingDirectory()))) {
             return usageError(err, "-wdir " + options.workingDirectory() + " is no directory");
@@ -46,7 +62,7 @@ public final class MpjRun {
         }
         oversubscriptionWarning(options, Runtime.getRuntime().availableProcessors()).ifPresent(err::println);
         RankJvmFlags archive = ClassDataArchive.rankFlags(System.getProperty("java.class.path"), options.jvmOptions(),
-                System.getenv(), err);
+                environment, err);
         return Job.runOnConsole(options, archive);
     }
 
@@ -86,15 +102,18 @@ public final class MpjRun {
     static String usage(SampleCatalog samples) {
         StringBuilder s = new StringBuilder()
                 .append("Usage: mpjrun -np N [options] MainClass|-jar app.jar|SAMPLE [args...]\n")
-                .append("Runs N Java ranks of an MPI program on this machine.\n\n")
+                .append("Runs N Java ranks of an MPI program on this machine; inside a Slurm allocation through\n")
+                .append("srun, on the allocated nodes; with -hosts naming other machines through mpiexec.hydra.\n\n")
                 .append("Options:\n")
                 .append("  -np N, -n N          number of ranks\n")
                 .append("  -cp PATH             class path of the program (the mpj runtime is added)\n")
                 .append("  --fake-nodes K       split the ranks in blocks over K pretend nodes (1..N)\n")
                 .append("  -ppn N               N ranks per pretend node: ceil(np/N) nodes, ranks spread evenly\n")
-                .append("  -hosts H[:n],...     (-host, -H) hosts and their slots; only this machine (localhost,\n")
-                .append("                       its name): each entry is a pretend node. Several machines: mpiexec.hydra\n")
-                .append("                       or srun, see README \"Running on a cluster\"\n")
+                .append("  -hosts H[:n],...     (-host, -H) hosts and their slots. This machine's names (localhost,\n")
+                .append("                       its name) are pretend nodes; other machines run the job through\n")
+                .append("                       mpiexec.hydra (see docs/MPJRUN.md)\n")
+                .append("  -launcher NAME       how mpiexec.hydra reaches other hosts (ssh, the default; rsh, fork...)\n")
+                .append("  --no-srun            inside a Slurm allocation, run on this machine, not through srun\n")
                 .append("  -f FILE              (-machinefile, --hostfile) hosts from FILE: host, host:n or\n")
                 .append("                       host slots=n lines, # comments; as -hosts\n")
                 .append("  -env NAME VALUE      set an environment variable in every rank (repeatable; -genv too)\n")
@@ -112,7 +131,7 @@ public final class MpjRun {
                 .append("  MPJ_*                runtime settings, passed on to every rank\n\n")
                 .append("Exit status: 0 when every rank finished; the code given to MPI.Abort; the status of the\n")
                 .append("first rank that failed (128+signal if killed); 124 on timeout; 130 on Ctrl-C, 143 on SIGTERM;\n")
-                .append("2 for a wrong command line.\n");
+                .append("2 for a wrong command line. Through srun or mpiexec.hydra: their exit status.\n");
         if (!samples.entries().isEmpty()) {
             s.append("\nSamples:\n");
             for (String name : samples.entries().keySet()) {

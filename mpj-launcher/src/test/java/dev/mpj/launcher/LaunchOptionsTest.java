@@ -165,12 +165,19 @@ class LaunchOptionsTest {
     }
 
     @Test
-    void otherMachinesAreSentToHydraOrSrun() {
-        UsageException e = assertThrows(UsageException.class,
-                () -> parse("-np", "4", "-hosts", "localhost:2,node17.invalid:2", "Main"));
-        assertEquals("-hosts names node17.invalid, which is not this machine: mpjrun runs a job on one machine; "
-                + "run jobs over several machines through mpiexec.hydra or srun (README: Running on a cluster)",
-                e.getMessage());
+    void otherMachinesAreRealNodesForHydraNotPretendOnes() throws UsageException {
+        LaunchOptions o = parse("-np", "4", "-hosts", "localhost:2,node17.invalid:2", "-launcher", "fork", "Main");
+        assertTrue(o.spansMachines());
+        assertEquals(0, o.fakeNodes());
+        assertEquals("fork", o.launcher());
+        assertEquals(List.of(new HostList.Host("localhost", 2), new HostList.Host("node17.invalid", 2)), o.hosts());
+        assertFalse(parse("-np", "4", "-hosts", "localhost:2,127.0.0.1:2", "Main").spansMachines());
+    }
+
+    @Test
+    void noSrunIsAFlag() throws UsageException {
+        assertTrue(parse("-np", "2", "--no-srun", "Main").noSrun());
+        assertFalse(parse("-np", "2", "Main").noSrun());
     }
 
     @Test
@@ -180,6 +187,7 @@ class LaunchOptionsTest {
         assertUsageError("-x needs a value", "-np", "2", "-x");
         assertUsageError("-wdir needs a value", "-np", "2", "-wdir");
         assertUsageError("-dev needs a value", "-np", "2", "-dev");
+        assertUsageError("-launcher needs a value", "-np", "2", "-launcher");
         assertUsageError("-ppn needs a positive whole number, not '0'", "-np", "2", "-ppn", "0", "Main");
         assertUsageError("-hosts: the slot count of 'a:x' needs a positive whole number, not 'x'", "-np", "2", "-hosts", "a:x", "Main");
         assertUsageError("-hosts needs host names as NAME or NAME:SLOTS, not ''", "-np", "2", "-hosts", "a,", "M");

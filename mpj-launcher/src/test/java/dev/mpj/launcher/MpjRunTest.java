@@ -78,6 +78,26 @@ class MpjRunTest {
         assertEquals(Optional.empty(), MpjRun.oversubscriptionWarning(meant, 2));
     }
 
+    @Test
+    void aJobForAManagerThatIsNotInstalledFailsNamingWhatToInstall(@TempDir Path emptyPath) {
+        assertEquals(1, MpjRun.run(List.of("-np", "2", "Main"), Map.of("SLURM_JOB_ID", "7", "PATH",
+                emptyPath.toString()), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)));
+        assertEquals("mpjrun: inside the Slurm allocation 7 the job runs through srun, but srun is not on the PATH: "
+                + "install Slurm's client (Debian: apt-get install slurm-client), or run on this machine alone with "
+                + "--no-srun\n", err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void launcherIsIgnoredWithANoteWhenTheJobDoesNotRunThroughHydra(@TempDir Path emptyPath) {
+        MpjRun.run(List.of("-np", "2", "-launcher", "fork", "Main"), Map.of("SLURM_JOB_ID", "7", "PATH",
+                emptyPath.toString()), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("mpjrun: -launcher fork ignored: it tells Hydra "
+                + "how to reach other hosts, and this job does not run through Hydra\nmpjrun: inside the Slurm "
+                + "allocation 7"), err::toString);
+    }
+
     private int run(String... args) {
         return MpjRun.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));

@@ -13,13 +13,16 @@ import dev.mpj.samples.ft.Ft;
 import dev.mpj.samples.stencil.Stencil3d;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -31,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The same Java programs under MPICH's Hydra: PMI-1 over the inherited socket (PMI_FD, the default),
  * over TCP ({@code -pmi-port}), and with two emulated nodes ({@code -launcher fork -hosts a1:2,a2:2}); the
  * acceptance run of FT on two emulated nodes also in PMI-2 ({@code -genv MPJ_PMI pmi2}), whose Hydra fence is
- * no barrier.
+ * no barrier. And mpjrun handing a job whose hosts are other machines to Hydra.
  */
 @Timeout(120)
 @Tag("hydra")
@@ -162,5 +165,24 @@ class HydraIT {
         Commands.Output o = Commands.run(mpiexec(mode, 4, RequestsProgram.class), Commands.repoRoot(), 90);
         assertEquals(0, o.exitCode(), o::text);
         assertEquals(4, o.text().lines().filter(l -> l.contains("requests OK rank")).count(), o::text);
+    }
+
+    /** Fake host names are other machines to mpjrun: the job runs through mpiexec.hydra, here with its fork launcher. */
+    @Test
+    void mpjrunRunsAJobOnOtherHostsThroughHydraWithItsGenvAndWdir(@TempDir Path dir) throws Exception {
+        Path wdir = dir.toRealPath();
+        Job.Result r = Job.np(4).launcherOptions("-launcher", "fork", "-hosts", "a1:2,a2:2", "-genv", "X", "x,1",
+                "-genv", "MPJ_INIT_TIMINGS", "true", "-wdir", wdir.toString()).timeout(90)
+                .run(FlagsProbeProgram.class);
+        DelegatedJobs.assertRanOnTwoNodesWith(r, 4, "x,1", wdir);
+        // Hydra's own locality variables: two ranks on each host
+        assertEquals(2, r.linesContaining(" local 0 of 2"), r::toString);
+        assertEquals(2, r.linesContaining(" local 1 of 2"), r::toString);
+        assertTrue(r.leftovers().isEmpty(), () -> "rank JVMs left behind\n" + r);
+    }
+
+    @Test
+    void sigtermToMpjrunStopsAJobRunningThroughHydra() throws Exception {
+        DelegatedJobs.assertSigtermStopsTheJob(Job.np(4).launcherOptions("-launcher", "fork", "-hosts", "a1:2,a2:2"), 4);
     }
 }

@@ -25,6 +25,8 @@ final class Job {
     private final List<String> launcherArgs = new ArrayList<>();
     private final Map<String, String> env = new LinkedHashMap<>();
     private final String marker = "mpj.it.job=" + UUID.randomUUID();
+    private final List<String> wrapper = new ArrayList<>();
+    private String rankJvmOpts = RANK_JVM_OPTS;
     private long timeoutSeconds = 120;
 
     private Job(int np) {
@@ -53,6 +55,18 @@ final class Job {
         return this;
     }
 
+    /** Rank JVM flags instead of {@link #RANK_JVM_OPTS}; the marker is still added. */
+    Job rankJvmOptions(String options) {
+        rankJvmOpts = options;
+        return this;
+    }
+
+    /** A command mpjrun runs under, e.g. {@code salloc -N 2 -n 4}: it ends with mpjrun's command line. */
+    Job under(String... command) {
+        wrapper.addAll(Arrays.asList(command));
+        return this;
+    }
+
     Job timeout(long seconds) {
         timeoutSeconds = seconds;
         return this;
@@ -73,7 +87,7 @@ final class Job {
     }
 
     Running start(String program, String... args) {
-        List<String> cmd = new ArrayList<>();
+        List<String> cmd = new ArrayList<>(wrapper);
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(List.of("-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
                 "dev.mpj.launcher.MpjRun"));
@@ -81,7 +95,7 @@ final class Job {
         cmd.add(program);
         cmd.addAll(Arrays.asList(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().put("MPJ_JVM_OPTS", RANK_JVM_OPTS + " -D" + marker);
+        pb.environment().put("MPJ_JVM_OPTS", rankJvmOpts + " -D" + marker);
         pb.environment().putAll(env);
         try {
             Process p = pb.start();
@@ -97,6 +111,17 @@ final class Job {
         String outSoFar() {
             synchronized (out) {
                 return out.toString(StandardCharsets.UTF_8);
+            }
+        }
+
+        /** Waits until {@code count} lines of stdout start with {@code prefix}; fails if mpjrun ends first. */
+        void awaitLines(String prefix, int count, long timeoutSeconds) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+            while (outSoFar().lines().filter(l -> l.startsWith(prefix)).count() < count) {
+                if (System.nanoTime() > deadline || !launcher.isAlive()) {
+                    throw new AssertionError("no " + count + " lines '" + prefix + "'\n" + await(5));
+                }
+                Thread.sleep(50);
             }
         }
 

@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -29,6 +31,21 @@ class MpjrunFlagsIT {
         }
         assertTrue(r.err().contains("mpjrun: -dev niodev ignored: mpj chooses its transports itself"), r::toString);
         assertFalse(r.err().contains("expect slow progress"), r::toString);
+    }
+
+    /** Without the manager the job needs on the PATH, mpjrun says what to install instead of starting anything. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "SLURM_JOB_ID=7 | '' | srun is not on the PATH: install Slurm's client (Debian: apt-get install slurm-client)",
+            "X=1 | -hosts a1:2,a2:2 | mpiexec.hydra is not on the PATH: install MPICH (Debian: apt-get install mpich)"})
+    void aMissingManagerIsNamedWithWhatToInstall(String variable, String options, String message, @TempDir Path path) {
+        String[] nameValue = variable.split("=");
+        Job.Result r = Job.np(4).env(nameValue[0], nameValue[1]).env("PATH", path.toString())
+                .launcherOptions(options.isEmpty() ? new String[0] : options.split(" ")).timeout(60)
+                .run(FlagsProbeProgram.class);
+        assertEquals(1, r.exitCode(), r::toString);
+        assertTrue(r.err().contains(message), r::toString);
+        assertEquals(1, r.err().lines().count(), r::toString);
     }
 
     @Test

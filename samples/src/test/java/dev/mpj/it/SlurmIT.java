@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The same Java programs under Slurm: {@code srun -N 2 -n 4 --mpi=pmi2} on the two emulated nodes that
  * {@code .ci/slurm/start} runs on this machine. Slurm places ranks 0-2 on n1 and rank 3 on n2, so each job has
- * shared memory inside a node and TCP between the nodes. How such jobs fail is in {@link FaultsIT}.
+ * shared memory inside a node and TCP between the nodes. How such jobs fail is in {@link FaultsIT}. And mpjrun
+ * inside an allocation, which runs the job through srun.
  */
 @Timeout(120)
 @Tag("slurm")
@@ -129,5 +130,29 @@ class SlurmIT {
             default -> "puts=" + NODES + " gets=" + NODES * NODES;
         };
         assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
+    }
+
+    /** {@code salloc -N 2 -n 4 mpjrun -np 4 …}: mpjrun hands the job to srun, which spreads it over n1 and n2. */
+    @Test
+    void mpjrunInsideAnAllocationRunsTheJobThroughSrunOnBothNodes(@TempDir Path dir) throws Exception {
+        Path wdir = dir.toRealPath();
+        Job.Result r = inAllocation().launcherOptions("-env", "X", "x,1", "-env", "MPJ_INIT_TIMINGS", "true",
+                        "-env", "MPJ_SEGMENT_DIR", segmentDir.toString(), "-wdir", wdir.toString())
+                .timeout(90).run(FlagsProbeProgram.class);
+        DelegatedJobs.assertRanOnTwoNodesWith(r, NP, "x,1", wdir);
+        assertTrue(r.leftovers().isEmpty(), () -> "rank JVMs left behind\n" + r);
+    }
+
+    /** SIGTERM to mpjrun inside the allocation: it stops srun, which cancels the step on both nodes. */
+    @Test
+    void sigtermToMpjrunInsideAnAllocationStopsTheJobOnBothNodes() throws Exception {
+        DelegatedJobs.assertSigtermStopsTheJob(inAllocation().launcherOptions("-env", "MPJ_SEGMENT_DIR",
+                segmentDir.toString()), NP);
+    }
+
+    /** mpjrun under {@code salloc -N 2 -n 4}. */
+    private static Job inAllocation() {
+        return Job.np(NP).under(withConf(List.of("salloc", "-N", Integer.toString(NODES), "-n",
+                Integer.toString(NP))).toArray(String[]::new));
     }
 }
