@@ -124,13 +124,22 @@ public final class ExchangeContext {
      */
     public void fence() {
         pmi.barrierBegin();
+        attachSegment();
+        pmi.barrierEnd();
+        report.phase("fence");
+    }
+
+    /**
+     * Maps the node segment, if not yet mapped, without any PMI barrier (the node's other ranks wait for the
+     * root's file to appear), and writes this rank's card into its slot; the mapping is reported as "segment".
+     */
+    public NodeSegment attachSegment() {
         report.phase("exchange");
         if (segment == null) {
             attach(card.length);
             report.phase("segment");
         }
-        pmi.barrierEnd();
-        report.phase("fence");
+        return segment;
     }
 
     private void attach(int capacity) {
@@ -155,6 +164,21 @@ public final class ExchangeContext {
                     + ")");
         }
         return c;
+    }
+
+    /**
+     * Writes the card of {@code peerRoot}, another node's root, into its slot. The roots' allgather moves whole
+     * slots, so unless the job agreed on a card length it must fill this node's slots exactly.
+     *
+     * @throws ExchangeException when it does not
+     */
+    public void storeNodeRootCard(int peerRoot, byte[] peerCard) {
+        if (regularCards && peerCard.length != segment().cardCapacity()) {
+            throw new ExchangeException("the business card of rank " + peerRoot + " has " + peerCard.length
+                    + " bytes, this node's slots " + segment().cardCapacity() + ": cards differ in length"
+                    + " (addresses of different forms?); set mpj.irregularCards=true");
+        }
+        store(peerRoot, peerCard);
     }
 
     /**
