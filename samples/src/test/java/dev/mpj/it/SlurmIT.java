@@ -117,7 +117,7 @@ class SlurmIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"roots", "simple", "shm"})
+    @ValueSource(strings = {"roots", "simple", "shm", "ring"})
     void initbenchReportsTheExchangeCountersOfEachStrategy(String exchange) throws Exception {
         Commands.Output o = run(List.of(), marker(), InitBench.class, "--exchange", exchange);
         assertEquals(0, o.exitCode(), o::text);
@@ -126,9 +126,19 @@ class SlurmIT {
         String counts = switch (exchange) {
             case "simple" -> "puts=" + NP + " gets=" + NP * NP;
             case "shm" -> "puts=" + NP + " gets=" + NODES * NP;
+            case "ring" -> "puts=0 gets=0";
             default -> "puts=" + NODES + " gets=" + NODES * NODES;
         };
         assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
+    }
+
+    /** Slurm's own PMIX_Ring: one table on every rank, no put, get or fence, one ring per rank; messages flow. */
+    @Test
+    void ringExchangeBuildsTheTableThroughSlurmsPmixRing() throws Exception {
+        Commands.Output o = run(List.of("MPJ_ADDRESS_EXCHANGE=ring"), marker(), CardTableProgram.class);
+        assertEquals(0, o.exitCode(), o::text);
+        assertEquals(NP, o.text().lines().filter(l -> l.contains("cardtable OK rank")).count(), o::text);
+        assertEquals(new CardTables.Operations(0, 0, 0, NP), CardTables.assertOneTable(o.text(), NP, "ring"));
     }
 
     /** Rank 1 shares n1 with ranks 0 and 2 (shared memory); rank 3 is alone on n2 (TCP to everyone). */
