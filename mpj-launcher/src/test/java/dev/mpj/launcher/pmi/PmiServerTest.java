@@ -199,10 +199,7 @@ class PmiServerTest {
         RawPmiClient r0 = pmi2Rank(0);
         RawPmiClient r1 = pmi2Rank(1);
         r1.sendRaw(frame.getBytes(StandardCharsets.US_ASCII));
-        String event = events.next();
-        assertTrue(event.startsWith("protocolError 1 sent a malformed PMI-2 frame: "), event);
-        assertNull(r1.readLine(), "the offending connection is closed");
-        assertEquals("kvs-put-response", r0.call2("kvs-put", "key", "k", "value", "v").command());
+        assertFailedAndOthersServed(r1, "sent a malformed PMI-2 frame: ", r0);
     }
 
     @Test
@@ -260,10 +257,7 @@ class PmiServerTest {
         byte[] body = ("cmd=ring;" + fields).getBytes(StandardCharsets.US_ASCII);
         r1.sendRaw((String.format("%-6d", body.length) + new String(body, StandardCharsets.US_ASCII))
                 .getBytes(StandardCharsets.US_ASCII));
-        String event = events.next();
-        assertTrue(event.startsWith("protocolError 1 ") && event.contains(problem), event);
-        assertNull(r1.readLine(), "the offending connection is closed");
-        assertEquals("kvs-put-response", r0.call2("kvs-put", "key", "k", "value", "v").command());
+        assertFailedAndOthersServed(r1, problem, r0);
     }
 
     @Test
@@ -428,6 +422,14 @@ class PmiServerTest {
     }
 
     // ---- helpers ----
+
+    /** Rank 1 failed with a protocol error saying {@code problem}, its connection closed; {@code other} is served. */
+    private void assertFailedAndOthersServed(RawPmiClient failed, String problem, RawPmiClient other) {
+        String event = events.next();
+        assertTrue(event.startsWith("protocolError 1 ") && event.contains(problem), event);
+        assertNull(failed.readLine(), "the offending connection is closed");
+        assertEquals("kvs-put-response", other.call2("kvs-put", "key", "k", "value", "v").command());
+    }
 
     private void start(ProcessMapping mapping) throws IOException {
         server = new PmiServer(mapping, KVS, SECRET, events);

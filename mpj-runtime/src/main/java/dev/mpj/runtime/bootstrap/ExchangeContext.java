@@ -196,6 +196,15 @@ public final class ExchangeContext {
         s.putCard(peer, peerCard);
     }
 
+    /**
+     * This node root's part of the roots' in-place allgather of the node tables ({@link CardTableAllgather}); the
+     * next root must be reachable ({@link #peers()}).
+     */
+    public void allgatherNodeTables() {
+        NodeSegment s = segment();
+        new CardTableAllgather(s.cardTable(), s.cardSlotLength(), slotBytesUsed(), map).ring(rank, messenger);
+    }
+
     /** First item of share {@code part} when {@code count} items are split into {@code parts} shares. */
     static int shareStart(int part, int parts, int count) {
         return part * (count / parts);

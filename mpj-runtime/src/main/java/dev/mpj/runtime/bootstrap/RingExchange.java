@@ -33,7 +33,7 @@ public final class RingExchange implements AddressExchange {
     /** The node roots of a job on several nodes run the allgather. */
     @Override
     public boolean messagesPeers(NodeMap map, int rank) {
-        return map.isRoot(rank) && map.nodeCount() > 1;
+        return CardTableAllgather.participates(map, rank);
     }
 
     @Override
@@ -67,8 +67,7 @@ public final class RingExchange implements AddressExchange {
         if (rank == root) {
             int next = map.nodeRoot((node + 1) % nodes);
             c.peers().addPeer(next, segment.card(next));
-            new CardTableAllgather(segment.cardTable(), segment.cardSlotLength(), c.slotBytesUsed(), map)
-                    .ring(rank, c.messenger());
+            c.allgatherNodeTables();
         }
         segment.barrier();
     }

@@ -22,7 +22,7 @@ public final class RootsAllgatherExchange implements AddressExchange {
     /** The node roots of a job on several nodes run the ring. */
     @Override
     public boolean messagesPeers(NodeMap map, int rank) {
-        return map.isRoot(rank) && map.nodeCount() > 1;
+        return CardTableAllgather.participates(map, rank);
     }
 
     @Override
@@ -49,8 +49,7 @@ public final class RootsAllgatherExchange implements AddressExchange {
                     c.peers().addPeer(map.nodeRoot(k), segment.card(map.nodeRoot(k)));
                 }
             }
-            new CardTableAllgather(segment.cardTable(), segment.cardSlotLength(), c.slotBytesUsed(), map)
-                    .ring(rank, c.messenger());
+            c.allgatherNodeTables();
         }
         segment.barrier();
     }
