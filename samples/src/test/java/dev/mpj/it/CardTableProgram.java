@@ -32,7 +32,7 @@ public final class CardTableProgram {
                 + hex.formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)) + " slot "
                 + segment.cardSlotLength() + " card " + hex.formatHex(segment.card(rank)) + " exchange "
                 + runtime.initReport().exchange() + " puts " + exchange.puts() + " gets " + exchange.gets()
-                + " barriers " + (exchange.barriers() + fence.barriers()) + " rings " + exchange.rings());
+                + " barriers " + (exchange.barriers() + fence.barriers()) + " rings " + (exchange.rings() + fence.rings()));
         // every pair talks: the addresses in the table work
         int[] token = {rank};
         for (int shift = 1; shift < size; shift++) {

@@ -7,6 +7,7 @@ import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.node.NodeSegmentDescriptor;
 import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.PmiKvs;
+import dev.mpj.runtime.pmi.RingNeighbours;
 
 /**
  * What an {@link AddressExchange} works with on one rank: the PMI client, the node map, this rank's encoded
@@ -145,6 +146,17 @@ public final class ExchangeContext {
     private void attach(int capacity) {
         segment = segments.attach(capacity);
         store(rank, card);
+    }
+
+    /**
+     * PMIX_Ring with {@code value} ({@link PmiClient#ring}). Like the fence, it waits for the slowest rank, so that
+     * wait is reported apart as "fence": exchanges compare by their own work.
+     */
+    public RingNeighbours ring(String value) {
+        report.phase("exchange");
+        RingNeighbours neighbours = pmi.ring(value);
+        report.phase("fence");
+        return neighbours;
     }
 
     /** Puts this rank's card under {@link #CARD_KEY}{@code rank}; visible after the next barrier. */

@@ -60,7 +60,7 @@ public final class RingExchange implements AddressExchange {
                     + " bytes, too long for one PMIX_Ring value (" + pmi.maxValueLength() + " hex characters);"
                     + " use " + Setting.ADDRESS_EXCHANGE.property() + "=" + RootsAllgatherExchange.NAME);
         }
-        RingNeighbours neighbours = pmi.ring(value);
+        RingNeighbours neighbours = c.ring(value);
         storeNeighbourRoot(c, neighbours.left(), (node + nodes - 1) % nodes, "left");
         storeNeighbourRoot(c, neighbours.right(), (node + 1) % nodes, "right");
         segment.barrier();

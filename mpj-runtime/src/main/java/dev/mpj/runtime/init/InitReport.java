@@ -15,7 +15,7 @@ import java.util.Map;
  * segment mapping it overlaps) accumulates them. Phases used by the runtime: {@code pmi}, {@code nodemap},
  * {@code listen}, {@code card}, {@code segment}, {@code cardlength} (only with irregular cards),
  * {@code exchange} (the strategy's own work: puts, gets, the roots' allgather, node barriers), {@code fence} (the
- * wait at the exchange's PMI barrier for the slowest rank), {@code connections}.
+ * wait at the exchange's PMI barrier, or its PMIX_Ring, for the slowest rank), {@code connections}.
  */
 public final class InitReport implements PhaseClock {
     /** One phase: its total time and the PMI operations made during it ({@code rings}: PMIX_Ring). */
