@@ -118,7 +118,7 @@ class SlurmIT {
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"roots", "simple", "shm"})
+    @ValueSource(strings = {"roots", "simple", "shm", "ring"})
     void initbenchReportsTheExchangeCountersOfEachStrategy(String exchange) throws Exception {
         Commands.Output o = run(List.of(), marker(), InitBench.class, "--exchange", exchange);
         assertEquals(0, o.exitCode(), o::text);
@@ -127,9 +127,19 @@ class SlurmIT {
         String counts = switch (exchange) {
             case "simple" -> "puts=" + NP + " gets=" + NP * NP;
             case "shm" -> "puts=" + NP + " gets=" + NODES * NP;
+            case "ring" -> "puts=0 gets=0";
             default -> "puts=" + NODES + " gets=" + NODES * NODES;
         };
         assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
+    }
+
+    /** Slurm's own PMIX_Ring: one table on every rank, no put, get or fence, one ring per rank; messages flow. */
+    @Test
+    void ringExchangeBuildsTheTableThroughSlurmsPmixRing() throws Exception {
+        Commands.Output o = run(List.of("MPJ_ADDRESS_EXCHANGE=ring"), marker(), CardTableProgram.class);
+        assertEquals(0, o.exitCode(), o::text);
+        assertEquals(NP, o.text().lines().filter(l -> l.contains("cardtable OK rank")).count(), o::text);
+        assertEquals(new CardTables.Operations(0, 0, 0, NP), CardTables.assertOneTable(o.text(), NP, "ring"));
     }
 
     /** {@code salloc -N 2 -n 4 mpjrun -np 4 …}: mpjrun hands the job to srun, which spreads it over n1 and n2. */

@@ -11,6 +11,7 @@ import java.util.List;
  * The PMI-2 commands (PMI.md §3.2), applied to the {@link PmiJob}: every reply echoes the request's
  * {@code thrid} when it had one. Node attributes ({@code info-putnodeattr}, {@code info-getnodeattr}) are shared
  * by the ranks of one node of the mapping; a get with {@code wait=TRUE} is answered when the key is put.
+ * {@code ring} is PMIX_Ring ({@link JobRing}); a ring request without an integer {@code ring-count} is malformed.
  */
 final class Pmi2Commands {
     private final PmiJob job;
@@ -30,6 +31,8 @@ final class Pmi2Commands {
             case "kvs-put" -> kvsPut(c, m, thrid);
             case "kvs-get" -> c.send(lookupReply(thrid, "kvs-get-response", job.kvs().get(m.require("key"))));
             case "kvs-fence" -> job.barrier().enter(c, reply(thrid, "kvs-fence-response", "rc", "0"));
+            case "ring" -> job.ring().enter(c, m.requireInt("ring-count"), m.get("ring-left"), m.get("ring-right"),
+                    thrid);
             case "info-putnodeattr" -> putNodeAttribute(c, m, thrid);
             case "info-getnodeattr" -> getNodeAttribute(c, m, thrid);
             case "finalize" -> job.finalize(c, reply(thrid, "finalize-response", "rc", "0"));

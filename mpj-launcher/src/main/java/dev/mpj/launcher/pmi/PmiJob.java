@@ -4,8 +4,9 @@ import dev.mpj.runtime.pmi.wire.ProcessMapping;
 
 /**
  * What the PMI server knows of its job, whatever dialect each rank speaks: the placement, the KVS name, which
- * connection holds which rank, the {@link JobKvs KVS} and the {@link JobBarrier barrier}; and what both dialects
- * do alike: identify a rank, finalize, abort. Used on the server thread only.
+ * connection holds which rank, the {@link JobKvs KVS}, the {@link JobBarrier barrier} and the PMI-2
+ * {@link JobRing ring}; and what both dialects do alike: identify a rank, finalize, abort. Used on the server
+ * thread only.
  */
 final class PmiJob {
     private final ProcessMapping mapping;
@@ -14,6 +15,7 @@ final class PmiJob {
     private final PmiClientConnection[] connectionOfRank;
     private final JobKvs kvs;
     private final JobBarrier barrier;
+    private final JobRing ring;
 
     PmiJob(ProcessMapping mapping, String kvsName, PmiServer.Listener listener) {
         this.mapping = mapping;
@@ -22,6 +24,7 @@ final class PmiJob {
         this.connectionOfRank = new PmiClientConnection[mapping.size()];
         this.kvs = new JobKvs(mapping);
         this.barrier = new JobBarrier(mapping.size(), kvs);
+        this.ring = new JobRing(mapping.size());
     }
 
     ProcessMapping mapping() {
@@ -44,6 +47,10 @@ final class PmiJob {
         return barrier;
     }
 
+    JobRing ring() {
+        return ring;
+    }
+
     /** Gives {@code c} the rank it claims, unless the rank is out of range or taken; returns whether it did. */
     boolean identify(PmiClientConnection c, int id) {
         if (id < 0 || id >= mapping.size()) {
@@ -64,11 +71,15 @@ final class PmiJob {
     void finalize(PmiClientConnection c, Object ack) {
         c.markFinalized();
         barrier.rankFinalized(c.rank());
+        ring.rankFinalized(c.rank());
         listener.rankFinalized(c.rank());
         c.send(ack);
         int waiting = barrier.waiting();
         if (waiting > 0) {
             c.fail("finalized while " + waiting + " rank(s) wait in a PMI barrier that can now never complete");
+        } else if (ring.waiting() > 0) {
+            c.fail("finalized while " + ring.waiting() + " rank(s) wait in the PMI ring that can now never"
+                    + " complete");
         }
     }
 
@@ -89,6 +100,7 @@ final class PmiJob {
     /** {@code c} closed: it waits for nothing any more. */
     void forget(PmiClientConnection c) {
         barrier.leave(c);
+        ring.leave(c);
         kvs.forget(c);
     }
 }

@@ -199,10 +199,77 @@ class PmiServerTest {
         RawPmiClient r0 = pmi2Rank(0);
         RawPmiClient r1 = pmi2Rank(1);
         r1.sendRaw(frame.getBytes(StandardCharsets.US_ASCII));
+        assertFailedAndOthersServed(r1, "sent a malformed PMI-2 frame: ", r0);
+    }
+
+    @Test
+    void ringAnswersNobodyUntilEveryRankEntersThenEachItsPositionAndNeighboursValues() throws IOException {
+        start(ProcessMapping.blocks(4, 2));
+        List<RawPmiClient> ranks = List.of(pmi2Rank(0), pmi2Rank(1), pmi2Rank(2), pmi2Rank(3));
+        for (int r : new int[]{2, 0, 3}) {
+            ranks.get(r).send2("ring", "ring-count", "1", "ring-left", "v" + r, "ring-right", "v" + r);
+        }
+        assertTrue(ranks.get(2).silentFor(300), "the ring waits for rank 1");
+        ranks.get(1).send2("ring", "ring-count", "1", "ring-left", "v1", "ring-right", "v1", "thrid", "0x9");
+        assertEquals("cmd=ring-response;rc=0;ring-count=0;ring-left=v3;ring-right=v1;", ranks.get(0).frame().toString());
+        assertEquals("cmd=ring-response;rc=0;ring-count=1;ring-left=v0;ring-right=v2;thrid=0x9;",
+                ranks.get(1).frame().toString());
+        assertEquals("cmd=ring-response;rc=0;ring-count=2;ring-left=v1;ring-right=v3;", ranks.get(2).frame().toString());
+        assertEquals("cmd=ring-response;rc=0;ring-count=3;ring-left=v2;ring-right=v0;", ranks.get(3).frame().toString());
+    }
+
+    /** As Slurm's ring.c: counts add up before each rank; a rank without a value passes its neighbour's on. */
+    @Test
+    void ringCountsArePrefixSumsAndRanksWithoutValuesAreSkipped() throws IOException {
+        start(ProcessMapping.singleNode(4));
+        List<RawPmiClient> ranks = List.of(pmi2Rank(0), pmi2Rank(1), pmi2Rank(2), pmi2Rank(3));
+        ranks.get(0).send2("ring", "ring-count", "2", "ring-left", "a", "ring-right", "a");
+        ranks.get(1).send2("ring", "ring-count", "0");
+        ranks.get(2).send2("ring", "ring-count", "3", "ring-left", "c", "ring-right", "c");
+        ranks.get(3).send2("ring", "ring-count", "1");
+        List<String> replies = ranks.stream().map(r -> r.frame().toString()).toList();
+        assertEquals(List.of(
+                "cmd=ring-response;rc=0;ring-count=0;ring-right=c;",
+                "cmd=ring-response;rc=0;ring-count=2;ring-left=a;ring-right=c;",
+                "cmd=ring-response;rc=0;ring-count=2;ring-left=a;ring-right=a;",
+                "cmd=ring-response;rc=0;ring-count=5;ring-left=c;ring-right=a;"), replies);
+        // the ring can run again
+        for (RawPmiClient r : ranks) {
+            r.send2("ring", "ring-count", "1", "ring-left", "x", "ring-right", "y");
+        }
+        assertEquals("cmd=ring-response;rc=0;ring-count=3;ring-left=y;ring-right=x;", ranks.get(3).frame().toString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "no ring-count       | ring-left=v;ring-right=v;             | malformed PMI-2 frame",
+            "ring-count not int  | ring-count=one;ring-left=v;           | malformed PMI-2 frame",
+            "negative ring-count | ring-count=-1;ring-left=v;            | negative ring-count -1",
+            "entered twice       | ring-count=1;ring-left=v;ring-right=v; | entered the PMI ring twice"})
+    void malformedRingRequestIsReportedNamingTheRankAndTheOthersAreStillServed(String what, String fields,
+                                                                               String problem) throws IOException {
+        start(ProcessMapping.singleNode(3));
+        RawPmiClient r0 = pmi2Rank(0);
+        RawPmiClient r1 = pmi2Rank(1);
+        if (what.equals("entered twice")) {
+            r1.send2("ring", "ring-count", "1", "ring-left", "v", "ring-right", "v");
+        }
+        byte[] body = ("cmd=ring;" + fields).getBytes(StandardCharsets.US_ASCII);
+        r1.sendRaw((String.format("%-6d", body.length) + new String(body, StandardCharsets.US_ASCII))
+                .getBytes(StandardCharsets.US_ASCII));
+        assertFailedAndOthersServed(r1, problem, r0);
+    }
+
+    @Test
+    void finalizeWhileOthersWaitInTheRingIsReportedInsteadOfHanging() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient r0 = pmi2Rank(0);
+        RawPmiClient r1 = pmi2Rank(1);
+        r0.send2("ring", "ring-count", "1", "ring-left", "v", "ring-right", "v");
+        assertEquals("finalize-response", r1.call2("finalize").command());
+        assertEquals("finalized 1", events.next());
         String event = events.next();
-        assertTrue(event.startsWith("protocolError 1 sent a malformed PMI-2 frame: "), event);
-        assertNull(r1.readLine(), "the offending connection is closed");
-        assertEquals("kvs-put-response", r0.call2("kvs-put", "key", "k", "value", "v").command());
+        assertTrue(event.startsWith("protocolError 1 finalized while 1 rank(s) wait in the PMI ring"), event);
     }
 
     @Test
@@ -355,6 +422,14 @@ class PmiServerTest {
     }
 
     // ---- helpers ----
+
+    /** Rank 1 failed with a protocol error saying {@code problem}, its connection closed; {@code other} is served. */
+    private void assertFailedAndOthersServed(RawPmiClient failed, String problem, RawPmiClient other) {
+        String event = events.next();
+        assertTrue(event.startsWith("protocolError 1 ") && event.contains(problem), event);
+        assertNull(failed.readLine(), "the offending connection is closed");
+        assertEquals("kvs-put-response", other.call2("kvs-put", "key", "k", "value", "v").command());
+    }
 
     private void start(ProcessMapping mapping) throws IOException {
         server = new PmiServer(mapping, KVS, SECRET, events);

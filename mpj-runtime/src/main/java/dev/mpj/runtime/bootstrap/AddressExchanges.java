@@ -13,7 +13,9 @@ import dev.mpj.runtime.config.AddressExchangeMode;
  *   <li>otherwise {@code roots}: from 32 ranks its N puts and N² gets (against N·P) win; at np = 32 on 2, 4 and
  *       8 fake nodes it took 0.91, 1.18 and 0.76 × {@code shm}'s exchange time, at np = 64 on 8 nodes 0.60 ×.</li>
  * </ul>
- * Every rank computes the same choice from the same node map, so the job agrees without a message.
+ * {@code ring} ({@link RingExchange}) is never chosen by {@code auto}: it needs a PMI-2 process manager that
+ * serves PMIX_Ring. Every rank computes the same choice from the same node map, so the job agrees without a
+ * message.
  */
 public final class AddressExchanges {
     /** From this many ranks on several nodes, {@code auto} picks {@code roots}. */
@@ -28,6 +30,7 @@ public final class AddressExchanges {
             case SIMPLE -> new SimpleExchange();
             case SHM -> new ShmExchange();
             case ROOTS -> new RootsAllgatherExchange();
+            case RING -> new RingExchange();
             case AUTO -> nodes == 1 || size >= ROOTS_FROM_RANKS ? new RootsAllgatherExchange() : new ShmExchange();
         };
     }

@@ -36,6 +36,11 @@ public final class CardTableAllgather {
         this.map = map;
     }
 
+    /** Whether {@code rank} takes part: the node roots of a job on several nodes. */
+    public static boolean participates(NodeMap map, int rank) {
+        return map.isRoot(rank) && map.nodeCount() > 1;
+    }
+
     /** Runs this root's part of the ring; returns when its table holds every node's block. */
     public void ring(int rank, InitMessenger messenger) {
         int nodes = map.nodeCount();

@@ -7,6 +7,7 @@ import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.node.NodeSegmentDescriptor;
 import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.PmiKvs;
+import dev.mpj.runtime.pmi.RingNeighbours;
 
 /**
  * What an {@link AddressExchange} works with on one rank: the PMI client, the node map, this rank's encoded
@@ -124,18 +125,38 @@ public final class ExchangeContext {
      */
     public void fence() {
         pmi.barrierBegin();
+        attachSegment();
+        pmi.barrierEnd();
+        report.phase("fence");
+    }
+
+    /**
+     * Maps the node segment, if not yet mapped, without any PMI barrier (the node's other ranks wait for the
+     * root's file to appear), and writes this rank's card into its slot; the mapping is reported as "segment".
+     */
+    public NodeSegment attachSegment() {
         report.phase("exchange");
         if (segment == null) {
             attach(card.length);
             report.phase("segment");
         }
-        pmi.barrierEnd();
-        report.phase("fence");
+        return segment;
     }
 
     private void attach(int capacity) {
         segment = segments.attach(capacity);
         store(rank, card);
+    }
+
+    /**
+     * PMIX_Ring with {@code value} ({@link PmiClient#ring}). Like the fence, it waits for the slowest rank, so that
+     * wait is reported apart as "fence": exchanges compare by their own work.
+     */
+    public RingNeighbours ring(String value) {
+        report.phase("exchange");
+        RingNeighbours neighbours = pmi.ring(value);
+        report.phase("fence");
+        return neighbours;
     }
 
     /** Puts this rank's card under {@link #CARD_KEY}{@code rank}; visible after the next barrier. */
@@ -158,6 +179,21 @@ public final class ExchangeContext {
     }
 
     /**
+     * Writes the card of {@code peerRoot}, another node's root, into its slot. The roots' allgather moves whole
+     * slots, so unless the job agreed on a card length it must fill this node's slots exactly.
+     *
+     * @throws ExchangeException when it does not
+     */
+    public void storeNodeRootCard(int peerRoot, byte[] peerCard) {
+        if (regularCards && peerCard.length != segment().cardCapacity()) {
+            throw new ExchangeException("the business card of rank " + peerRoot + " has " + peerCard.length
+                    + " bytes, this node's slots " + segment().cardCapacity() + ": cards differ in length"
+                    + " (addresses of different forms?); set mpj.irregularCards=true");
+        }
+        store(peerRoot, peerCard);
+    }
+
+    /**
      * Writes {@code peer}'s card into its slot of the node table.
      *
      * @throws ExchangeException when it does not fit the slot (cards of different lengths without agreement)
@@ -170,6 +206,15 @@ public final class ExchangeContext {
                     + " length (addresses of different forms?); set mpj.irregularCards=true");
         }
         s.putCard(peer, peerCard);
+    }
+
+    /**
+     * This node root's part of the roots' in-place allgather of the node tables ({@link CardTableAllgather}); the
+     * next root must be reachable ({@link #peers()}).
+     */
+    public void allgatherNodeTables() {
+        NodeSegment s = segment();
+        new CardTableAllgather(s.cardTable(), s.cardSlotLength(), slotBytesUsed(), map).ring(rank, messenger);
     }
 
     /** First item of share {@code part} when {@code count} items are split into {@code parts} shares. */

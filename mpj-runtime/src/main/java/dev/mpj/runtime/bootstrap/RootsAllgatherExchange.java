@@ -1,6 +1,5 @@
 package dev.mpj.runtime.bootstrap;
 
-import dev.mpj.runtime.spi.ExchangeException;
 import dev.mpj.runtime.config.AddressExchangeMode;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
@@ -23,7 +22,7 @@ public final class RootsAllgatherExchange implements AddressExchange {
     /** The node roots of a job on several nodes run the ring. */
     @Override
     public boolean messagesPeers(NodeMap map, int rank) {
-        return map.isRoot(rank) && map.nodeCount() > 1;
+        return CardTableAllgather.participates(map, rank);
     }
 
     @Override
@@ -41,14 +40,7 @@ public final class RootsAllgatherExchange implements AddressExchange {
         int end = ExchangeContext.shareEnd(map.localRank(rank), map.localSize(node), nodes);
         for (int k = ExchangeContext.shareStart(map.localRank(rank), map.localSize(node), nodes); k < end; k++) {
             int peerRoot = map.nodeRoot(k);
-            byte[] card = c.fetchCard(peerRoot);
-            // The allgather moves whole slots: every node's table must have slots of the same size.
-            if (c.regularCards() && card.length != segment.cardCapacity()) {
-                throw new ExchangeException("the business card of rank " + peerRoot + " has " + card.length
-                        + " bytes, this node's slots " + segment.cardCapacity() + ": cards differ in length"
-                        + " (addresses of different forms?); set mpj.irregularCards=true");
-            }
-            c.store(peerRoot, card);
+            c.storeNodeRootCard(peerRoot, c.fetchCard(peerRoot));
         }
         segment.barrier();
         if (messagesPeers(map, rank)) {
@@ -57,8 +49,7 @@ public final class RootsAllgatherExchange implements AddressExchange {
                     c.peers().addPeer(map.nodeRoot(k), segment.card(map.nodeRoot(k)));
                 }
             }
-            new CardTableAllgather(segment.cardTable(), segment.cardSlotLength(), c.slotBytesUsed(), map)
-                    .ring(rank, c.messenger());
+            c.allgatherNodeTables();
         }
         segment.barrier();
     }

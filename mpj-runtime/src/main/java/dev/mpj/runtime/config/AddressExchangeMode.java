@@ -8,6 +8,8 @@ public enum AddressExchangeMode implements SettingValue {
     SHM,
     /** Node roots allgather the node tables among themselves. */
     ROOTS,
+    /** PMIX_Ring hands each node its neighbour nodes' root cards; the node roots allgather the tables. */
+    RING,
     /** Chosen from the job's shape. */
     AUTO
 }

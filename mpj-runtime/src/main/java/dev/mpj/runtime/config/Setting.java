@@ -105,7 +105,9 @@ public enum Setting {
                     + " of its ranks), off, or auto (as on, where measured to win; see CollectiveTuning)",
             oneOf(Hierarchical.class)),
     ADDRESS_EXCHANGE("mpj.addressExchange", "auto",
-            "how MPI.Init exchanges business cards: simple, shm, roots, or auto (chosen from the job's shape)",
+            "how MPI.Init exchanges business cards: simple, shm, roots, ring (PMI-2's PMIX_Ring, no fence and no"
+                    + " gets: under srun --mpi=pmi2, or mpjrun with mpj.pmi=pmi2), or auto (chosen from the job's"
+                    + " shape)",
             choice(AddressExchangeMode.class)),
     IRREGULAR_CARDS("mpj.irregularCards", "false",
             "business cards may differ in length between ranks: agree on the longest first (one PMI put per node,"

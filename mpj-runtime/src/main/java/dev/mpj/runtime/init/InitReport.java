@@ -15,13 +15,13 @@ import java.util.Map;
  * segment mapping it overlaps) accumulates them. Phases used by the runtime: {@code pmi}, {@code nodemap},
  * {@code listen}, {@code card}, {@code segment}, {@code cardlength} (only with irregular cards),
  * {@code exchange} (the strategy's own work: puts, gets, the roots' allgather, node barriers), {@code fence} (the
- * wait at the exchange's PMI barrier for the slowest rank), {@code connections}.
+ * wait at the exchange's PMI barrier, or its PMIX_Ring, for the slowest rank), {@code connections}.
  */
 public final class InitReport implements PhaseClock {
-    /** One phase: its total time and the PMI operations made during it. */
-    public record Phase(String name, long nanos, long puts, long gets, long barriers) {
-        Phase plus(long dNanos, long dPuts, long dGets, long dBarriers) {
-            return new Phase(name, nanos + dNanos, puts + dPuts, gets + dGets, barriers + dBarriers);
+    /** One phase: its total time and the PMI operations made during it ({@code rings}: PMIX_Ring). */
+    public record Phase(String name, long nanos, long puts, long gets, long barriers, long rings) {
+        Phase plus(long dNanos, long dPuts, long dGets, long dBarriers, long dRings) {
+            return new Phase(name, nanos + dNanos, puts + dPuts, gets + dGets, barriers + dBarriers, rings + dRings);
         }
 
         public double millis() {
@@ -36,6 +36,7 @@ public final class InitReport implements PhaseClock {
     private long puts;
     private long gets;
     private long barriers;
+    private long rings;
     private String killAfter;
     private volatile String lastPhase = "none";
     private String exchange = "none";
@@ -67,19 +68,22 @@ public final class InitReport implements PhaseClock {
         long p = 0;
         long g = 0;
         long b = 0;
+        long r = 0;
         if (counters != null) {
             p = counters.puts() - puts;
             g = counters.gets() - gets;
             b = counters.barriers() - barriers;
+            r = counters.rings() - rings;
             puts += p;
             gets += g;
             barriers += b;
+            rings += r;
         }
         int i = indexOf(name);
         if (i < 0) {
-            phases.add(new Phase(name, now - last, p, g, b));
+            phases.add(new Phase(name, now - last, p, g, b, r));
         } else {
-            phases.set(i, phases.get(i).plus(now - last, p, g, b));
+            phases.set(i, phases.get(i).plus(now - last, p, g, b, r));
         }
         last = now;
         lastPhase = name;
@@ -120,7 +124,7 @@ public final class InitReport implements PhaseClock {
     /** The named phase, or an empty one when it did not run. */
     public Phase get(String name) {
         int i = indexOf(name);
-        return i < 0 ? new Phase(name, 0, 0, 0, 0) : phases.get(i);
+        return i < 0 ? new Phase(name, 0, 0, 0, 0, 0) : phases.get(i);
     }
 
     public long totalNanos() {
@@ -152,9 +156,13 @@ public final class InitReport implements PhaseClock {
         StringBuilder sb = new StringBuilder(String.format("%.2f ms [", totalNanos() / 1e6));
         for (Phase p : phases) {
             sb.append(String.format(" %s=%.2f", p.name(), p.millis()));
-            if (p.puts() + p.gets() + p.barriers() > 0) {
+            if (p.puts() + p.gets() + p.barriers() + p.rings() > 0) {
                 sb.append(" (puts=").append(p.puts()).append(" gets=").append(p.gets())
-                        .append(" barriers=").append(p.barriers()).append(')');
+                        .append(" barriers=").append(p.barriers());
+                if (p.rings() > 0) {
+                    sb.append(" rings=").append(p.rings());
+                }
+                sb.append(')');
             }
         }
         return sb.append(" ]").toString();

@@ -33,6 +33,10 @@ import java.util.Map;
  * abort: it reports an unrecognized command and kills the job with exit code 255, so the code is lost there;
  * a PMI-1 abort cannot be sent instead once the connection speaks PMI-2.
  *
+ * <p><b>Ring.</b> {@link #ring} is PMIX_Ring as MPICH sends it: {@code ring;ring-count=1;ring-left=v;ring-right=v;},
+ * answered once every rank has entered (PMI.md §3.6). Slurm's pmi2 plugin and mpjrun serve it; Hydra does not
+ * (an unknown PMI-2 command ends its job), so the ring is offered only where the environment shows one of them.
+ *
  * <p>Not thread-safe; {@code threaded=FALSE} is announced, so no {@code thrid} is sent.
  */
 public final class Pmi2Client implements PmiClient {
@@ -50,18 +54,21 @@ public final class Pmi2Client implements PmiClient {
     private final NodeAttributes nodeAttributes = new NodeAttributes();
     private String processMapping;
     private final SplitBarrier splitBarrier = new SplitBarrier();
+    private final boolean ringServed;
 
     /**
      * A client over an established connection (a test server, or a channel opened by other means); runs the
      * init sequence as {@code rank}. {@code pmiJobId} is sent as {@code pmijobid} when not null (Slurm needs
-     * it: {@code PMI_JOBID}). {@code resource} is closed by {@link #close()}, and on failure here.
+     * it: {@code PMI_JOBID}). {@code resource} is closed by {@link #close()}, and on failure here. The caller
+     * knows its server, so {@link #ring} is offered.
      */
     public Pmi2Client(InputStream in, OutputStream out, Closeable resource, int rank, String pmiJobId) {
-        this(new PmiConnection(in, out, resource), rank, pmiJobId);
+        this(new PmiConnection(in, out, resource), rank, pmiJobId, true);
     }
 
-    private Pmi2Client(PmiConnection connection, int rank, String pmiJobId) {
+    private Pmi2Client(PmiConnection connection, int rank, String pmiJobId, boolean ringServed) {
         this.connection = connection;
+        this.ringServed = ringServed;
         try {
             if (rank < 0) {
                 throw new PmiException("invalid PMI rank " + rank);
@@ -94,16 +101,19 @@ public final class Pmi2Client implements PmiClient {
 
     /**
      * A client over the socket the process manager left open as {@code fd} ({@code PMI_FD}); the rank comes
-     * from {@code PMI_RANK}, the job id for {@code fullinit} from {@code PMI_JOBID} (Slurm) when set.
+     * from {@code PMI_RANK}, the job id for {@code fullinit} from {@code PMI_JOBID} (Slurm) when set. The ring
+     * is offered under Slurm's pmi2 plugin ({@code SLURM_MPI_TYPE=pmi2}), not under Hydra.
      */
     public static Pmi2Client overFd(int fd, Map<String, String> env) {
         int rank = Pmi1Client.requireIntVariable(env, "PMI_RANK");
-        return new Pmi2Client(PmiConnection.overFd(fd), rank, jobIdVariable(env));
+        boolean slurm = "pmi2".equalsIgnoreCase(String.valueOf(env.get("SLURM_MPI_TYPE")).trim());
+        return new Pmi2Client(PmiConnection.overFd(fd), rank, jobIdVariable(env), slurm);
     }
 
     /**
      * A client over TCP to {@code hostPort} ({@code PMI_PORT}); the port-mode handshake yields the rank. Shows
-     * mpjrun's job secret first when {@code env} has {@value PmiVariables#SECRET}.
+     * mpjrun's job secret first when {@code env} has {@value PmiVariables#SECRET}; the ring is offered only then
+     * (mpjrun's server, not Hydra's {@code -pmi-port}).
      */
     public static Pmi2Client overPort(String hostPort, int pmiId, Map<String, String> env) {
         PmiConnection connection = PmiConnection.overPort(hostPort, PmiClients.secret(env));
@@ -114,7 +124,7 @@ public final class Pmi2Client implements PmiClient {
             connection.close();
             throw e;
         }
-        return new Pmi2Client(connection, rank, jobIdVariable(env));
+        return new Pmi2Client(connection, rank, jobIdVariable(env), PmiClients.secret(env) != null);
     }
 
     private static String jobIdVariable(Map<String, String> env) {
@@ -219,6 +229,34 @@ public final class Pmi2Client implements PmiClient {
                     + " PMI-2 barrier");
         }
         connection.counters().countBarrier();
+    }
+
+    @Override
+    public boolean hasRing() {
+        return ringServed;
+    }
+
+    /**
+     * PMIX_Ring with count 1 and {@code value} on both sides, as MPICH; the size is the job's. Waits until every
+     * rank has entered.
+     */
+    @Override
+    public RingNeighbours ring(String value) {
+        if (!ringServed) {
+            throw new PmiException("this process manager does not serve PMIX_Ring (PMI-2 cmd=ring): only Slurm's"
+                    + " pmi2 plugin and mpjrun do, Hydra does not");
+        }
+        PmiLimits.checkValue("ring", value, MAX_VALUE_LENGTH);
+        Pmi2Message reply = call(Pmi2Message.of("ring", "ring-count", "1", "ring-left", value, "ring-right", value),
+                "ring-response");
+        connection.counters().countRing();
+        requireSuccess(reply, "ring");
+        int position = reply.requireInt("ring-count");
+        if (position < 0 || position >= size) {
+            throw new PmiException("the process manager answered ring with position " + position + " in a job of "
+                    + size + ": " + reply);
+        }
+        return new RingNeighbours(position, size, reply.require("ring-left"), reply.require("ring-right"));
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.mpj.runtime.pmi;
 
+import dev.mpj.runtime.pmi.wire.PmiException;
+
 /**
  * One process's connection to its process manager, whatever the dialect (PMI-1 wire, PMI-2 wire, PMIx,
  * singleton). Strictly request/reply; not thread-safe. Keys and values are plain strings here: the
@@ -62,6 +64,22 @@ public interface PmiClient extends AutoCloseable {
      */
     default PmiNodeAttributes nodeAttributes() {
         return null;
+    }
+
+    /** Whether {@link #ring} is served: PMI-2 under a process manager known to serve PMIX_Ring. */
+    default boolean hasRing() {
+        return false;
+    }
+
+    /**
+     * PMIX_Ring: collective over the job; every rank gives a value (within {@link #maxValueLength()}) and learns
+     * its position in the ring and the values of its left and right neighbours there. The ring keeps the ranks
+     * of a node consecutive but need not follow rank order (PMI.md §3.6).
+     *
+     * @throws PmiException when the client has no ring ({@link #hasRing()} is false)
+     */
+    default RingNeighbours ring(String value) {
+        throw new PmiException("the " + dialect() + " PMI client has no PMIX_Ring");
     }
 
     /** The name of the dialect in use ("pmi1", "pmi2", "pmix", "singleton"). */

@@ -5,6 +5,7 @@ public final class PmiCounters {
     private long puts;
     private long gets;
     private long barriers;
+    private long rings;
     private long bytesSent;
     private long bytesReceived;
 
@@ -18,6 +19,10 @@ public final class PmiCounters {
 
     public void countBarrier() {
         barriers++;
+    }
+
+    public void countRing() {
+        rings++;
     }
 
     public void countBytes(long sent, long received) {
@@ -37,6 +42,11 @@ public final class PmiCounters {
         return barriers;
     }
 
+    /** PMIX_Ring operations. */
+    public long rings() {
+        return rings;
+    }
+
     public long bytesSent() {
         return bytesSent;
     }
@@ -47,7 +57,7 @@ public final class PmiCounters {
 
     @Override
     public String toString() {
-        return "puts=" + puts + " gets=" + gets + " barriers=" + barriers
+        return "puts=" + puts + " gets=" + gets + " barriers=" + barriers + " rings=" + rings
                 + " bytesSent=" + bytesSent + " bytesReceived=" + bytesReceived;
     }
 }

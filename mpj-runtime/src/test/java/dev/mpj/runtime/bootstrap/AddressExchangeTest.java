@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 import static dev.mpj.runtime.config.AddressExchangeMode.AUTO;
+import static dev.mpj.runtime.config.AddressExchangeMode.RING;
 import static dev.mpj.runtime.config.AddressExchangeMode.ROOTS;
 import static dev.mpj.runtime.config.AddressExchangeMode.SHM;
 import static dev.mpj.runtime.config.AddressExchangeMode.SIMPLE;
@@ -30,13 +31,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The three strategies, each rank a thread of this JVM (in-process PMI, real node segment files, engines wired
+ * The four strategies, each rank a thread of this JVM (in-process PMI, real node segment files, engines wired
  * in memory): every node segment ends with the same full table, and the job's PMI operations follow the
  * formulas exactly.
  */
 @Timeout(120)
 class AddressExchangeTest {
-    private static final List<AddressExchangeMode> STRATEGIES = List.of(SIMPLE, SHM, ROOTS);
+    private static final List<AddressExchangeMode> STRATEGIES = List.of(SIMPLE, SHM, ROOTS, RING);
 
     @TempDir
     Path dir;
@@ -106,6 +107,11 @@ class AddressExchangeTest {
         assertJobCounts(run(map, SIMPLE, false), p, (long) p * p);
         assertJobCounts(run(map, SHM, false), p, (long) n * p);
         assertJobCounts(run(map, ROOTS, false), n, (long) n * n);
+        List<InProcessExchangeJob.RankResult> ring = run(map, RING, false);
+        assertJobCounts(ring, 0, 0);
+        assertEquals(0, ring.stream().mapToLong(InProcessExchangeJob.RankResult::barriers).sum(), "no PMI barrier");
+        assertEquals(n == 1 ? 0 : p, ring.stream().mapToLong(InProcessExchangeJob.RankResult::rings).sum(),
+                "one ring per rank, none on one node");
     }
 
     private static void assertJobCounts(List<InProcessExchangeJob.RankResult> results, long puts, long gets) {
@@ -145,6 +151,25 @@ class AddressExchangeTest {
     }
 
     @Test
+    void ringWithoutAClientThatOffersItFailsNamingWhereItRuns() {
+        NodeMap map = NodeMap.blocks(4, 2);
+        AssertionError e = assertThrows(AssertionError.class, () -> new InProcessExchangeJob(map,
+                Files.createTempDirectory(dir, "noring"), r -> card(map, r), Duration.ofSeconds(2))
+                .ringOrder(null).run(RING, false));
+        assertTrue(e.getMessage().contains("mpj.addressExchange=ring needs PMIX_Ring")
+                && e.getMessage().contains("mpj.pmi=pmi2"), e.getMessage());
+    }
+
+    @Test
+    void aRingThatDoesNotFollowTheNodeOrderFailsSayingSo() {
+        NodeMap map = NodeMap.blocks(6, 3);
+        AssertionError e = assertThrows(AssertionError.class, () -> new InProcessExchangeJob(map,
+                Files.createTempDirectory(dir, "order"), r -> card(map, r), Duration.ofSeconds(2))
+                .ringOrder(new int[] {0, 1, 4, 5, 2, 3}).run(RING, false));
+        assertTrue(e.getMessage().contains("does not follow the node order"), e.getMessage());
+    }
+
+    @Test
     void autoPicksRootsOnOneNodeOrManyRanksAndShmForSmallMultiNodeJobs() {
         assertEquals("roots", AddressExchanges.choose(AUTO, 8, 1).name());
         assertEquals("shm", AddressExchanges.choose(AUTO, AddressExchanges.ROOTS_FROM_RANKS - 1, 2).name());
@@ -162,5 +187,10 @@ class AddressExchangeTest {
             assertFalse(AddressExchanges.choose(SHM, 7, 3).messagesPeers(threeNodes, rank));
         }
         assertFalse(roots.messagesPeers(NodeMap.blocks(7, 1), 0), "one node: no ring");
+        AddressExchange ring = AddressExchanges.choose(RING, 7, 3);
+        for (int rank = 0; rank < 7; rank++) {
+            assertEquals(threeNodes.isRoot(rank), ring.messagesPeers(threeNodes, rank), "ring: rank " + rank);
+        }
+        assertFalse(ring.messagesPeers(NodeMap.blocks(7, 1), 0), "ring on one node: no allgather");
     }
 }

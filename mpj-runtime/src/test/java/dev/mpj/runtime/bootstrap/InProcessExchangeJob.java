@@ -33,8 +33,8 @@ import java.util.function.IntFunction;
 final class InProcessExchangeJob {
 
     /** What one rank ended with. */
-    record RankResult(byte[] table, long puts, long gets, long agreementPuts, long agreementGets,
-                      byte[][] cards) {
+    record RankResult(byte[] table, long puts, long gets, long barriers, long rings, long agreementPuts,
+                      long agreementGets, byte[][] cards) {
         String digest() {
             try {
                 return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(table));
@@ -48,6 +48,7 @@ final class InProcessExchangeJob {
     private final Path dir;
     private final IntFunction<byte[]> cardOf;
     private final Duration timeout;
+    private int[] ringOrder;
 
     /**
      * @param cardOf  each rank's encoded card
@@ -58,12 +59,34 @@ final class InProcessExchangeJob {
         this.dir = dir;
         this.cardOf = cardOf;
         this.timeout = timeout;
+        this.ringOrder = nodeMajorOrder(map);
+    }
+
+    /** The ranks node by node, as Slurm's PMIX_Ring visits them; the order this job's ring serves by default. */
+    static int[] nodeMajorOrder(NodeMap map) {
+        int[] order = new int[map.size()];
+        int at = 0;
+        for (int node = 0; node < map.nodeCount(); node++) {
+            for (int rank : map.ranksOn(node)) {
+                order[at++] = rank;
+            }
+        }
+        return order;
+    }
+
+    /** The ring visits the ranks in {@code order}; null: the PMI clients offer no ring. */
+    InProcessExchangeJob ringOrder(int[] order) {
+        ringOrder = order;
+        return this;
     }
 
     /** Runs {@code strategy} on every rank at once and returns what each rank's node table held. */
     List<RankResult> run(AddressExchangeMode strategy, boolean irregular) throws Exception {
         int size = map.size();
         InProcessPmiJob pmiJob = new InProcessPmiJob(size, "");
+        if (ringOrder != null) {
+            pmiJob.withRing(ringOrder);
+        }
         ProgressEngine[] engines = new ProgressEngine[size];
         for (int r = 0; r < size; r++) {
             engines[r] = new ProgressEngine(r, Settings.defaults());
@@ -104,11 +127,13 @@ final class InProcessExchangeJob {
                 new EngineMessenger(engine), (peer, card) -> { }, new InitReport());
         long agreementPuts = 0;
         long agreementGets = 0;
+        long agreementBarriers = 0;
         if (irregular) {
             c.attachForIrregularCards();
             CardLengthAgreement.run(c);
             agreementPuts = pmi.counters().puts();
             agreementGets = pmi.counters().gets();
+            agreementBarriers = pmi.counters().barriers();
         }
         AddressExchanges.choose(strategy, map.size(), map.nodeCount()).run(c);
         NodeSegment segment = c.segment();
@@ -122,7 +147,8 @@ final class InProcessExchangeJob {
         segment.barrier(); // as at Finalize: nobody unmaps while a local rank still reads
         segment.close();
         return new RankResult(table, pmi.counters().puts() - agreementPuts, pmi.counters().gets() - agreementGets,
-                agreementPuts, agreementGets, cards);
+                pmi.counters().barriers() - agreementBarriers, pmi.counters().rings(), agreementPuts, agreementGets,
+                cards);
     }
 
     private NodeSegment attach(int rank, int capacity) {

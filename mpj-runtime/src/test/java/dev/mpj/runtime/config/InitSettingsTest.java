@@ -22,7 +22,7 @@ class InitSettingsTest {
     void anUnknownExchangeIsRejectedNamingTheChoices() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Settings.from(Map.of("MPJ_ADDRESS_EXCHANGE", "fastest"), Map.of()));
-        assertTrue(e.getMessage().contains("simple, shm, roots or auto"), e.getMessage());
+        assertTrue(e.getMessage().contains("simple, shm, roots, ring or auto"), e.getMessage());
     }
 
     @Test

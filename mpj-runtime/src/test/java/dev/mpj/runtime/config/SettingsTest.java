@@ -118,7 +118,7 @@ class SettingsTest {
                 refused(Setting.COLL_ALLTOALL, "ring"));
         assertEquals("mpj.coll.hierarchical must be one of auto, on, off, not 'sometimes'",
                 refused(Setting.COLL_HIERARCHICAL, "sometimes"));
-        assertEquals("mpj.addressExchange must be simple, shm, roots or auto, not 'fastest'",
+        assertEquals("mpj.addressExchange must be simple, shm, roots, ring or auto, not 'fastest'",
                 refused(Setting.ADDRESS_EXCHANGE, "fastest"));
         assertEquals("mpj.test.killAfterPhase must be PHASE@RANK, e.g. segment@0, not 'segment@'",
                 refused(Setting.TEST_KILL_AFTER_PHASE, "segment@"));

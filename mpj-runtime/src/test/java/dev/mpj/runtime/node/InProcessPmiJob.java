@@ -2,6 +2,7 @@ package dev.mpj.runtime.node;
 
 import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.PmiCounters;
+import dev.mpj.runtime.pmi.RingNeighbours;
 import dev.mpj.runtime.pmi.wire.PmiException;
 
 import java.util.HashMap;
@@ -14,7 +15,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * A job of {@code size} PMI clients in one JVM, one per thread, sharing a KVS with the semantics of a real
- * server: a put is visible only after the next barrier, which is collective over all clients.
+ * server: a put is visible only after the next barrier, which is collective over all clients. With a ring order
+ * ({@link #withRing}) the clients also serve PMIX_Ring, visiting the ranks in that order.
  */
 public final class InProcessPmiJob {
     private final int size;
@@ -22,6 +24,10 @@ public final class InProcessPmiJob {
     private final Map<String, String> published = new ConcurrentHashMap<>();
     private final Map<String, String> pending = new ConcurrentHashMap<>();
     private final CyclicBarrier barrier;
+    private final String[] ringValues;
+    private volatile String[] ringSnapshot;
+    private int[] ringOrder;
+    private CyclicBarrier ringBarrier;
 
     public InProcessPmiJob(int size, String mapping) {
         this.size = size;
@@ -30,6 +36,14 @@ public final class InProcessPmiJob {
             published.putAll(pending);
             pending.clear();
         });
+        this.ringValues = new String[size];
+    }
+
+    /** Serves PMIX_Ring with {@code order[i]} the rank at ring position i. */
+    public InProcessPmiJob withRing(int[] order) {
+        ringOrder = order.clone();
+        ringBarrier = new CyclicBarrier(size, () -> ringSnapshot = ringValues.clone());
+        return this;
     }
 
     public PmiClient client(int rank) {
@@ -92,6 +106,32 @@ public final class InProcessPmiJob {
             } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
                 throw new PmiException("in-process barrier failed", e);
             }
+        }
+
+        @Override
+        public boolean hasRing() {
+            return ringOrder != null;
+        }
+
+        @Override
+        public RingNeighbours ring(String value) {
+            if (ringOrder == null) {
+                return PmiClient.super.ring(value);
+            }
+            counters.countRing();
+            ringValues[rank] = value;
+            try {
+                ringBarrier.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException | BrokenBarrierException | TimeoutException e) {
+                throw new PmiException("in-process ring failed", e);
+            }
+            int position = 0;
+            while (ringOrder[position] != rank) {
+                position++;
+            }
+            String[] values = ringSnapshot;
+            return new RingNeighbours(position, size, values[ringOrder[(position + size - 1) % size]],
+                    values[ringOrder[(position + 1) % size]]);
         }
 
         @Override

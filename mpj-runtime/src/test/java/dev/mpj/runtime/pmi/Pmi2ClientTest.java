@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.function.ThrowingConsumer;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** The PMI-2 client against a scripted server that frames and words its replies as Hydra 4.0.2 or Slurm 22.05. */
@@ -178,6 +179,39 @@ class Pmi2ClientTest {
                     assertEquals("/dev/shm/x", node.await("seg"));
                     assertNull(node.get("other"));
                 });
+    }
+
+    /** As MPICH's PMIX_Ring: count 1 and the value on both sides; the reply fields in Slurm's order. */
+    @Test
+    void ringSendsTheValueOnBothSidesAndLearnsPositionAndNeighboursAndCountsIt() throws Throwable {
+        converse(initialised(Pmi2Frames.SLURM)
+                .expectFrame("cmd=ring;ring-count=1;ring-left=b0;ring-right=b0;",
+                        Pmi2Frames.SLURM.frame("cmd=ring-response;rc=0;ring-count=1;ring-left=a1;ring-right=c1;")),
+                client -> {
+                    assertTrue(client.hasRing());
+                    assertEquals(new RingNeighbours(1, 2, "a1", "c1"), client.ring("b0"));
+                    assertEquals(1, client.counters().rings());
+                    assertEquals(0, client.counters().gets() + client.counters().barriers());
+                });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "refused          | cmd=ring-response;rc=14;",
+            "no ring-right    | cmd=ring-response;rc=0;ring-count=0;ring-left=a;",
+            "position outside | cmd=ring-response;rc=0;ring-count=2;ring-left=a;ring-right=a;"})
+    void aRingReplyWithoutPositionOrNeighboursFailsTheCall(String what, String reply) throws Throwable {
+        converse(initialised(Pmi2Frames.SLURM)
+                .expectFrame("cmd=ring;ring-count=1;ring-left=v;ring-right=v;", Pmi2Frames.SLURM.frame(reply)),
+                client -> assertThrows(PmiException.class, () -> client.ring("v")));
+    }
+
+    @Test
+    void ringValuesAreCheckedBeforeSending() throws Throwable {
+        converse(initialised(Pmi2Frames.SLURM), client -> {
+            assertThrows(PmiException.class, () -> client.ring("a;b"));
+            assertThrows(PmiException.class, () -> client.ring("v".repeat(675)));
+        });
     }
 
     @Test

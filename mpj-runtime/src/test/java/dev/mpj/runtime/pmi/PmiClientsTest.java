@@ -1,6 +1,7 @@
 package dev.mpj.runtime.pmi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,6 +44,7 @@ class PmiClientsTest {
                     Map.of("PMI_PORT", server.hostPort(), "PMI_ID", "1", "PMI_RANK", "0"))) {
                 assertEquals("pmi1", client.dialect());
                 assertEquals(1, client.rank());
+                assertFalse(client.hasRing(), "PMI-1 has no ring");
             }
             server.verify();
         }
@@ -74,6 +76,7 @@ class PmiClientsTest {
                     Map.of("PMI_PORT", server.hostPort(), "PMI_ID", "1"))) {
                 assertEquals("pmi2", client.dialect());
                 assertEquals(1, client.rank());
+                assertFalse(client.hasRing(), "without mpjrun's secret the server may be Hydra's, which has no ring");
             }
             server.verify();
         }

@@ -1,6 +1,7 @@
 package dev.mpj.runtime.pmi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -54,6 +55,13 @@ class SingletonPmiClientTest {
         assertEquals(2, client.counters().puts());
         assertEquals(1, client.counters().gets());
         assertEquals(1, client.counters().barriers());
+    }
+
+    @Test
+    void hasNoRing() {
+        assertFalse(client.hasRing());
+        PmiException e = assertThrows(PmiException.class, () -> client.ring("v"));
+        assertTrue(e.getMessage().contains("no PMIX_Ring"), e.getMessage());
     }
 
     @Test

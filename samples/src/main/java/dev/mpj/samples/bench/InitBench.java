@@ -18,7 +18,7 @@ import java.util.Locale;
  *   phases (median over ranks, ms): pmi … exchange … connections …
  *   exchange PMI operations of the job: puts=4 gets=16 (formula N puts, N² gets: puts=4 gets=16)
  * </pre>
- * Options: {@code --exchange simple|shm|roots|auto} (sets {@code mpj.addressExchange} before init),
+ * Options: {@code --exchange simple|shm|roots|ring|auto} (sets {@code mpj.addressExchange} before init),
  * {@code --irregular} (forces the card-length agreement), {@code --csv} (adds one machine-readable line starting
  * with {@code csv,}).
  */
@@ -47,19 +47,19 @@ public final class InitBench {
                 case "-h", "--help" -> help = true;
                 case "--exchange" -> {
                     if (i + 1 == args.length) {
-                        throw new IllegalArgumentException("--exchange needs simple, shm, roots or auto");
+                        throw new IllegalArgumentException("--exchange needs simple, shm, roots, ring or auto");
                     }
                     System.setProperty("mpj.addressExchange", args[++i]);
                 }
                 case "--irregular" -> System.setProperty("mpj.irregularCards", "true");
                 case "--csv" -> csv = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (--exchange simple|shm|roots|auto, --irregular, --csv)");
+                        + " (--exchange simple|shm|roots|ring|auto, --irregular, --csv)");
             }
         }
         MPI.Init(args);
         if (help) {
-            JobExit.usage("usage: initbench [--exchange simple|shm|roots|auto] [--irregular] [--csv]");
+            JobExit.usage("usage: initbench [--exchange simple|shm|roots|ring|auto] [--irregular] [--csv]");
         }
         double initMs = (System.nanoTime() - start) / 1e6;
         InitReport report = MpjRuntime.current().initReport();
@@ -127,6 +127,7 @@ public final class InitBench {
             case "simple" -> "P puts, P² gets: puts=" + p + " gets=" + p * p;
             case "shm" -> "P puts, N·P gets: puts=" + p + " gets=" + n * p;
             case "roots" -> "N puts, N² gets: puts=" + n + " gets=" + n * n;
+            case "ring" -> "P rings, no puts, gets or fence: puts=0 gets=0";
             default -> "no exchange in a job of one rank: puts=0 gets=0";
         };
     }

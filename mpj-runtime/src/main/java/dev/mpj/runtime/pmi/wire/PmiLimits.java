@@ -46,7 +46,8 @@ public final class PmiLimits {
         checkCharacters(key, true, key);
     }
 
-    private static void checkValue(String key, String value, int maxValueLength) {
+    /** A value for {@code key} (or for what {@code key} names, such as a ring): length and characters. */
+    public static void checkValue(String key, String value, int maxValueLength) {
         if (value == null) {
             throw new PmiException("PMI value for key '" + key + "' must not be null");
         }
