@@ -3,8 +3,7 @@ package dev.mpj.runtime.engine;
 import mpi.MPI;
 import mpi.MPIException;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -14,60 +13,37 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread at a time may be in MPI: a second one is refused with {@code ERR_OTHER} naming the level, before it can
  * touch a queue; a wait keeps the engine for its whole length, so the refusal does not depend on luck.
  */
-public abstract sealed class EngineLock permits EngineLock.Shared, EngineLock.OneThread {
-    private static final String[] LEVEL_NAMES = {
-            "MPI.THREAD_SINGLE", "MPI.THREAD_FUNNELED", "MPI.THREAD_SERIALIZED", "MPI.THREAD_MULTIPLE"};
-
+public sealed interface EngineLock permits EngineLock.Shared, EngineLock.OneThread {
     /** The lock for a process initialised at thread level {@code level} (one of {@code MPI.THREAD_*}). */
-    public static EngineLock forThreadLevel(int level) {
-        return level >= MPI.THREAD_MULTIPLE ? new Shared() : new OneThread(LEVEL_NAMES[Math.max(level, 0)]);
+    static EngineLock forThreadLevel(int level) {
+        return level >= MPI.THREAD_MULTIPLE ? new Shared() : new OneThread(switch (level) {
+            case MPI.THREAD_SERIALIZED -> "MPI.THREAD_SERIALIZED";
+            case MPI.THREAD_FUNNELED -> "MPI.THREAD_FUNNELED";
+            default -> "MPI.THREAD_SINGLE";
+        });
     }
 
-    abstract void lock();
+    void lock();
 
-    abstract void unlock();
+    void unlock();
 
     /** Whether a waiting thread lets go of the lock while it idles (and so needs its own idle strategy). */
-    abstract boolean sharedWhileIdle();
+    boolean sharedWhileIdle();
 
     /** {@code THREAD_MULTIPLE}: a reentrant lock any thread may wait for. */
-    static final class Shared extends EngineLock {
-        private final ReentrantLock lock = new ReentrantLock();
-
+    final class Shared extends ReentrantLock implements EngineLock {
         @Override
-        void lock() {
-            lock.lock();
-        }
-
-        @Override
-        void unlock() {
-            lock.unlock();
-        }
-
-        @Override
-        boolean sharedWhileIdle() {
+        public boolean sharedWhileIdle() {
             return true;
         }
     }
 
     /**
-     * Below {@code THREAD_MULTIPLE}: an owner taken by compare-and-set (reentrant for the owner), released by a
-     * plain ordered store; a second thread is refused rather than queued.
+     * Below {@code THREAD_MULTIPLE}: the owning thread, taken by compare-and-set (reentrant for the owner) and
+     * released by an ordered store; a second thread is refused rather than queued.
      */
-    static final class OneThread extends EngineLock {
-        private static final VarHandle OWNER;
-
-        static {
-            try {
-                OWNER = MethodHandles.lookup().findVarHandle(OneThread.class, "owner", Thread.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
-
+    final class OneThread extends AtomicReference<Thread> implements EngineLock {
         private final String levelName;
-        @SuppressWarnings("unused") // through OWNER
-        private volatile Thread owner;
         /** Nested entries of the owner; only the owner touches it. */
         private int depth;
 
@@ -76,14 +52,14 @@ public abstract sealed class EngineLock permits EngineLock.Shared, EngineLock.On
         }
 
         @Override
-        void lock() {
+        public void lock() {
             Thread me = Thread.currentThread();
-            if (OWNER.getAcquire(this) == me) {
+            if (getAcquire() == me) {
                 depth++;
-            } else if (OWNER.compareAndSet(this, null, me)) {
+            } else if (compareAndSet(null, me)) {
                 depth = 1;
             } else {
-                Thread inside = (Thread) OWNER.getAcquire(this);
+                Thread inside = getAcquire();
                 throw new MPIException(MPI.ERR_OTHER, "thread \"" + me.getName() + "\" called MPI while thread \""
                         + (inside == null ? "?" : inside.getName()) + "\" was inside it; MPI was initialised with "
                         + levelName + ", which allows one thread in MPI at a time (ask MPI.Init_thread for "
@@ -92,14 +68,14 @@ public abstract sealed class EngineLock permits EngineLock.Shared, EngineLock.On
         }
 
         @Override
-        void unlock() {
+        public void unlock() {
             if (--depth == 0) {
-                OWNER.setRelease(this, null);
+                setRelease(null);
             }
         }
 
         @Override
-        boolean sharedWhileIdle() {
+        public boolean sharedWhileIdle() {
             return false;
         }
     }

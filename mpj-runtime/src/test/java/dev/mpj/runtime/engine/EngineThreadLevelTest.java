@@ -28,7 +28,7 @@ class EngineThreadLevelTest {
 
     /** Runs {@code second} while another thread is inside {@code engine}'s wait; returns what it threw, if anything. */
     private static Throwable whileAnotherThreadWaits(ProgressEngine engine, Runnable second) throws Exception {
-        CountDownLatch inside = new CountDownLatch(1);
+        CountDownLatch inside = new CountDownLatch(2); // a wait may check once before it enters the engine
         AtomicBoolean release = new AtomicBoolean();
         Thread waiter = new Thread(() -> engine.await(() -> {
             inside.countDown();
