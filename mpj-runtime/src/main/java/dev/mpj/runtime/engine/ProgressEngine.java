@@ -160,8 +160,9 @@ public final class ProgressEngine implements FrameSink {
 
     /**
      * Takes frames whose handling sends nothing straight from a polled transport's memory (called under the
-     * engine's lock, within a progress pass or a send that waits for room), so no transport is re-entered: rendezvous {@code DATA}, whose
-     * receive was matched when the request to send arrived, and so is free of ordering with other frames; and
+     * engine's lock, within a progress pass or a send that waits for room), so no transport is re-entered:
+     * rendezvous {@code DATA}, whose receive was matched when the request to send arrived, and so is free of
+     * ordering with other frames; and
      * {@code EAGER}, copied straight into a posted receive (or once, into an unexpected message), unless a frame
      * refused before it still waits in the inbox, which it must not overtake; and {@code CREDIT}, a counter
      * update free of ordering (a return it triggers waits for the next progress pass). Everything else is refused and
