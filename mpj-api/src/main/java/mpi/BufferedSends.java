@@ -11,7 +11,8 @@ import java.util.List;
  * The buffer of {@code MPI.Buffer_attach} and the buffered sends charged to it. A buffered send
  * carries its own copy of the data to the runtime as a standard send; the attached buffer only
  * bounds how much may be outstanding at once (message bytes plus {@link MPI#BSEND_OVERHEAD} each),
- * as MPI requires, so a program sized for MPI's rules behaves the same here.
+ * as MPI requires, so a program sized for MPI's rules behaves the same here. Its methods lock it, as
+ * threads may send buffered at once under {@code THREAD_MULTIPLE}.
  */
 final class BufferedSends {
     private final List<Pending> pending = new ArrayList<>();
@@ -21,7 +22,7 @@ final class BufferedSends {
     private record Pending(Operation send, int charge) {
     }
 
-    void attach(ByteBuffer buffer) {
+    synchronized void attach(ByteBuffer buffer) {
         if (buffer == null) {
             throw new MPIException(MPI.ERR_BUFFER, "Buffer_attach: buffer is null");
         }
@@ -33,7 +34,7 @@ final class BufferedSends {
     }
 
     /** Waits until every buffered send has completed, then hands back the attached buffer (null if none). */
-    ByteBuffer detach(MpiBackend backend) {
+    synchronized ByteBuffer detach(MpiBackend backend) {
         if (!pending.isEmpty()) {
             backend.await(this::allComplete);
         }
@@ -44,7 +45,7 @@ final class BufferedSends {
     }
 
     /** Starts a buffered send of {@code copy}, a private copy of the user's data. */
-    void send(MpiBackend backend, String call, ByteBuffer copy, int destWorldRank, int tag, int context) {
+    synchronized void send(MpiBackend backend, String call, ByteBuffer copy, int destWorldRank, int tag, int context) {
         retireCompleted();
         if (attached == null) {
             throw new MPIException(MPI.ERR_BUFFER, call + ": no buffer is attached (call MPI.Buffer_attach first)");
@@ -62,7 +63,7 @@ final class BufferedSends {
     }
 
     /** Bytes charged to the attached buffer by buffered sends not yet known to be complete. */
-    long charged() {
+    synchronized long charged() {
         return charged;
     }
 
@@ -94,7 +95,7 @@ final class BufferedSends {
     }
 
     /** Forgets every pending send and the attached buffer (used once the runtime is gone). */
-    void clear() {
+    synchronized void clear() {
         pending.clear();
         attached = null;
         charged = 0;

@@ -85,7 +85,7 @@ public class Cartcomm extends Intracomm {
             throw new MPIException(MPI.ERR_ARG, call + ": remainDims must have " + grid.ndims() + " entries, got "
                     + (remainDims == null ? "null" : Integer.toString(remainDims.length)));
         }
-        int pair = agreeOnContextPair(call);
+        int pair = agreeOnContextPair(call, true);
         int[] gridRanks = grid.subGridMembers(remainDims, spec.rank());
         int[] members = new int[gridRanks.length];
         int newRank = -1;

@@ -10,15 +10,16 @@ import java.util.ServiceLoader;
 /**
  * The life cycle of MPI in this process: the backend found at {@code MPI.Init}, the thread level,
  * the attached buffer, and the checks that every call is made between {@code Init} and
- * {@code Finalize}. MPI is entered by one thread at a time, so the state needs no locking; it is
- * volatile only so a mistaken call from another thread sees the current state.
+ * {@code Finalize}. The state is set by the thread that initialises or finalises MPI, when no other may call
+ * it; it is volatile so threads started before {@code Init} see it. What other threads share afterwards (the
+ * context ids, the buffered sends) locks itself.
  */
 final class Environment {
     private enum State { NOT_INITIALIZED, RUNNING, FINALIZED }
 
     private static volatile State state = State.NOT_INITIALIZED;
     private static MpiBackend backend;
-    private static int threadLevel = MPI.THREAD_SINGLE;
+    private static volatile int threadLevel = MPI.THREAD_SINGLE;
     private static Thread mainThread;
     private static final BufferedSends bufferedSends = new BufferedSends();
     private static ContextIds contextIds = new ContextIds();
@@ -63,7 +64,7 @@ final class Environment {
             throw new MPIException(MPI.ERR_OTHER, "MPI.Init cannot be called after MPI.Finalize");
         }
         MpiBackend found = load(Thread.currentThread().getContextClassLoader());
-        found.init(args == null ? new String[0] : args);
+        int provided = found.initThread(args == null ? new String[0] : args, requiredThreadLevel);
         int rank = found.rank();
         int size = found.size();
         int[] world = new int[size];
@@ -74,7 +75,7 @@ final class Environment {
         MPI.COMM_WORLD.bind(predefined(ContextIds.WORLD_PAIR, world, rank), size);
         MPI.COMM_SELF.bind(predefined(ContextIds.SELF_PAIR, new int[] {rank}, 0), size);
         backend = found;
-        threadLevel = Math.min(requiredThreadLevel, MPI.THREAD_SERIALIZED);
+        threadLevel = provided;
         mainThread = Thread.currentThread();
         state = State.RUNNING;
         return threadLevel;

@@ -61,7 +61,7 @@ public class Intracomm extends Comm {
                         + "; colours must be non-negative or MPI.UNDEFINED");
             }
         }
-        int pair = agreeOnContextPair(call);
+        int pair = agreeOnContextPair(call, colour != MPI.UNDEFINED);
         if (colour == MPI.UNDEFINED) {
             return null;
         }
@@ -105,8 +105,8 @@ public class Intracomm extends Comm {
                         + ", which is not a member of " + this);
             }
         }
-        int pair = agreeOnContextPair(call);
         int newRank = group.rankOf(spec.worldRanks()[spec.rank()]);
+        int pair = agreeOnContextPair(call, newRank != MPI.UNDEFINED);
         if (newRank == MPI.UNDEFINED) {
             return null;
         }
@@ -127,7 +127,7 @@ public class Intracomm extends Comm {
 
     private Intracomm duplicate(String call) {
         CommSpec spec = spec();
-        int pair = agreeOnContextPair(call);
+        int pair = agreeOnContextPair(call, true);
         return bound(sameKind(this + "." + call + "()"), pair, spec.worldRanks(), spec.rank());
     }
 
@@ -175,7 +175,7 @@ public class Intracomm extends Comm {
     /** Binds {@code comm} to the first {@code n} members of this communicator; null for the others. */
     private <C extends Intracomm> C firstMembers(String call, C comm, int n) {
         CommSpec spec = spec();
-        int pair = agreeOnContextPair(call);
+        int pair = agreeOnContextPair(call, spec.rank() < n);
         if (spec.rank() >= n) {
             return null;
         }
@@ -183,12 +183,34 @@ public class Intracomm extends Comm {
     }
 
     /**
-     * The lowest context pair free in every member of this communicator: the members AND their bitmaps
-     * together (MPICH's scheme). Collective; every member gets the same answer, or the same error when
+     * The lowest context pair free in every member of this communicator, reserved in this process when it is a
+     * {@code member} of the new communicator: the members AND their bitmaps together (MPICH's scheme, see
+     * {@link ContextIds} for threads). Collective; every member gets the same answer, or the same error when
      * no pair is free everywhere.
      */
-    final int agreeOnContextPair(String call) {
-        return ContextIds.agreedPair(call, commonFreeBits(), "every member of " + this);
+    final int agreeOnContextPair(String call, boolean member) {
+        ContextIds ids = Environment.contextIds();
+        int parent = spec().collectiveContext();
+        int pair;
+        ids.startAgreeing(parent);
+        try {
+            do {
+                long[] mine = ids.offer(parent);
+                // fresh each attempt, so a failed Allreduce settles as an attempt to retry, reserving nothing
+                long[] common = new long[mine.length];
+                try {
+                    Allreduce(mine, 0, common, 0, mine.length, MPI.LONG, MPI.BAND);
+                } finally {
+                    pair = ids.settle(mine, common, member);
+                }
+            } while (pair == ContextIds.TRY_AGAIN);
+        } finally {
+            ids.stopAgreeing(parent);
+        }
+        if (pair < 0) {
+            throw ContextIds.noFreePair(call, "every member of " + this);
+        }
+        return pair;
     }
 
     /** The context pairs free in every member: their bitmaps ANDed together. Collective. */
@@ -216,7 +238,6 @@ public class Intracomm extends Comm {
 
     /** Gives {@code comm} the context pair agreed on and its members; this process is {@code rank} in it. */
     final <C extends Intracomm> C bound(C comm, int pair, int[] worldRanks, int rank) {
-        Environment.contextIds().reserve(pair);
         comm.bind(new CommSpec(ContextIds.pointToPoint(pair), ContextIds.collective(pair), worldRanks, rank),
                 Environment.backend().size());
         return comm;

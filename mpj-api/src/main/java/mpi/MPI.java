@@ -10,8 +10,9 @@ import java.nio.ByteBuffer;
  * {@code dev.mpj.runtime.MpjRuntime} or the class named in the {@code mpj.backend} property by name, else one
  * registered with {@link java.util.ServiceLoader}) and starts it. Every communication call made
  * before {@code Init} or after {@link #Finalize} raises {@link MPIException} ({@code ERR_OTHER}).
- * The predefined communicators are usable as soon as {@code Init} returns. The thread level provided
- * is at most {@link #THREAD_SERIALIZED}: MPI may be called from any thread, one at a time.
+ * The predefined communicators are usable as soon as {@code Init} returns. {@link #Init_thread} provides the
+ * thread level asked for: with {@link #THREAD_MULTIPLE} any thread may call MPI at any time; below it one thread
+ * at a time, and a second thread that calls MPI while another is inside gets {@code ERR_OTHER}.
  */
 public final class MPI {
     private MPI() {
@@ -185,7 +186,7 @@ public final class MPI {
         return args;
     }
 
-    /** {@link #Init} asking for thread level {@code required}; returns the level provided, at most {@link #THREAD_SERIALIZED}. */
+    /** {@link #Init} asking for thread level {@code required}; returns the level provided (the one asked for). */
     public static int Init_thread(String[] args, int required) {
         return Environment.init(args, required);
     }

@@ -22,7 +22,8 @@
  *       {@code MPI_UNDEFINED} outcount); {@code Testsome} returns an empty array when requests are
  *       active but none has completed.</li>
  *   <li>Buffered sends copy their data; the attached buffer bounds the bytes outstanding.</li>
- *   <li>The thread level provided is at most {@code THREAD_SERIALIZED}.</li>
+ *   <li>{@code Init_thread} provides the level asked for, {@code THREAD_MULTIPLE} included; below it a second
+ *       thread that calls MPI while another is inside gets {@code ERR_OTHER}.</li>
  *   <li>{@code MPI.COMM_NULL} is {@code null}, as in MPJ Express.</li>
  * </ul>
  */

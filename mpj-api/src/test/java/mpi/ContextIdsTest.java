@@ -67,6 +67,48 @@ class ContextIdsTest {
         assertMpiError(MPI.ERR_INTERN, () -> ids.release(ContextIds.WORLD_PAIR));
     }
 
+    @Test
+    void onlyTheAgreementOfTheLowestParentOffersTheBitmapAndOnlyOneAtATime() {
+        ContextIds ids = new ContextIds();
+        ids.startAgreeing(9);
+        ids.startAgreeing(5);
+
+        long[] ofNine = ids.offer(9);
+        long[] ofFive = ids.offer(5);
+        long[] ofFiveAgain = ids.offer(5);
+
+        assertEquals(0, ofNine[ContextIds.WORDS], "a higher parent offers nothing while a lower one agrees");
+        assertEquals(-1L, ofFive[ContextIds.WORDS]);
+        assertEquals(2, ContextIds.lowestFree(ofFive));
+        assertEquals(0, ofFiveAgain[ContextIds.WORDS], "the bitmap is on offer once until settled");
+    }
+
+    @Test
+    void anAttemptWhereSomeMemberOfferedNothingIsTriedAgainAndReservesNothing() {
+        ContextIds ids = new ContextIds();
+        ids.startAgreeing(5);
+        long[] mine = ids.offer(5);
+        long[] othersOfferedNothing = new long[ContextIds.OFFER_WORDS];
+
+        assertEquals(ContextIds.TRY_AGAIN, ids.settle(mine, and(mine, othersOfferedNothing), true));
+        assertTrue(ids.isFree(2));
+
+        long[] again = ids.offer(5);
+        assertEquals(2, ids.settle(again, again.clone(), true));
+        assertFalse(ids.isFree(2));
+        ids.stopAgreeing(5);
+    }
+
+    @Test
+    void aProcessOutsideTheNewCommunicatorAgreesWithoutReserving() {
+        ContextIds ids = new ContextIds();
+        ids.startAgreeing(1);
+        long[] mine = ids.offer(1);
+
+        assertEquals(2, ids.settle(mine, mine.clone(), false));
+        assertTrue(ids.isFree(2));
+    }
+
     private static long[] and(long[] x, long[] y) {
         long[] z = new long[x.length];
         for (int i = 0; i < x.length; i++) {

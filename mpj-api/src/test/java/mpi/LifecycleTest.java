@@ -111,7 +111,7 @@ class LifecycleTest extends MpiTestSupport {
     }
 
     @Test
-    void theThreadLevelProvidedIsAtMostSerialized() {
+    void aBackendThatDoesNotProvideMultipleGivesAtMostSerialized() {
         LoopbackBackend.configure(1, 0);
 
         assertEquals(MPI.THREAD_SERIALIZED, MPI.Init_thread(new String[0], MPI.THREAD_MULTIPLE));

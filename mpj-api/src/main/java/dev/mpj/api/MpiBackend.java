@@ -7,8 +7,8 @@ import java.util.function.BooleanSupplier;
  * The implementation behind package {@code mpi}: {@code dev.mpj.runtime.MpjRuntime} (or the class named in
  * {@code mpj.backend}) by name, else one found with {@link java.util.ServiceLoader}. It speaks
  * bytes and world ranks: the {@code mpi} classes check arguments, pack and unpack Java arrays
- * (little-endian) and translate communicator ranks. Called from one thread at a time (the MPI
- * thread levels up to {@code THREAD_SERIALIZED}); nothing here is re-entrant.
+ * (little-endian) and translate communicator ranks. Which threads may call it at once is the thread level
+ * it grants in {@link #initThread}: one at a time below {@code THREAD_MULTIPLE}, any under it.
  *
  * <p>Errors are raised as {@code mpi.MPIException} with an MPI error class.
  */
@@ -19,6 +19,16 @@ public interface MpiBackend {
 
     /** Bootstraps the process into the job (PMI, address exchange, transports). */
     void init(String[] args);
+
+    /**
+     * {@link #init} for a program that asks for thread level {@code required} (0 {@code THREAD_SINGLE} ..
+     * 3 {@code THREAD_MULTIPLE}); returns the level provided. A backend that cannot be called by several threads
+     * at once provides at most {@code THREAD_SERIALIZED} (2), as this default does.
+     */
+    default int initThread(String[] args, int required) {
+        init(args);
+        return Math.min(required, 2);
+    }
 
     int rank();
 

@@ -65,6 +65,14 @@ public final class MpjRuntime implements MpiBackend {
         }
     }
 
+    /** Provides every level: {@code THREAD_MULTIPLE} makes the engine lock for any thread (see EngineLock). */
+    @Override
+    public int initThread(String[] args, int required) {
+        init(args);
+        engine.setThreadLevel(required);
+        return required;
+    }
+
     @Override
     public int rank() {
         return world.rank();

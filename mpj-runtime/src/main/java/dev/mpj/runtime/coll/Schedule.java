@@ -31,7 +31,7 @@ final class Schedule extends CollectiveOperation implements ProgressEngine.Task 
     /** The wait condition of {@link #run}: a field, so that a blocking collective's waits share one. */
     private final BooleanSupplier roundDone = this::roundComplete;
     private int next;
-    private boolean complete;
+    private volatile boolean complete;
     private RuntimeException error;
 
     Schedule(Peers peers) {

@@ -2,17 +2,37 @@ package dev.mpj.runtime.engine;
 
 import dev.mpj.api.Operation;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 
-/** State every engine request shares; mutated only by the MPI thread, so plain fields suffice. */
+/**
+ * State every engine request shares, mutated under the engine's lock. {@code complete} is volatile and set last,
+ * so a thread that sees it set (a waiter checking without the lock) also sees the status fields written before it.
+ */
 abstract class BaseOperation implements Operation {
+    private static final VarHandle COMPLETE;
+
+    static {
+        try {
+            COMPLETE = MethodHandles.lookup().findVarHandle(BaseOperation.class, "complete", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     int source;
     int tag;
     int byteCount;
-    boolean complete;
+    volatile boolean complete;
     boolean cancelled;
     RuntimeException error;
     ByteBuffer buffer;
+
+    /** Publishes the fields written so far; an ordered store, as only its readers need the order. */
+    final void markComplete() {
+        COMPLETE.setRelease(this, true);
+    }
 
     @Override
     public boolean isComplete() {

@@ -8,6 +8,7 @@ import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.config.WaitPolicy;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
+import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -16,8 +17,11 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -26,9 +30,10 @@ import java.util.function.BooleanSupplier;
  * both binned per context, source and tag so matching costs the same at any depth; eager and rendezvous
  * protocols, synchronous sends, and per-peer eager credit ({@link EagerCredit}): an eager message that would
  * take a peer beyond its budget of unconsumed eager bytes goes by rendezvous instead, so neither side holds
- * unbounded eager data. Driven only by the thread that calls MPI; transports feed it from their own threads through a
- * lock-free inbox and unpark it when it idles. A collective context may be revoked ({@link #revoke}): its
- * operations then fail at once, everywhere the {@code REVOKE} frame reaches.
+ * unbounded eager data. Driven by the threads that call MPI, under an {@link EngineLock} that follows the MPI
+ * thread level (any thread at a time under {@code THREAD_MULTIPLE}, else one, a second refused); transports feed
+ * it from their own threads through a lock-free inbox and unpark its waiters when they idle. A collective context
+ * may be revoked ({@link #revoke}): its operations then fail at once, everywhere the {@code REVOKE} frame reaches.
  *
  * <p>Non-overtaking order holds because every transport delivers one peer's frames in order, the inbox
  * is FIFO, both queues match in arrival/post order (by sequence number across wildcard bins), and a rendezvous message is matched when its
@@ -59,7 +64,11 @@ public final class ProgressEngine implements FrameSink {
     /** Work advanced on every progress pass besides frames (non-blocking collectives); MPI thread only. */
     private final ArrayList<Task> tasks = new ArrayList<>();
     private long nextId = 1;
+    private EngineLock lock = EngineLock.forThreadLevel(MPI.THREAD_SINGLE);
+    /** The one waiter that idles, below {@code THREAD_MULTIPLE}. */
     private volatile Thread parked;
+    /** The waiters that idle under {@code THREAD_MULTIPLE}; null below. */
+    private volatile Set<Thread> parkedThreads;
     private volatile String failure;
     /** Null until a collective context is revoked, so operations pay one null check for the feature. */
     private RevokedContexts revoked;
@@ -111,9 +120,21 @@ public final class ProgressEngine implements FrameSink {
         this.router = router;
     }
 
+    /**
+     * Who may call the engine from now on, by the MPI thread level granted at {@code MPI.Init} (before it the
+     * level is {@code THREAD_SINGLE}). Called by the thread that initialised MPI, before any other may call.
+     */
+    public void setThreadLevel(int level) {
+        lock = EngineLock.forThreadLevel(level);
+        parkedThreads = lock.sharedWhileIdle() ? ConcurrentHashMap.newKeySet() : null;
+    }
+
     private IdleStrategy idleStrategy() {
         if (router == null || !router.needsPolling()) {
-            return pushedIdle;
+            return lock.sharedWhileIdle() ? pushedIdleStrategy() : pushedIdle;
+        }
+        if (lock.sharedWhileIdle()) {
+            return PollingIdleStrategy.forPolicy(waitPolicy);
         }
         IdleStrategy p = pollingIdle;
         if (p == null) {
@@ -140,16 +161,27 @@ public final class ProgressEngine implements FrameSink {
     @Override
     public void onFrame(int peer, ByteBuffer frame, Runnable release) {
         inbox.offer(new InboundFrame(peer, frame, release));
+        wakeWaiters();
+    }
+
+    private void wakeWaiters() {
         Thread t = parked;
         if (t != null) {
-            java.util.concurrent.locks.LockSupport.unpark(t);
+            LockSupport.unpark(t);
+        }
+        Set<Thread> all = parkedThreads;
+        if (all != null) {
+            for (Thread w : all) {
+                LockSupport.unpark(w);
+            }
         }
     }
 
     /**
-     * Takes frames whose handling sends nothing straight from a polled transport's memory (called on the MPI
-     * thread, maybe while a send waits for room), so no transport is re-entered: rendezvous {@code DATA}, whose
-     * receive was matched when the request to send arrived, and so is free of ordering with other frames; and
+     * Takes frames whose handling sends nothing straight from a polled transport's memory (called under the
+     * engine's lock, within a progress pass or a send that waits for room), so no transport is re-entered:
+     * rendezvous {@code DATA}, whose receive was matched when the request to send arrived, and so is free of
+     * ordering with other frames; and
      * {@code EAGER}, copied straight into a posted receive (or once, into an unexpected message), unless a frame
      * refused before it still waits in the inbox, which it must not overtake; and {@code CREDIT}, a counter
      * update free of ordering (a return it triggers waits for the next progress pass). Everything else is refused and
@@ -178,15 +210,21 @@ public final class ProgressEngine implements FrameSink {
         if (failure == null) {
             failure = reason;
         }
-        Thread t = parked;
-        if (t != null) {
-            java.util.concurrent.locks.LockSupport.unpark(t);
+        wakeWaiters();
+    }
+
+    // ---------------------------------------------------------------- MPI threads, under the lock
+
+    public Operation send(ByteBuffer data, int dest, int tag, int context, SendMode mode) {
+        lock.lock();
+        try {
+            return sendLocked(data, dest, tag, context, mode);
+        } finally {
+            lock.unlock();
         }
     }
 
-    // ---------------------------------------------------------------- MPI thread
-
-    public Operation send(ByteBuffer data, int dest, int tag, int context, SendMode mode) {
+    private Operation sendLocked(ByteBuffer data, int dest, int tag, int context, SendMode mode) {
         ByteBuffer d = data.slice().order(ByteOrder.LITTLE_ENDIAN);
         SendOperation op = new SendOperation(nextId++, dest, tag, context, d);
         if (revoked != null && revoked.contains(context)) {
@@ -222,7 +260,7 @@ public final class ProgressEngine implements FrameSink {
         if (r != null) {
             r.match(rank, op.tag, length);
             r.deliver(0, op.data);
-            r.complete = true;
+            r.markComplete();
             op.finish();
         } else if (!sync && length <= eagerThreshold) {
             unexpected.add(new UnexpectedMessage(FrameHeader.EAGER, op.context, rank, op.tag, length, 0,
@@ -236,11 +274,20 @@ public final class ProgressEngine implements FrameSink {
     }
 
     public Operation receive(ByteBuffer room, int source, int tag, int context) {
+        lock.lock();
+        try {
+            return receiveLocked(room, source, tag, context);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private Operation receiveLocked(ByteBuffer room, int source, int tag, int context) {
         ByteBuffer r = room == null ? null : room.slice().order(ByteOrder.LITTLE_ENDIAN);
         ReceiveOperation op = new ReceiveOperation(this, nextId++, r, source, tag, context);
         if (revoked != null && revoked.contains(context)) {
             op.error = revoked.error(context);
-            op.complete = true;
+            op.markComplete();
             return op;
         }
         UnexpectedMessage m = unexpected.take(context, source, tag);
@@ -254,52 +301,104 @@ public final class ProgressEngine implements FrameSink {
     }
 
     public Envelope probe(int source, int tag, int context) {
-        drainInbox();
-        UnexpectedMessage m = unexpected.peek(context, source, tag);
-        return m == null ? null : new Envelope(m.source, m.tag, (int) Math.min(m.length, Integer.MAX_VALUE));
+        lock.lock();
+        try {
+            drainInbox();
+            UnexpectedMessage m = unexpected.peek(context, source, tag);
+            return m == null ? null : new Envelope(m.source, m.tag, (int) Math.min(m.length, Integer.MAX_VALUE));
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** One progress pass (polled transports, then the inbox); returns the work done, 0 when there was none. */
     public int poll() {
-        return drainInbox();
+        lock.lock();
+        try {
+            return drainInbox();
+        } finally {
+            lock.unlock();
+        }
     }
 
-    /** Drives progress until {@code done} holds, idling with back-off; fails fast when the job has failed. */
+    /**
+     * Drives progress until {@code done} holds, idling with back-off; fails fast when the job has failed. Under
+     * {@code THREAD_MULTIPLE} each pass takes the lock and the idling lets go of it, so that whichever waiter
+     * runs makes progress for all: {@code done} reads completion flags that need no lock.
+     */
     public void await(BooleanSupplier done) {
         if (done.getAsBoolean()) {
             return;
         }
+        EngineLock l = lock;
+        boolean shared = l.sharedWhileIdle();
         IdleStrategy idle = idleStrategy();
         idle.reset();
-        while (true) {
-            int work = drainInbox();
-            if (done.getAsBoolean()) {
-                return;
-            }
-            String f = failure;
-            if (f != null) {
-                throw new MPIException(MPIException.ERR_PROC_FAILED, f);
-            }
-            if (work == 0) {
-                parked = Thread.currentThread();
-                if (inbox.isEmpty() && failure == null) {
-                    idle.idle(0);
+        l.lock();
+        try {
+            while (true) {
+                int work = drainInbox();
+                if (done.getAsBoolean()) {
+                    return;
                 }
-                parked = null;
-            } else {
-                idle.reset();
+                String f = failure;
+                if (f != null) {
+                    throw new MPIException(MPIException.ERR_PROC_FAILED, f);
+                }
+                if (work != 0) {
+                    idle.reset();
+                } else if (shared) {
+                    l.unlock();
+                    try {
+                        idleShared(idle, done);
+                    } finally {
+                        l.lock();
+                    }
+                } else {
+                    parked = Thread.currentThread();
+                    if (inbox.isEmpty() && failure == null) {
+                        idle.idle(0);
+                    }
+                    parked = null;
+                }
             }
+        } finally {
+            l.unlock();
+        }
+    }
+
+    /** Idles once outside the lock, where another waiter may complete {@code done} meanwhile. */
+    private void idleShared(IdleStrategy idle, BooleanSupplier done) {
+        Thread me = Thread.currentThread();
+        Set<Thread> all = parkedThreads;
+        all.add(me);
+        try {
+            if (inbox.isEmpty() && failure == null && !done.getAsBoolean()) {
+                idle.idle(0);
+            }
+        } finally {
+            all.remove(me);
         }
     }
 
     /** Advances {@code task} on every progress pass from now on until it reports it has finished. */
     public void addTask(Task task) {
-        tasks.add(task);
+        lock.lock();
+        try {
+            tasks.add(task);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Tasks not finished yet (for tests). */
     public int taskCount() {
-        return tasks.size();
+        lock.lock();
+        try {
+            return tasks.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -309,6 +408,15 @@ public final class ProgressEngine implements FrameSink {
      * own. Does nothing when the context is revoked already.
      */
     public void revoke(int context, int[] members, String reason) {
+        lock.lock();
+        try {
+            revokeLocked(context, members, reason);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void revokeLocked(int context, int[] members, String reason) {
         if (!markRevoked(context, rank, reason)) {
             return;
         }
@@ -329,13 +437,23 @@ public final class ProgressEngine implements FrameSink {
 
     /** Whether {@code context} has been revoked, here or by a peer. */
     public boolean isRevoked(int context) {
-        return revoked != null && revoked.contains(context);
+        lock.lock();
+        try {
+            return revoked != null && revoked.contains(context);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** The context is free for reuse: a revocation of it no longer applies. */
     public void forgetRevocation(int context) {
-        if (revoked != null) {
-            revoked.forget(context);
+        lock.lock();
+        try {
+            if (revoked != null) {
+                revoked.forget(context);
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -371,13 +489,18 @@ public final class ProgressEngine implements FrameSink {
 
     private void failRevoked(BaseOperation op, int context) {
         op.error = revoked.error(context);
-        op.complete = true;
+        op.markComplete();
     }
 
     void cancelPosted(ReceiveOperation op) {
-        if (posted.remove(op)) {
-            op.cancelled = true;
-            op.complete = true;
+        lock.lock();
+        try {
+            if (posted.remove(op)) {
+                op.cancelled = true;
+                op.markComplete();
+            }
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -388,7 +511,12 @@ public final class ProgressEngine implements FrameSink {
 
     /** Messages that arrived with no receive posted yet (for diagnostics and tests). */
     public int unexpectedCount() {
-        return unexpected.size();
+        lock.lock();
+        try {
+            return unexpected.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     // ---------------------------------------------------------------- frame handling
@@ -454,7 +582,7 @@ public final class ProgressEngine implements FrameSink {
         credit.consumed(peer, payload.remaining());
         r.match(peer, tag, payload.remaining());
         r.deliver(0, payload);
-        r.complete = true;
+        r.markComplete();
         if (kind == FrameHeader.EAGER_SYNC) {
             sendControl(peer, FrameHeader.ACK, cookie, 0);
         }
@@ -472,7 +600,7 @@ public final class ProgressEngine implements FrameSink {
     private void startRendezvousReceive(ReceiveOperation r, int peer, int tag, long cookie, long length) {
         r.match(peer, tag, length);
         if (length == 0) {
-            r.complete = true;
+            r.markComplete();
         } else {
             receivesInFlight.put(r.id, r);
         }
@@ -504,7 +632,7 @@ public final class ProgressEngine implements FrameSink {
         r.deliver(offset, payload);
         if (r.allReceived()) {
             receivesInFlight.remove(receiveId);
-            r.complete = true;
+            r.markComplete();
         }
     }
 
@@ -519,7 +647,7 @@ public final class ProgressEngine implements FrameSink {
         if (m.selfSend != null) {
             r.match(rank, m.tag, m.length);
             r.deliver(0, m.selfSend.data);
-            r.complete = true;
+            r.markComplete();
             m.selfSend.finish();
         } else if (m.kind == FrameHeader.RTS) {
             startRendezvousReceive(r, m.source, m.tag, m.cookie, m.length);
@@ -529,7 +657,7 @@ public final class ProgressEngine implements FrameSink {
             }
             r.match(m.source, m.tag, m.length);
             r.deliver(0, m.data);
-            r.complete = true;
+            r.markComplete();
             if (m.kind == FrameHeader.EAGER_SYNC) {
                 sendControl(m.source, FrameHeader.ACK, m.cookie, 0);
             }
@@ -548,7 +676,12 @@ public final class ProgressEngine implements FrameSink {
 
     /** Charged eager bytes sent to {@code peer} and not yet returned (for diagnostics and tests). */
     public long eagerBytesOutstanding(int peer) {
-        return credit.outstanding(peer);
+        lock.lock();
+        try {
+            return credit.outstanding(peer);
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void sendControl(int peer, byte kind, long cookie, long arg) {

@@ -22,7 +22,7 @@ final class SendOperation extends BaseOperation {
 
     void finish() {
         data = null;
-        complete = true;
+        markComplete();
     }
 
     @Override
