@@ -16,6 +16,7 @@ import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -54,6 +55,9 @@ public final class ProgressEngine implements FrameSink {
     private long nextId = 1;
     private volatile Thread parked;
     private volatile String failure;
+    /** What {@link #await} waits for, and since when ({@code System.nanoTime}): read by the wait report's thread. */
+    private volatile BooleanSupplier waitingFor;
+    private long waitingSince;
 
     /** Where the engine sends frames to other ranks, and where it polls for frames nobody pushes. */
     public interface FrameRouter {
@@ -242,25 +246,41 @@ public final class ProgressEngine implements FrameSink {
         }
         IdleStrategy idle = idleStrategy();
         idle.reset();
-        while (true) {
-            int work = drainInbox();
-            if (done.getAsBoolean()) {
-                return;
-            }
-            String f = failure;
-            if (f != null) {
-                throw new MPIException(MPIException.ERR_PROC_FAILED, f);
-            }
-            if (work == 0) {
-                parked = Thread.currentThread();
-                if (inbox.isEmpty() && failure == null) {
-                    idle.idle(0);
+        waitingSince = System.nanoTime(); // published by the volatile write after it
+        waitingFor = done;
+        try {
+            while (true) {
+                int work = drainInbox();
+                if (done.getAsBoolean()) {
+                    return;
                 }
-                parked = null;
-            } else {
-                idle.reset();
+                String f = failure;
+                if (f != null) {
+                    throw new MPIException(MPIException.ERR_PROC_FAILED, f);
+                }
+                if (work == 0) {
+                    parked = Thread.currentThread();
+                    if (inbox.isEmpty() && failure == null) {
+                        idle.idle(0);
+                    }
+                    parked = null;
+                } else {
+                    idle.reset();
+                }
             }
+        } finally {
+            waitingFor = null;
         }
+    }
+
+    /**
+     * What this rank waits in now, one line per pending operation (see {@link WaitReport}). Safe from any thread:
+     * it reads the wait published by {@link #await} and the queue's length, never the queues themselves.
+     */
+    public List<String> waitReport() {
+        BooleanSupplier condition = waitingFor;
+        long waited = System.nanoTime() - waitingSince;
+        return WaitReport.lines(rank, condition, waited, unexpected.size());
     }
 
     void cancelPosted(ReceiveOperation op) {
