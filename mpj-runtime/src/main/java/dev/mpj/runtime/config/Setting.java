@@ -34,8 +34,8 @@ public enum Setting {
                     + " address mpj.tcp.interface selects",
             text()),
     TCP_INTERFACE("mpj.tcp.interface", "auto",
-            "when the job spans hosts, the interface (eth0) or CIDR block (10.1.0.0/16) whose address TCP uses;"
-                    + " auto: the host name's address unless loopback, else the first up non-loopback interface's",
+            "the interface (eth0) or CIDR block (10.1.0.0/16) whose address TCP uses; auto: across hosts the host"
+                    + " name's address unless loopback, else the first up non-loopback interface's",
             TcpInterface::parse),
     TCP_MAX_FRAME("mpj.tcp.maxFrame", "4194304",
             "largest TCP frame accepted; a longer length field closes the connection",
