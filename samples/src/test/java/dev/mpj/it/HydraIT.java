@@ -169,6 +169,19 @@ class HydraIT {
     }
 
     /**
+     * Loopback set by hand across two emulated nodes: their ranks' cards say so, so they compare host names, find
+     * one host, where loopback works, and run.
+     */
+    @Test
+    void loopbackAcrossEmulatedNodesOfOneHostStillRuns() throws Exception {
+        List<String> cmd = mpiexec("fake-nodes", 4, RequestsProgram.class);
+        cmd.addAll(1, List.of("-genv", "MPJ_TCP_HOST", "127.0.0.1"));
+        Commands.Output o = Commands.run(cmd, Commands.repoRoot(), 90);
+        assertEquals(0, o.exitCode(), o::text);
+        assertEquals(4, o.text().lines().filter(l -> l.contains("requests OK rank")).count(), o::text);
+    }
+
+    /**
      * Under Hydra the ranks answer SIGUSR1 with their wait report as under mpjrun; here on two emulated nodes,
      * whose ranks reach each other over TCP at the address chosen across hosts.
      */
