@@ -74,4 +74,17 @@ class WaitReportTest {
         mpi.join();
         assertEquals(List.of("rank 1 is not waiting in an MPI call; unexpected queue: 1"), engine.waitReport());
     }
+
+    @Test
+    void theRuntimesOwnWaitsNameTheirOperationsInWorldTerms() {
+        EngineHarness h = new EngineHarness(3, 1024, 4096);
+        ProgressEngine engine = h.get(1);
+        dev.mpj.api.Operation receive = engine.receive(ByteBuffer.allocate(4), 0, 3, 5);
+        dev.mpj.api.Operation send = engine.send(ByteBuffer.allocate(4096), 2, 4, 5, dev.mpj.api.SendMode.STANDARD);
+        List<String> lines = WaitReport.lines(1, new dev.mpj.api.AllComplete(receive, null, send), 0, 0);
+        assertEquals(List.of(
+                "rank 1 waits in an internal receive(world source=0, tag=3, context 5) for 0.0 s; unexpected queue: 0",
+                "rank 1 waits in an internal send(world dest=2, tag=4, context 5) for 0.0 s; unexpected queue: 0"),
+                lines);
+    }
 }
