@@ -4,7 +4,10 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.SendMode;
+import dev.mpj.api.WaitCondition;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
 
 /**
  * A communicator: a group of processes and a private message space. Point-to-point communication
@@ -206,17 +209,17 @@ public abstract class Comm {
 
     /** Standard-mode send: returns once {@code buf} may be reused. */
     public void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        started(checkedSend("Send", buf, offset, count, datatype, dest, tag, SendMode.STANDARD)).Wait();
+        started(checkedSend("Send", buf, offset, count, datatype, dest, tag, SendMode.STANDARD)).await(null);
     }
 
     /** Synchronous send: returns once the receiver has matched the message. */
     public void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        started(checkedSend("Ssend", buf, offset, count, datatype, dest, tag, SendMode.SYNCHRONOUS)).Wait();
+        started(checkedSend("Ssend", buf, offset, count, datatype, dest, tag, SendMode.SYNCHRONOUS)).await(null);
     }
 
     /** Ready send: the matching receive must already be posted (treated as a standard send). */
     public void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        started(checkedSend("Rsend", buf, offset, count, datatype, dest, tag, SendMode.READY)).Wait();
+        started(checkedSend("Rsend", buf, offset, count, datatype, dest, tag, SendMode.READY)).await(null);
     }
 
     /**
@@ -225,7 +228,7 @@ public abstract class Comm {
      * {@link MPI#BSEND_OVERHEAD} each), else {@code ERR_BUFFER}.
      */
     public void Bsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        started(checkedBufferedSend("Bsend", buf, offset, count, datatype, dest, tag)).Wait();
+        started(checkedBufferedSend("Bsend", buf, offset, count, datatype, dest, tag)).await(null);
     }
 
     // ---- nonblocking sends ----
@@ -251,7 +254,7 @@ public abstract class Comm {
 
     /** Receives a message into {@code buf}; a longer message than {@code count} items raises {@code ERR_TRUNCATE}. */
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
-        return started(checkedReceive("Recv", buf, offset, count, datatype, source, tag)).Wait();
+        return started(checkedReceive("Recv", buf, offset, count, datatype, source, tag)).await(null);
     }
 
     public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
@@ -278,7 +281,7 @@ public abstract class Comm {
         checkSendArguments(call, buf, offset, count, datatype, dest, sendtag);
         Request.Starter receive = checkedReceive(call, buf, offset, count, datatype, source, recvtag);
         ByteBuffer copy = dest == MPI.PROC_NULL ? null : datatype.pack(buf, offset, count, false);
-        return exchange(receive, send(null, copy, 0, 0, dest, sendtag, SendMode.STANDARD));
+        return exchange(receive, send(call, null, copy, 0, 0, dest, sendtag, SendMode.STANDARD));
     }
 
     private Status exchange(Request.Starter receiveStarter, Request.Starter sendStarter) {
@@ -290,7 +293,7 @@ public abstract class Comm {
             receive.Cancel();
             throw e;
         }
-        Status status = Request.Waitall(new Request[] {receive, send})[0];
+        Status status = Request.awaitAll(new Request[] {receive, send}, null)[0];
         status.index = MPI.UNDEFINED;
         return status;
     }
@@ -305,11 +308,49 @@ public abstract class Comm {
         if (source == MPI.PROC_NULL) {
             return Status.procNull();
         }
-        int world = worldSource(source);
-        int context = spec.pointToPointContext();
-        Envelope[] found = new Envelope[1];
-        backend.await(() -> (found[0] = backend.probe(world, tag, context)) != null);
-        return statusOf(found[0]);
+        ProbeWait probe = new ProbeWait(this, backend, source, tag);
+        backend.await(probe);
+        return statusOf(probe.found);
+    }
+
+    /** The wait of {@link #Probe}: until a matching message is there, which it keeps. */
+    private static final class ProbeWait implements WaitCondition {
+        private final Comm comm;
+        private final MpiBackend backend;
+        private final int source;
+        private final int world;
+        private final int tag;
+        private final int context;
+        Envelope found;
+
+        ProbeWait(Comm comm, MpiBackend backend, int source, int tag) {
+            this.comm = comm;
+            this.backend = backend;
+            this.source = source;
+            this.world = comm.worldSource(source);
+            this.tag = tag;
+            this.context = comm.spec.pointToPointContext();
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return (found = backend.probe(world, tag, context)) != null;
+        }
+
+        @Override
+        public void describePending(List<String> entries) {
+            entries.add(comm.envelope("Probe", "source", source, tag));
+        }
+    }
+
+    /**
+     * A call with its envelope as the wait report shows it, {@code Recv(source=0, tag=99, COMM_WORLD)}: as MPI
+     * tools print them, predefined communicators without their class.
+     */
+    final String envelope(String call, String peerRole, int peer, int tag) {
+        return call + "(" + peerRole + "=" + (peer == MPI.ANY_SOURCE ? "ANY_SOURCE" : Integer.toString(peer))
+                + ", tag=" + (tag == MPI.ANY_TAG ? "ANY_TAG" : Integer.toString(tag)) + ", "
+                + (name.startsWith("MPI.") ? name.substring("MPI.".length()) : name) + ")";
     }
 
     /** The status of a message that could be received now, or null if there is none. */
@@ -427,17 +468,17 @@ public abstract class Comm {
     private Request.Starter checkedSend(String call, Object buf, int offset, int count, Datatype datatype,
                                         int dest, int tag, SendMode mode) {
         checkSendArguments(call, buf, offset, count, datatype, dest, tag);
-        return send(datatype, buf, offset, count, dest, tag, mode);
+        return send(call, datatype, buf, offset, count, dest, tag, mode);
     }
 
     /** A send of {@code buf} packed as {@code datatype} when it starts, or of {@code buf} itself when no datatype. */
-    private Request.Starter send(Datatype datatype, Object buf, int offset, int count, int dest, int tag,
-                                 SendMode mode) {
+    private Request.Starter send(String call, Datatype datatype, Object buf, int offset, int count, int dest,
+                                 int tag, SendMode mode) {
         if (dest == MPI.PROC_NULL) {
             return PROC_NULL;
         }
-        return new SendStarter(datatype, buf, offset, count, ranks.toWorld(dest), tag, spec.pointToPointContext(),
-                mode);
+        return new SendStarter(call, datatype, buf, offset, count, ranks.toWorld(dest), tag,
+                spec.pointToPointContext(), mode);
     }
 
     private Request.Starter checkedBufferedSend(String call, Object buf, int offset, int count, Datatype datatype,
@@ -466,7 +507,8 @@ public abstract class Comm {
         if (source == MPI.PROC_NULL) {
             return PROC_NULL;
         }
-        return new ReceiveStarter(datatype, buf, offset, count, worldSource(source), tag, spec.pointToPointContext());
+        return new ReceiveStarter(call, datatype, buf, offset, count, worldSource(source), tag,
+                spec.pointToPointContext());
     }
 
     /*
@@ -476,6 +518,8 @@ public abstract class Comm {
 
     /** What a send or receive starter holds: the user's buffer and the message's envelope in world terms. */
     private abstract static class Transfer implements Request.Starter {
+        /** The call that made it, for the wait report. */
+        final String call;
         final Datatype datatype;
         final Object buf;
         final int offset;
@@ -484,7 +528,9 @@ public abstract class Comm {
         final int tag;
         final int context;
 
-        Transfer(Datatype datatype, Object buf, int offset, int count, int world, int tag, int context) {
+        Transfer(String call, Datatype datatype, Object buf, int offset, int count, int world, int tag,
+                 int context) {
+            this.call = call;
             this.datatype = datatype;
             this.buf = buf;
             this.offset = offset;
@@ -499,10 +545,15 @@ public abstract class Comm {
     private static final class SendStarter extends Transfer {
         private final SendMode mode;
 
-        SendStarter(Datatype datatype, Object buf, int offset, int count, int world, int tag, int context,
-                    SendMode mode) {
-            super(datatype, buf, offset, count, world, tag, context);
+        SendStarter(String call, Datatype datatype, Object buf, int offset, int count, int world, int tag,
+                    int context, SendMode mode) {
+            super(call, datatype, buf, offset, count, world, tag, context);
             this.mode = mode;
+        }
+
+        @Override
+        public String describe(Comm comm) {
+            return comm.envelope(call, "dest", comm.toCommRank(world), tag);
         }
 
         @Override
@@ -514,8 +565,14 @@ public abstract class Comm {
 
     /** Finds where the data will land and hands the receive to the runtime. */
     private static final class ReceiveStarter extends Transfer {
-        ReceiveStarter(Datatype datatype, Object buf, int offset, int count, int world, int tag, int context) {
-            super(datatype, buf, offset, count, world, tag, context);
+        ReceiveStarter(String call, Datatype datatype, Object buf, int offset, int count, int world, int tag,
+                       int context) {
+            super(call, datatype, buf, offset, count, world, tag, context);
+        }
+
+        @Override
+        public String describe(Comm comm) {
+            return comm.envelope(call, "source", comm.toCommRank(world), tag);
         }
 
         @Override

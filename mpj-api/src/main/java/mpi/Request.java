@@ -1,9 +1,9 @@
 package mpi;
 
-import dev.mpj.api.AllComplete;
 import dev.mpj.api.Operation;
+import dev.mpj.api.WaitCondition;
 import java.util.Arrays;
-import java.util.function.BooleanSupplier;
+import java.util.List;
 
 /**
  * A nonblocking communication. Once a (non-persistent) request has completed through {@code Wait},
@@ -17,6 +17,11 @@ public class Request {
     @FunctionalInterface
     interface Starter {
         void start(Request request);
+
+        /** The call that started it with its envelope, as {@code Irecv(source=0, tag=99, COMM_WORLD)}; null if unknown. */
+        default String describe(Comm comm) {
+            return null;
+        }
     }
 
     private final Comm comm;
@@ -81,12 +86,20 @@ public class Request {
 
     /** Blocks until the communication completes; returns its status. */
     public Status Wait() {
+        return await("Wait");
+    }
+
+    /**
+     * {@link #Wait} on behalf of {@code call}, which names the wait in the wait report; null when the call that
+     * started the request is the one that blocks (Recv, Send, ...).
+     */
+    final Status await(String call) {
         if (!active) {
             return Status.empty();
         }
         Operation op = operation;
         if (op != null && !op.isComplete()) {
-            Environment.backend().await(new AllComplete(op));
+            Environment.backend().await(new Done(call, new Request[] {this}, false));
         }
         return finish();
     }
@@ -157,8 +170,13 @@ public class Request {
     /** Waits for every request; returns their statuses in order (empty ones for null requests). */
     public static Status[] Waitall(Request[] requests) {
         check(requests, "Waitall");
+        return awaitAll(requests, "Waitall");
+    }
+
+    /** {@link #Waitall} on behalf of {@code call}, as {@link #await(String)} says. */
+    static Status[] awaitAll(Request[] requests, String call) {
         if (!allActiveDone(requests)) {
-            Environment.backend().await(new Done(requests, false));
+            Environment.backend().await(new Done(call, requests, false));
         }
         return finishAll(requests, false);
     }
@@ -172,7 +190,7 @@ public class Request {
         if (!anyActive(requests)) {
             return Status.empty();
         }
-        awaitAny(requests);
+        awaitAny(requests, "Waitany");
         return finishFirstDone(requests);
     }
 
@@ -186,7 +204,7 @@ public class Request {
         if (!anyActive(requests)) {
             return new Status[0];
         }
-        awaitAny(requests);
+        awaitAny(requests, "Waitsome");
         return finishAll(requests, true);
     }
 
@@ -248,9 +266,9 @@ public class Request {
     }
 
     /** Drives progress until some active request is done (the caller knows one is active). */
-    private static void awaitAny(Request[] requests) {
+    private static void awaitAny(Request[] requests, String call) {
         if (firstDone(requests) < 0) {
-            Environment.backend().await(new Done(requests, true));
+            Environment.backend().await(new Done(call, requests, true));
         }
     }
 
@@ -311,13 +329,16 @@ public class Request {
 
     /**
      * The wait condition of {@link #Waitall} (every active request done) or, {@code any}, of {@link #Waitany} and
-     * {@link #Waitsome} (some request done); a class, not a lambda, for the reason {@link AllComplete} is one.
+     * {@link #Waitsome} (some request done), which names the call and the requests it waits for. A class, not a
+     * lambda, for the reason {@link dev.mpj.api.AllComplete} is one.
      */
-    private static final class Done implements BooleanSupplier {
+    private static final class Done implements WaitCondition {
+        private final String call;
         private final Request[] requests;
         private final boolean any;
 
-        Done(Request[] requests, boolean any) {
+        Done(String call, Request[] requests, boolean any) {
+            this.call = call;
             this.requests = requests;
             this.any = any;
         }
@@ -325,6 +346,17 @@ public class Request {
         @Override
         public boolean getAsBoolean() {
             return any ? firstDone(requests) >= 0 : allActiveDone(requests);
+        }
+
+        @Override
+        public void describePending(List<String> entries) {
+            for (Request r : requests) {
+                if (r != null && r.active && !r.isDone()) {
+                    String started = r.starter.describe(r.comm);
+                    String what = started != null ? started : "a request";
+                    entries.add(call == null ? what : call + " for " + what);
+                }
+            }
         }
     }
 }

@@ -39,6 +39,8 @@ public final class LoopbackBackend implements MpiBackend {
     final List<String> calls = new ArrayList<>();
     int polls;
     int awaits;
+    /** What the last wait said it waits for, read when it began ({@link dev.mpj.api.WaitCondition}); null if it said nothing. */
+    List<String> lastWaitPending;
     int barriers;
     boolean finished;
     Integer abortCode;
@@ -137,6 +139,11 @@ public final class LoopbackBackend implements MpiBackend {
     @Override
     public void await(BooleanSupplier done) {
         awaits++;
+        lastWaitPending = null;
+        if (done instanceof dev.mpj.api.WaitCondition described) {
+            lastWaitPending = new ArrayList<>();
+            described.describePending(lastWaitPending);
+        }
         while (!done.getAsBoolean()) {
             Runnable action = later.poll();
             if (action == null) {

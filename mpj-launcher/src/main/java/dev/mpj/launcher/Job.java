@@ -5,6 +5,9 @@ import dev.mpj.launcher.pmi.PmiServer;
 import dev.mpj.runtime.pmi.wire.PmiSecret;
 import dev.mpj.runtime.node.NodeSegmentFiles;
 
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -53,6 +56,8 @@ public final class Job {
     private static final long EXIT_STATUS_GRACE_MILLIS = 500;
     /** Between SIGTERM and SIGKILL, and again for SIGKILL to take effect. */
     private static final long KILL_GRACE_MILLIS = 1000;
+    /** How long ranks inside MPI get to answer a request for their wait reports. */
+    private static final long REPORT_WAIT_MILLIS = 5000;
     /** How long output forwarders may lag behind the exit of their rank. */
     private static final long OUTPUT_DRAIN_MILLIS = 2000;
 
@@ -99,7 +104,27 @@ public final class Job {
 
     /** As {@link #runOnConsole(LaunchOptions)}, with {@code rankFlags} added to each rank's JVM flags. */
     static int runOnConsole(LaunchOptions options, RankJvmFlags rankFlags) {
-        return new Job(options, System.out, System.err, !options.prefixOutput(), rankFlags).run();
+        Job job = new Job(options, System.out, System.err, !options.prefixOutput(), rankFlags);
+        SignalHandler previous = answerReportSignal(job);
+        try {
+            return job.run();
+        } finally {
+            if (previous != null) {
+                Signal.handle(new Signal(WaitReports.SIGNAL), previous);
+            }
+        }
+    }
+
+    /**
+     * Makes {@value WaitReports#SIGNAL} to this process ask {@code job}'s ranks where they wait (SIGQUIT stays the
+     * JVM's thread dump); returns the handler it replaces, or null where the signal cannot be handled.
+     */
+    private static SignalHandler answerReportSignal(Job job) {
+        try {
+            return Signal.handle(new Signal(WaitReports.SIGNAL), signal -> job.events.add(new ReportRequested()));
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            return null;
+        }
     }
 
     private int run() {
@@ -162,7 +187,7 @@ public final class Job {
                 r.addForwarder(OutputForwarder.start(r.process.getInputStream(), out, prefix, "mpjrun-out-" + rank));
             }
             r.addForwarder(OutputForwarder.start(r.process.getErrorStream(), err, prefix, "mpjrun-err-" + rank,
-                    r.traces));
+                    r.traces, r.reportLines));
             int exitingRank = rank;
             r.process.onExit().thenAccept(p -> events.add(new Exited(exitingRank, p.exitValue())));
         }
@@ -185,7 +210,12 @@ public final class Job {
                 return fail(null, EXIT_LAUNCH_FAILED, "interrupted");
             }
             if (event == null) {
+                collectWaitReports();
                 return fail(null, EXIT_TIMEOUT, "job timed out after " + seconds(options.timeout()));
+            }
+            if (event instanceof ReportRequested) {
+                collectWaitReports();
+                continue;
             }
             if (event instanceof Connected c) {
                 ranks.get(c.rank()).connected = true;
@@ -247,6 +277,42 @@ public final class Job {
             return events.take();
         }
         return events.poll(deadlineNanos - System.nanoTime(), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Asks every live rank where it waits ({@link WaitReports}) and waits until each rank inside MPI has answered
+     * on its stderr, or {@value #REPORT_WAIT_MILLIS} ms; then names the ranks that did not answer and why, as far
+     * as PMI tells (a rank outside MPI has no handler, so it ignores the request).
+     */
+    private void collectWaitReports() {
+        if (ranks.stream().noneMatch(r -> r.connected)) {
+            return; // no MPI program, or none of it in MPI yet: nobody to answer
+        }
+        List<RankProcess> alive = ranks.stream().filter(r -> r.process.isAlive()).toList();
+        Map<RankProcess, Integer> before = new HashMap<>();
+        alive.forEach(r -> before.put(r, r.reportLines.get()));
+        if (!WaitReports.signal(alive.stream().map(RankProcess::pid).toList())) {
+            err.println("mpjrun: could not ask every rank for its wait report (kill -" + WaitReports.SIGNAL + ")");
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REPORT_WAIT_MILLIS);
+        List<RankProcess> silent = new ArrayList<>(alive);
+        try {
+            while (true) {
+                silent.removeIf(r -> r.reportLines.get() > before.get(r));
+                boolean waitingForMpiRanks = silent.stream().anyMatch(r -> r.connected && !r.finalized);
+                if (!waitingForMpiRanks || System.nanoTime() > deadline) {
+                    break;
+                }
+                Thread.sleep(20);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (RankProcess r : silent) {
+            err.println("mpjrun: " + r + " gave no wait report: " + (!r.connected ? "it has not reached MPI.Init"
+                    : r.finalized ? "it has finalized" : "no answer within " + REPORT_WAIT_MILLIS + " ms"));
+        }
+        err.flush();
     }
 
     /** Reports why the job fails, stops every rank, and returns {@code exitCode}. */
@@ -447,6 +513,10 @@ public final class Job {
     }
 
     private record Exited(int rank, int status) implements Event {
+    }
+
+    /** {@code mpjrun} received {@value WaitReports#SIGNAL}: the user asks where the ranks wait. */
+    private record ReportRequested() implements Event {
     }
 
     /** Turns the PMI server's callbacks into events for the supervising thread. */

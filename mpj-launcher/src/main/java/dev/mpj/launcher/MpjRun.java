@@ -27,6 +27,12 @@ public final class MpjRun {
 
     /** Parses the command line and runs the job on the console; returns the exit code. */
     static int run(List<String> args, PrintStream out, PrintStream err) {
+        if (!args.isEmpty() && args.get(0).equals("--dump")) {
+            if (args.size() != 2) {
+                return usageError(err, "--dump takes one argument: the pid of a running mpjrun");
+            }
+            return WaitReports.dump(args.get(1), out, err);
+        }
         return run(args, System.getenv(), out, err);
     }
 
@@ -122,7 +128,10 @@ public final class MpjRun {
                 .append("  --oversubscribe      more ranks than cores is meant: no warning\n")
                 .append("  -dev NAME            accepted and ignored: mpj chooses its transports itself\n")
                 .append("  -l, --prefix-rank    prefix every output line with [rank]\n")
-                .append("  --timeout S          stop the job after S seconds (exit status 124)\n")
+                .append("  --timeout S          stop the job after S seconds (exit status 124), first printing\n")
+                .append("                       where each rank waits\n")
+                .append("  --dump PID           ask the running mpjrun PID where its ranks wait (or kill -USR1 PID);\n")
+                .append("                       the ranks answer on that job's stderr\n")
                 .append("  --version            print mpj's and Java's versions\n")
                 .append("  -h, --help           show this help\n\n")
                 .append("Environment:\n")

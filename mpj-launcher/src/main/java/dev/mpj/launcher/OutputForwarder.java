@@ -5,12 +5,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+import dev.mpj.runtime.engine.WaitReport;
 
 /**
  * Copies one rank's stdout or stderr to a launcher stream on its own thread, whole lines at a time so that
  * lines of different ranks never interleave, each optionally prefixed with {@code [rank] }. A line longer than
  * {@value #MAX_PENDING} bytes is passed on in pieces rather than held in memory. Whole lines that an
- * {@link UncaughtTraces} holds are not passed on.
+ * {@link UncaughtTraces} holds are not passed on. Lines of a wait report ({@link WaitReport#LINE}) are counted once
+ * passed on, so the launcher knows when a rank has answered.
  */
 final class OutputForwarder implements Runnable {
     static final int MAX_PENDING = 64 * 1024;
@@ -19,11 +22,16 @@ final class OutputForwarder implements Runnable {
     private final PrintStream to;
     private final byte[] prefix;
     private final UncaughtTraces traces;
+    private final AtomicInteger reportLines;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
     private boolean midLine;
+    /** Report lines in the batch not yet passed on. */
+    private int batchReportLines;
 
-    private OutputForwarder(InputStream from, PrintStream to, String prefix, UncaughtTraces traces) {
+    private OutputForwarder(InputStream from, PrintStream to, String prefix, UncaughtTraces traces,
+                            AtomicInteger reportLines) {
         this.traces = traces;
+        this.reportLines = reportLines;
         this.from = from;
         this.to = to;
         this.prefix = prefix.getBytes(StandardCharsets.UTF_8);
@@ -31,12 +39,16 @@ final class OutputForwarder implements Runnable {
 
     /** Starts forwarding {@code from} until its end on a daemon thread named {@code name}. */
     static Thread start(InputStream from, PrintStream to, String prefix, String name) {
-        return start(from, to, prefix, name, null);
+        return start(from, to, prefix, name, null, null);
     }
 
-    /** As {@link #start(InputStream, PrintStream, String, String)}, holding back what {@code traces} (if any) holds. */
-    static Thread start(InputStream from, PrintStream to, String prefix, String name, UncaughtTraces traces) {
-        Thread t = new Thread(new OutputForwarder(from, to, prefix, traces), name);
+    /**
+     * As {@link #start(InputStream, PrintStream, String, String)}, holding back what {@code traces} (if any) holds
+     * and adding the wait report lines passed on to {@code reportLines} (if any).
+     */
+    static Thread start(InputStream from, PrintStream to, String prefix, String name, UncaughtTraces traces,
+                        AtomicInteger reportLines) {
+        Thread t = new Thread(new OutputForwarder(from, to, prefix, traces, reportLines), name);
         t.setDaemon(true);
         t.start();
         return t;
@@ -57,6 +69,9 @@ final class OutputForwarder implements Runnable {
                         if (!midLine && traces != null && traces.holds(pending.toByteArray())) {
                             pending.reset();
                             continue;
+                        }
+                        if (!midLine && reportLines != null && isReportLine(pending)) {
+                            batchReportLines++;
                         }
                         startLine(batch);
                         movePending(batch);
@@ -84,6 +99,10 @@ final class OutputForwarder implements Runnable {
         }
     }
 
+    private static boolean isReportLine(ByteArrayOutputStream line) {
+        return WaitReport.LINE.matcher(line.toString(StandardCharsets.UTF_8).strip()).matches();
+    }
+
     private void startLine(ByteArrayOutputStream batch) {
         if (!midLine) {
             batch.writeBytes(prefix);
@@ -102,6 +121,10 @@ final class OutputForwarder implements Runnable {
             to.write(batch.toByteArray(), 0, batch.size()); // one call: PrintStream writes it atomically
             to.flush();
             batch.reset();
+            if (batchReportLines > 0) {
+                reportLines.addAndGet(batchReportLines);
+                batchReportLines = 0;
+            }
         }
     }
 }

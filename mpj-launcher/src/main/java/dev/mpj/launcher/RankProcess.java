@@ -3,6 +3,7 @@ package dev.mpj.launcher;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /** One started rank: its process, its output forwarders, and what PMI has said about it so far. */
 final class RankProcess {
@@ -11,6 +12,8 @@ final class RankProcess {
     private final List<Thread> forwarders = new ArrayList<>(2);
     /** The uncaught-exception traces held back from its stderr. */
     final UncaughtTraces traces = new UncaughtTraces();
+    /** Lines of wait reports passed on from its stderr. */
+    final AtomicInteger reportLines = new AtomicInteger();
     /** Set from PMI events, read and written by the job's supervising thread only. */
     boolean connected;
     boolean finalized;

@@ -11,7 +11,9 @@ import java.util.List;
  *   <li>waits for the rank and exits with its status (128+signal when a signal ended it), so the launcher sees
  *       the rank's own status;</li>
  *   <li>kills the rank's group once the rank has ended, so the rank's children die with it;</li>
- *   <li>passes SIGTERM, SIGINT and SIGHUP on to the rank's group;</li>
+ *   <li>passes SIGTERM, SIGINT and SIGHUP on to the rank's group, and SIGUSR1 (a request for the rank's wait
+ *       report) to the rank alone, which it starts with SIGUSR1 ignored until its runtime handles it, so that a
+ *       request that comes too early is lost rather than fatal;</li>
  *   <li>runs a watcher that kills the rank's group as soon as the supervisor loses its parent, the launcher
  *       (SIGKILL of {@code mpjrun} included), or is itself killed.</li>
  * </ul>
@@ -27,6 +29,7 @@ final class RankSupervisor {
 
     static final String SCRIPT = String.join("\n",
             "exec 3>&2 2>/dev/null", // the rank writes to stderr, the shell's own job reports go nowhere
+            "trap '' " + WaitReports.SIGNAL,
             "if command -v setsid >/dev/null; then setsid \"$@\" <&0 2>&3 3>&- & else \"$@\" <&0 2>&3 3>&- & fi",
             "rank=$!",
             "launcher=$PPID",
@@ -40,6 +43,7 @@ final class RankSupervisor {
                     + " </dev/null >/dev/null 3>&- &",
             "watcher=$!",
             "trap 'stop TERM' TERM INT HUP",
+            "trap 'kill -" + WaitReports.SIGNAL + " $rank' " + WaitReports.SIGNAL,
             "while :; do wait $rank; status=$?; kill -0 $rank 2>/dev/null || break; done",
             "stop KILL",
             "kill $watcher 2>/dev/null",

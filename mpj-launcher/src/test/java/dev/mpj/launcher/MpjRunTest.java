@@ -60,6 +60,24 @@ class MpjRunTest {
     }
 
     @Test
+    void dumpRefusesAPidThatIsNoMpjrunAndSendsItNothing() {
+        // this test JVM runs no mpjrun: a signal would have reached it (and SIGUSR1 would have ended it)
+        assertEquals(2, run("--dump", Long.toString(ProcessHandle.current().pid())));
+        assertEquals("mpjrun: --dump: process " + ProcessHandle.current().pid() + " is no running mpjrun\n",
+                err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void dumpWithoutOneNumericPidIsAUsageError() {
+        assertEquals(2, run("--dump", "twelve"));
+        assertEquals(2, run("--dump"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("--dump takes the pid of a running mpjrun, not "
+                + "'twelve'"), err.toString(StandardCharsets.UTF_8));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("mpjrun: --dump takes one argument: the pid of a "
+                + "running mpjrun\nTry 'mpjrun --help'"), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aMissingWorkingDirectoryIsAUsageError(@TempDir Path dir) {
         String missing = dir.resolve("missing").toString();
         assertEquals(2, run("-np", "1", "-wdir", missing, "Main"));

@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -38,10 +39,24 @@ class OutputForwarderTest {
         PrintStream to = new PrintStream(sink, true, StandardCharsets.UTF_8);
         String input = "before\n" + trace + "after\n\tindented\n";
         OutputForwarder.start(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), to, "", "test",
-                traces).join();
+                traces, null).join();
         assertEquals("before\nafter\n\tindented\n", sink.toString(StandardCharsets.UTF_8));
         assertEquals(trace, traces.text());
         assertEquals("java.lang.IllegalStateException: broken", traces.firstCause());
+    }
+
+    @Test
+    void waitReportLinesAreCountedOncePassedOnWhateverThePrefix() throws InterruptedException {
+        String input = "rank 1 waits in Recv(source=0, tag=99, COMM_WORLD) for 10.0 s; unexpected queue: 0\n"
+                + "rank 1 is what the program says\n"
+                + "rank ? waits in MPI.Init for 0.5 s; unexpected queue: 0\n";
+        AtomicInteger reportLines = new AtomicInteger();
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        PrintStream to = new PrintStream(sink, true, StandardCharsets.UTF_8);
+        OutputForwarder.start(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), to, "[1] ", "test",
+                new UncaughtTraces(), reportLines).join();
+        assertEquals(2, reportLines.get());
+        assertEquals(3, sink.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("[1] rank ")).count());
     }
 
     private static String forward(String input, String prefix) throws InterruptedException {

@@ -14,6 +14,7 @@ import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.spi.ConnectionStats;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.engine.ProgressEngine;
+import dev.mpj.runtime.engine.WaitReport;
 import dev.mpj.runtime.init.InitReport;
 import dev.mpj.runtime.init.InitSequence;
 import dev.mpj.runtime.init.World;
@@ -26,6 +27,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -40,10 +42,18 @@ public final class MpjRuntime implements MpiBackend {
     private ProgressEngine engine;
     private Collectives collectives;
     private NonBlockingCollectives nonBlocking;
+    /**
+     * For the wait report, read on another thread: {@code MPI.Init} or {@code MPI.Finalize} while the rank is in
+     * them (else null, and the engine's wait is reported), and since when.
+     */
+    private volatile String outerCall;
+    private volatile long outerCallSince;
 
     @Override
     public void init(String[] args) {
         InitReport r = new InitReport();
+        enterOuterCall("MPI.Init");
+        WaitReportSignal.register(this);
         try {
             Settings settings = Settings.fromEnvironment();
             CollectiveTuning tuning = CollectiveTuning.from(settings);
@@ -58,9 +68,12 @@ public final class MpjRuntime implements MpiBackend {
                         + w.nodeMap().nodeOf(w.rank()) + " of " + w.nodeMap().nodeCount() + " exchange "
                         + r.exchange() + " init " + r + " pmi(" + w.pmi().dialect() + ") " + w.pmi().counters());
             }
+            outerCall = null;
         } catch (MPIException e) {
+            WaitReportSignal.unregister(this);
             throw e;
         } catch (RuntimeException | IOException e) {
+            WaitReportSignal.unregister(this);
             throw new MPIException(MPIException.ERR_OTHER, "MPI.Init failed: " + e.getMessage(), e);
         }
     }
@@ -71,6 +84,31 @@ public final class MpjRuntime implements MpiBackend {
         init(args);
         engine.setThreadLevel(required);
         return required;
+    }
+
+    private void enterOuterCall(String call) {
+        outerCallSince = System.nanoTime();
+        outerCall = call;
+    }
+
+    /** Where this rank waits now, one line per pending operation; safe from any thread ({@link WaitReport}). */
+    List<String> waitReport() {
+        String call = outerCall;
+        if (call != null) {
+            World w = world;
+            int rank = w != null ? w.rank() : rankFromEnvironment();
+            return List.of(WaitReport.waitsIn(rank, call, System.nanoTime() - outerCallSince, 0));
+        }
+        return engine.waitReport();
+    }
+
+    /** The rank before PMI has said it: {@code PMI_RANK}, which mpjrun, Hydra and Slurm set; -1 if absent. */
+    private static int rankFromEnvironment() {
+        try {
+            return Integer.parseInt(System.getenv().getOrDefault("PMI_RANK", "-1").trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     @Override
@@ -102,7 +140,12 @@ public final class MpjRuntime implements MpiBackend {
             System.err.println("mpj: rank " + world.rank() + " " + world.connectionMode().settingValue() + " "
                     + world.connectionStats() + (world.eagerReport() == null ? "" : "; " + world.eagerReport()));
         }
-        world.leave();
+        enterOuterCall("MPI.Finalize");
+        try {
+            world.leave();
+        } finally {
+            WaitReportSignal.unregister(this);
+        }
     }
 
     @Override

@@ -22,9 +22,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -184,5 +186,56 @@ class HydraIT {
     @Test
     void sigtermToMpjrunStopsAJobRunningThroughHydra() throws Exception {
         DelegatedJobs.assertSigtermStopsTheJob(Job.np(4).launcherOptions("-launcher", "fork", "-hosts", "a1:2,a2:2"), 4);
+    }
+
+    /**
+     * Loopback set by hand across two emulated nodes: their ranks' cards say so, so they compare host names, find
+     * one host, where loopback works, and run.
+     */
+    @Test
+    void loopbackAcrossEmulatedNodesOfOneHostStillRuns() throws Exception {
+        List<String> cmd = mpiexec("fake-nodes", 4, RequestsProgram.class);
+        cmd.addAll(1, List.of("-genv", "MPJ_TCP_HOST", "127.0.0.1"));
+        Commands.Output o = Commands.run(cmd, Commands.repoRoot(), 90);
+        assertEquals(0, o.exitCode(), o::text);
+        assertEquals(4, o.text().lines().filter(l -> l.contains("requests OK rank")).count(), o::text);
+    }
+
+    /**
+     * Under Hydra the ranks answer SIGUSR1 with their wait report as under mpjrun; here on two emulated nodes,
+     * whose ranks reach each other over TCP at the address chosen across hosts.
+     */
+    @Test
+    void ranksAnswerSigusr1WithWhereTheyWait() throws Exception {
+        Path log = Files.createTempFile("mpj-hydra-wait", ".log");
+        Process hydra = new ProcessBuilder(mpiexec("two-nodes", 2, HangingProgram.class, "recv"))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            awaitLog(log, text -> text.lines().filter(l -> l.startsWith("ready rank")).count() == 2);
+            Thread.sleep(300); // from "ready" into the wait
+            List<String> ranks = hydra.descendants()
+                    .filter(h -> h.info().commandLine().orElse("").contains(HangingProgram.class.getName()))
+                    .map(h -> Long.toString(h.pid())).toList();
+            assertEquals(2, ranks.size(), ranks::toString);
+            List<String> kill = new ArrayList<>(List.of("kill", "-USR1"));
+            kill.addAll(ranks);
+            assertEquals(0, new ProcessBuilder(kill).start().waitFor());
+            awaitLog(log, text -> text.contains("rank 1 waits in Recv(source=0, tag=99, COMM_WORLD) for ")
+                    && text.contains("rank 0 waits in MPI.Finalize for "));
+            assertTrue(hydra.isAlive(), "the job ended after the report");
+        } finally {
+            hydra.descendants().forEach(ProcessHandle::destroyForcibly);
+            hydra.destroyForcibly().waitFor();
+            Files.deleteIfExists(log);
+        }
+    }
+
+    private static void awaitLog(Path log, Predicate<String> done) throws Exception {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        String text;
+        while (!done.test(text = Files.readString(log))) {
+            assertTrue(System.nanoTime() < deadline, "not in the output:\n" + text);
+            Thread.sleep(50);
+        }
     }
 }

@@ -88,10 +88,7 @@ final class Job {
 
     Running start(String program, String... args) {
         List<String> cmd = new ArrayList<>(wrapper);
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.addAll(List.of("-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-                "dev.mpj.launcher.MpjRun"));
-        cmd.addAll(launcherArgs);
+        cmd.addAll(mpjrun(launcherArgs));
         cmd.add(program);
         cmd.addAll(Arrays.asList(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -103,6 +100,16 @@ final class Job {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The command line of mpjrun in its own JVM with this test's class path, followed by {@code args}. */
+    static List<String> mpjrun(List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of("-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+                "dev.mpj.launcher.MpjRun"));
+        cmd.addAll(args);
+        return cmd;
     }
 
     /** A launched job: its launcher process and what it has printed so far. */
@@ -125,6 +132,12 @@ final class Job {
             }
         }
 
+        String errSoFar() {
+            synchronized (err) {
+                return err.toString(StandardCharsets.UTF_8);
+            }
+        }
+
         /** Waits for mpjrun to exit (killing it and its ranks at the deadline) and collects the result. */
         Result await(long timeoutSeconds) {
             try {
@@ -135,11 +148,7 @@ final class Job {
                 }
                 long ms = (System.nanoTime() - startNanos) / 1_000_000;
                 Thread.sleep(50); // let the drains copy the last bytes
-                String errText;
-                synchronized (err) {
-                    errText = err.toString(StandardCharsets.UTF_8);
-                }
-                return new Result(exited ? launcher.exitValue() : -1, outSoFar(), errText, ms, marker, !exited);
+                return new Result(exited ? launcher.exitValue() : -1, outSoFar(), errSoFar(), ms, marker, !exited);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);

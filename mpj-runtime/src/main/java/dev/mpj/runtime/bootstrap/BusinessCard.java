@@ -30,6 +30,8 @@ public final class BusinessCard {
     public static final int MAX_ENCODED_LENGTH = HEADER_LENGTH + MAX_ADDRESS_LENGTH;
     /** Flag: the rank is its node's root. */
     public static final int FLAG_NODE_ROOT = 1;
+    /** Flag: the rank's TCP address is a loopback address, which only ranks of its own host can reach. */
+    public static final int FLAG_LOOPBACK_TCP = 2;
 
     private static final int FORMAT_OFFSET = 0;
     private static final int FLAGS_OFFSET = 1;

@@ -29,9 +29,14 @@ public enum Setting {
     EAGER_CREDIT("mpj.eagerCredit", "2097152",
             "eager bytes a rank may have sent to one peer and not yet seen received; beyond it, rendezvous",
             atLeast(0)),
-    TCP_HOST("mpj.tcp.host", "127.0.0.1",
-            "address the TCP listener binds and advertises (set it to the node's interface address on a cluster)",
+    TCP_HOST("mpj.tcp.host", "auto",
+            "address the TCP listener binds and advertises; auto: 127.0.0.1 when the job is on one host, else the"
+                    + " address mpj.tcp.interface selects",
             text()),
+    TCP_INTERFACE("mpj.tcp.interface", "auto",
+            "the interface (eth0) or CIDR block (10.1.0.0/16) whose address TCP uses; auto: across hosts the host"
+                    + " name's address unless loopback, else the first up non-loopback interface's",
+            TcpInterface::parse),
     TCP_MAX_FRAME("mpj.tcp.maxFrame", "4194304",
             "largest TCP frame accepted; a longer length field closes the connection",
             integer()),

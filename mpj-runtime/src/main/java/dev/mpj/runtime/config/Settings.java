@@ -22,6 +22,7 @@ public final class Settings {
     private final int rendezvousChunk;
     private final int eagerCredit;
     private final String tcpHost;
+    private final TcpInterface tcpInterface;
     private final int tcpMaxFrame;
     private final int tcpIoThreads;
     private final TcpProgress tcpProgress;
@@ -57,6 +58,7 @@ public final class Settings {
         rendezvousChunk = (Integer) v.get(Setting.RENDEZVOUS_CHUNK);
         eagerCredit = (Integer) v.get(Setting.EAGER_CREDIT);
         tcpHost = (String) v.get(Setting.TCP_HOST);
+        tcpInterface = (TcpInterface) v.get(Setting.TCP_INTERFACE);
         tcpMaxFrame = (Integer) v.get(Setting.TCP_MAX_FRAME);
         tcpIoThreads = (Integer) v.get(Setting.TCP_IO_THREADS);
         tcpProgress = (TcpProgress) v.get(Setting.TCP_PROGRESS);
@@ -134,9 +136,19 @@ public final class Settings {
         return eagerCredit;
     }
 
-    /** The address the TCP listener binds and advertises, as given. */
+    /** The address the TCP listener binds and advertises, as given: {@code auto} unless set. */
     public String tcpHost() {
         return tcpHost;
+    }
+
+    /** Whether {@link #tcpHost()} is left for the runtime to choose. */
+    public boolean tcpHostIsAuto() {
+        return tcpHost.equalsIgnoreCase("auto");
+    }
+
+    /** Which interface's address TCP uses when the runtime chooses it. */
+    public TcpInterface tcpInterface() {
+        return tcpInterface;
     }
 
     /** The largest TCP frame accepted. */

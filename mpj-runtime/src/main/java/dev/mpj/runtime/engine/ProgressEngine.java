@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -72,6 +73,9 @@ public final class ProgressEngine implements FrameSink {
     private volatile String failure;
     /** Null until a collective context is revoked, so operations pay one null check for the feature. */
     private RevokedContexts revoked;
+    /** What {@link #await} waits for, and since when ({@code System.nanoTime}): read by the wait report's thread. */
+    private volatile BooleanSupplier waitingFor;
+    private long waitingSince;
 
     /** Where the engine sends frames to other ranks, and where it polls for frames nobody pushes. */
     public interface FrameRouter {
@@ -334,6 +338,8 @@ public final class ProgressEngine implements FrameSink {
         boolean shared = l.sharedWhileIdle();
         IdleStrategy idle = idleStrategy();
         idle.reset();
+        waitingSince = System.nanoTime(); // published by the volatile write after it
+        waitingFor = done;
         l.lock();
         try {
             while (true) {
@@ -363,6 +369,9 @@ public final class ProgressEngine implements FrameSink {
                 }
             }
         } finally {
+            if (waitingFor == done) {
+                waitingFor = null;
+            }
             l.unlock();
         }
     }
@@ -443,6 +452,16 @@ public final class ProgressEngine implements FrameSink {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * What this rank waits in now, one line per pending operation (see {@link WaitReport}). Safe from any thread:
+     * it reads the wait published by {@link #await} and the queue's length, never the queues themselves.
+     */
+    public List<String> waitReport() {
+        BooleanSupplier condition = waitingFor;
+        long waited = System.nanoTime() - waitingSince;
+        return WaitReport.lines(rank, condition, waited, unexpected.size());
     }
 
     /** The context is free for reuse: a revocation of it no longer applies. */

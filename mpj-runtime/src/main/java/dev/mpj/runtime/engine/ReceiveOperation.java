@@ -1,5 +1,6 @@
 package dev.mpj.runtime.engine;
 
+import dev.mpj.api.MpiBackend;
 import mpi.MPIException;
 
 import java.nio.ByteBuffer;
@@ -70,6 +71,13 @@ final class ReceiveOperation extends BaseOperation {
 
     boolean allReceived() {
         return received >= expected;
+    }
+
+    /** For the wait report, in world terms: {@code receive(world source=0, tag=3, context 5)}. */
+    @Override
+    public String toString() {
+        return "receive(world source=" + (wantSource == MpiBackend.ANY_SOURCE ? "ANY_SOURCE" : wantSource)
+                + ", tag=" + (wantTag == MpiBackend.ANY_TAG ? "ANY_TAG" : wantTag) + ", context " + context + ")";
     }
 
     @Override

@@ -25,6 +25,12 @@ final class SendOperation extends BaseOperation {
         markComplete();
     }
 
+    /** For the wait report, in world terms: {@code send(world dest=1, tag=3, context 5)}. */
+    @Override
+    public String toString() {
+        return "send(world dest=" + dest + ", tag=" + tag + ", context " + context + ")";
+    }
+
     @Override
     public void cancel() {
         // A message may already be matched or on the wire; MPI lets an implementation refuse.

@@ -2,6 +2,7 @@ package dev.mpj.runtime.init;
 
 import dev.mpj.runtime.config.ConnectionMode;
 import dev.mpj.runtime.config.KillAfterPhase;
+import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.config.TransportMode;
 import dev.mpj.runtime.bootstrap.AddressExchange;
@@ -18,6 +19,7 @@ import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.spi.PeerConnector;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.engine.RankWaitPolicy;
+import dev.mpj.runtime.node.HostIdentityExchange;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.node.NodeSegmentFiles;
@@ -60,11 +62,17 @@ public final class InitSequence {
     private Transport tcp;
     private InitMessenger messenger;
     private byte[] address = new byte[0];
+    /** Whether the job's nodes may be different hosts, so loopback cannot join them (the same in every rank). */
+    private boolean spansHosts;
+    private boolean loopbackTcp;
     private byte[] card;
     private ExchangeContext.SegmentSource segmentSource;
     private NodeSegment segment;
     private ConnectionMode connectionMode = ConnectionMode.ONDEMAND;
     private EagerReport eagerReport;
+
+    /** Followed by the rank: host names exchanged to check a loopback address. */
+    private static final String HOST_CHECK_KEY_PREFIX = "mpj-hostcheck-";
 
     private InitSequence(Settings settings, Map<String, String> env, InitReport report) {
         this.settings = settings;
@@ -144,9 +152,14 @@ public final class InitSequence {
         useShm = TransportRouter.wantsShm(transports, nodeMap, rank);
         router = new TransportRouter(rank, size);
         exchange = AddressExchanges.choose(settings.addressExchange(), size, nodeMap.nodeCount());
+        // mpjrun runs a job on one host, whatever pretend nodes it makes
+        spansHosts = nodeMap.nodeCount() > 1 && settings.fakeNodes() == 0
+                && !env.containsKey(LauncherWatchdog.LAUNCHER_PID);
         if (TransportRouter.wantsTcp(transports, nodeMap, rank)) {
             tcp = TransportLoader.load("tcp");
-            address = tcp.start(new StartContext(rank, size, engine, settings, null,
+            String host = TcpHostChoice.choose(settings, spansHosts, TcpHostChoice.SYSTEM);
+            loopbackTcp = TcpHostChoice.isLoopback(host);
+            address = tcp.start(new StartContext(rank, size, engine, settings, host, null,
                     exchange.messagesPeers(nodeMap, rank)));
             for (int peer = 0; peer < size; peer++) {
                 if (peer != rank) {
@@ -162,8 +175,9 @@ public final class InitSequence {
 
     /** card: this rank's business card: node, whether it is the node root, and its TCP address (if any). */
     private void card() {
-        card = new BusinessCard(nodeMap.nodeOf(rank), nodeMap.isRoot(rank) ? BusinessCard.FLAG_NODE_ROOT : 0,
-                address).encode();
+        int flags = (nodeMap.isRoot(rank) ? BusinessCard.FLAG_NODE_ROOT : 0)
+                | (loopbackTcp ? BusinessCard.FLAG_LOOPBACK_TCP : 0);
+        card = new BusinessCard(nodeMap.nodeOf(rank), flags, address).encode();
         report.phase("card");
     }
 
@@ -211,6 +225,7 @@ public final class InitSequence {
      * through TCP at the address on their card.
      */
     private void routePeers() throws IOException {
+        checkLoopbackAcrossHosts();
         Transport shm = useShm ? startShm() : null;
         for (int peer = 0; peer < size; peer++) {
             if (peer == rank) {
@@ -233,11 +248,44 @@ public final class InitSequence {
         report.phase("connections");
     }
 
+    /**
+     * A job across hosts in which a rank advertises a loopback address cannot connect: it fails here, naming the
+     * settings, rather than at a first message that never arrives. Every rank reads the same cards, so all take
+     * the same branch, and only then are host names exchanged (ranks of emulated nodes share one host, where
+     * loopback works).
+     */
+    private void checkLoopbackAcrossHosts() {
+        if (!spansHosts || tcp == null) {
+            return;
+        }
+        int loopbackRank = -1;
+        for (int peer = 0; peer < size && loopbackRank < 0; peer++) {
+            byte[] peerCard = segment.card(peer);
+            if (peerCard != null && BusinessCard.decode(peerCard).hasFlag(BusinessCard.FLAG_LOOPBACK_TCP)) {
+                loopbackRank = peer;
+            }
+        }
+        if (loopbackRank < 0) {
+            return;
+        }
+        String[] hosts = HostIdentityExchange.identities(pmi, HOST_CHECK_KEY_PREFIX,
+                HostIdentityExchange.localHostIdentity());
+        for (int peer = 0; peer < size; peer++) {
+            if (!hosts[peer].equals(hosts[loopbackRank])) {
+                throw new IllegalStateException("rank " + loopbackRank + " on host " + hosts[loopbackRank]
+                        + " advertises a loopback TCP address, which rank " + peer + " on host " + hosts[peer]
+                        + " cannot reach; set " + Setting.TCP_INTERFACE.property() + " (" 
+                        + Setting.TCP_INTERFACE.environmentVariable() + ") to the interface or CIDR block that"
+                        + " joins the hosts, and leave " + Setting.TCP_HOST.property() + " unset");
+            }
+        }
+    }
+
     /** Shared memory on the node segment; in {@code auto} mode a failure falls back to TCP. */
     private Transport startShm() throws IOException {
         Transport shm = TransportLoader.load("shm");
         try {
-            shm.start(new StartContext(rank, size, engine, settings, nodeRoom(), false));
+            shm.start(new StartContext(rank, size, engine, settings, null, nodeRoom(), false));
             return shm;
         } catch (IOException | RuntimeException e) {
             if (transports == TransportMode.SHM || tcp == null) {

@@ -9,8 +9,8 @@ import dev.mpj.runtime.spi.NodeRoom;
 import dev.mpj.runtime.spi.TcpOptions;
 import dev.mpj.runtime.spi.TransportContext;
 
-/** What a transport gets when {@link InitSequence} starts it. */
-record StartContext(int rank, int size, ProgressEngine engine, Settings settings, NodeRoom nodeRoom,
+/** What a transport gets when {@link InitSequence} starts it; {@code tcpHost} as {@link TcpHostChoice} chose it. */
+record StartContext(int rank, int size, ProgressEngine engine, Settings settings, String tcpHost, NodeRoom nodeRoom,
                     boolean initLinks) implements TransportContext {
     @Override
     public FrameSink sink() {
@@ -19,7 +19,7 @@ record StartContext(int rank, int size, ProgressEngine engine, Settings settings
 
     @Override
     public TcpOptions tcp() {
-        return TcpOptions.from(settings);
+        return TcpOptions.from(settings, tcpHost);
     }
 
     @Override

@@ -26,12 +26,20 @@ public final class HostIdentityExchange {
 
     /** Exchanges {@code hostIdentity} with every rank of the job and builds the node map from all of them. */
     public static NodeMap nodeMap(PmiClient pmi, String hostIdentity) {
+        return fromIdentities(identities(pmi, KEY_PREFIX, hostIdentity));
+    }
+
+    /**
+     * Every rank's host identity, by rank: each puts its own under {@code keyPrefix} and its rank, one barrier,
+     * then P−1 gets. Collective over the job; a prefix serves one exchange only.
+     */
+    public static String[] identities(PmiClient pmi, String keyPrefix, String hostIdentity) {
         if (hostIdentity.isEmpty()) {
             throw new IllegalArgumentException("a host identity is not empty");
         }
         int rank = pmi.rank();
         int size = pmi.size();
-        PmiKvs.putBytes(pmi, KEY_PREFIX + rank, hostIdentity.getBytes(StandardCharsets.UTF_8));
+        PmiKvs.putBytes(pmi, keyPrefix + rank, hostIdentity.getBytes(StandardCharsets.UTF_8));
         pmi.barrier();
         String[] identities = new String[size];
         for (int peer = 0; peer < size; peer++) {
@@ -39,13 +47,13 @@ public final class HostIdentityExchange {
                 identities[peer] = hostIdentity;
                 continue;
             }
-            byte[] identity = PmiKvs.getBytes(pmi, KEY_PREFIX + peer);
+            byte[] identity = PmiKvs.getBytes(pmi, keyPrefix + peer);
             if (identity == null) {
-                throw new PmiException("rank " + peer + " published no host identity under " + KEY_PREFIX + peer);
+                throw new PmiException("rank " + peer + " published no host identity under " + keyPrefix + peer);
             }
             identities[peer] = new String(identity, StandardCharsets.UTF_8);
         }
-        return fromIdentities(identities);
+        return identities;
     }
 
     /** The node map of ranks named by host identity. */

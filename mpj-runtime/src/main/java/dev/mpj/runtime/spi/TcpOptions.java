@@ -8,7 +8,7 @@ import dev.mpj.runtime.config.TcpProgress;
 /**
  * What the TCP transport takes from the settings, already checked.
  *
- * @param host                    the address to bind and advertise ({@code mpj.tcp.host})
+ * @param host                    the address to bind and advertise ({@code mpj.tcp.host}, or as chosen)
  * @param maxFrame                the longest frame accepted ({@code mpj.tcp.maxFrame})
  * @param handshakeTimeoutSeconds how long a connection may take to prove it belongs to the job
  * @param ioThreads               event-loop threads when threads drive the sockets ({@code mpj.tcp.ioThreads})
@@ -22,8 +22,17 @@ public record TcpOptions(String host, int maxFrame, int handshakeTimeoutSeconds,
     /** The setting named in errors about {@link #maxFrame()}. */
     public static final String MAX_FRAME_SETTING = Setting.TCP_MAX_FRAME.property();
 
+    /** The address of a job on one host, and of {@code mpj.tcp.host=auto} outside a job. */
+    public static final String LOOPBACK = "127.0.0.1";
+
+    /** The options of {@code settings}, {@code mpj.tcp.host=auto} read as {@link #LOOPBACK}. */
     public static TcpOptions from(Settings settings) {
-        return new TcpOptions(settings.tcpHost(), settings.tcpMaxFrame(), settings.initTimeoutSeconds(),
+        return from(settings, settings.tcpHostIsAuto() ? LOOPBACK : settings.tcpHost());
+    }
+
+    /** The options of {@code settings} with the address the runtime chose for this rank. */
+    public static TcpOptions from(Settings settings, String host) {
+        return new TcpOptions(host, settings.tcpMaxFrame(), settings.initTimeoutSeconds(),
                 settings.tcpIoThreads(), settings.tcpProgress() == TcpProgress.CALLER,
                 settings.tcpNettyLog() == NettyLogging.STDERR);
     }

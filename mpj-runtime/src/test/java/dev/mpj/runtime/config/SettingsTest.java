@@ -26,7 +26,7 @@ class SettingsTest {
         Settings d = Settings.defaults();
         assertEquals(65536, d.eagerThreshold());
         assertEquals(1048576, d.rendezvousChunk());
-        assertEquals("127.0.0.1", d.tcpHost());
+        assertEquals("auto", d.tcpHost());
         assertEquals(4194304, d.tcpMaxFrame());
         assertEquals(1, d.tcpIoThreads());
         assertEquals(TcpProgress.CALLER, d.tcpProgress());
@@ -132,7 +132,8 @@ class SettingsTest {
         assertEquals("MPJ_TCP_NETTY_LOG", Setting.TCP_NETTY_LOG.environmentVariable());
         assertEquals("MPJ_TEST_KILL_AFTER_PHASE", Setting.TEST_KILL_AFTER_PHASE.environmentVariable());
         assertEquals("mpj.coll.hierarchical", Setting.COLL_HIERARCHICAL.property());
-        assertEquals(28, Setting.values().length);
+        assertEquals(29, Setting.values().length);
+        assertEquals("MPJ_TCP_INTERFACE", Setting.TCP_INTERFACE.environmentVariable());
         assertEquals("MPJ_EAGER_CREDIT", Setting.EAGER_CREDIT.environmentVariable());
         assertEquals(2 << 20, Settings.defaults().eagerCredit());
         assertEquals("mpj.eagerCredit must be >= 0", refused(Setting.EAGER_CREDIT, "-1"));
