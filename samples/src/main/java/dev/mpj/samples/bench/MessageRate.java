@@ -36,18 +36,8 @@ public final class MessageRate {
             int iterations = o.iterationsFor(size);
             int warmup = o.warmupFor(size);
             MPI.COMM_WORLD.Barrier();
-            double start = 0;
-            for (int i = 0; i < warmup + iterations; i++) {
-                if (i == warmup) {
-                    start = MPI.Wtime();
-                }
-                if (sender) {
-                    window.send(buffer, size, peer);
-                } else if (receiver) {
-                    window.receive(buffer, size, peer);
-                }
-            }
-            rate[0] = sender ? (double) SendWindow.WINDOW * iterations / (MPI.Wtime() - start) : 0;
+            double seconds = sender || receiver ? window.stream(buffer, size, peer, sender, warmup, iterations) : 0;
+            rate[0] = sender ? (double) SendWindow.WINDOW * iterations / seconds : 0;
             MPI.COMM_WORLD.Reduce(rate, 0, total, 0, 1, MPI.DOUBLE, MPI.SUM, 0);
             if (rank == 0) {
                 report.row(size, total[0] * size / 1e6, total[0]);

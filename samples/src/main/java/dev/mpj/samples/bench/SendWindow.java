@@ -25,6 +25,25 @@ final class SendWindow {
         MPI.COMM_WORLD.Recv(ack, 0, ack.length, MPI.BYTE, peer, ACK_TAG);
     }
 
+    /**
+     * {@code warmup} then {@code iterations} windows between this rank and {@code peer}, sending them when
+     * {@code sender}, else receiving them; returns the seconds the timed iterations took.
+     */
+    double stream(byte[] buffer, int size, int peer, boolean sender, int warmup, int iterations) {
+        double start = 0;
+        for (int i = 0; i < warmup + iterations; i++) {
+            if (i == warmup) {
+                start = MPI.Wtime();
+            }
+            if (sender) {
+                send(buffer, size, peer);
+            } else {
+                receive(buffer, size, peer);
+            }
+        }
+        return MPI.Wtime() - start;
+    }
+
     /** Receives one window of {@code size} bytes from {@code peer} into {@code buffer} and acknowledges it. */
     void receive(byte[] buffer, int size, int peer) {
         for (int w = 0; w < WINDOW; w++) {
