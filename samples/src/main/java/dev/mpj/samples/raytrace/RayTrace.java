@@ -4,21 +4,29 @@ import java.io.Serializable;
 
 import dev.mpj.samples.JobExit;
 import dev.mpj.samples.Lines;
+import mpi.Intercomm;
+import mpi.Intracomm;
 import mpi.MPI;
 import mpi.Status;
 
 /**
- * A parallel ray tracer in the master/worker style of mpiJava programs: rank 0 broadcasts the {@link Scene} as an
- * {@code MPI.OBJECT}, hands out rows of the image as {@link RowTask} objects, one at a time to whichever worker
- * returns a {@link RowPixels} result first ({@code MPI.ANY_SOURCE}), and stops each worker when no row is left.
- * Rank 0 then renders the image again alone and prints {@code VALID} if both images have the same checksum and
- * every row came back exactly once. With one rank, rank 0 renders the rows itself.
- * {@code ./mpjrun -np 4 raytrace [WIDTH HEIGHT]}
+ * A parallel ray tracer in the master/worker style of mpiJava programs, over an inter-communicator: rank 0 (the
+ * master group) and ranks 1..n-1 (the worker group) {@code Split} {@code COMM_WORLD} and join with
+ * {@code Create_intercomm}. The master broadcasts the {@link Scene} to the workers as an {@code MPI.OBJECT} with the
+ * intercommunicator's {@code Bcast}, hands out rows of the image as {@link RowTask} objects, one at a time to
+ * whichever worker returns a {@link RowPixels} result first ({@code MPI.ANY_SOURCE}, ranks of the worker group),
+ * and stops each worker when no row is left. Rank 0 then renders the image again alone and prints {@code VALID} if
+ * both images have the same checksum and every row came back exactly once. With one rank there is no worker group:
+ * rank 0 renders the rows itself. {@code ./mpjrun -np 4 raytrace [WIDTH HEIGHT]}
  */
 public final class RayTrace {
     private static final int TAG_WORK = 1;
     private static final int TAG_RESULT = 2;
     private static final int TAG_STOP = 3;
+    /** The leaders' tag on {@code COMM_WORLD} while the intercommunicator is made. */
+    private static final int TAG_JOIN = 4;
+    private static final int MASTER = 0;
+    private static final int WORKERS = 1;
 
     /** A row for a worker to render. */
     record RowTask(int y) implements Serializable {
@@ -52,44 +60,58 @@ public final class RayTrace {
         }
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
+        if (size == 1) {
+            report(new Scene(width, height), 1, MPI.Wtime(), null);
+            MPI.Finalize();
+            return;
+        }
+        Intracomm group = MPI.COMM_WORLD.Split(rank == 0 ? MASTER : WORKERS, rank);
+        // the other group's leader, by its rank in COMM_WORLD: world rank 1 leads the workers
+        Intercomm inter = MPI.COMM_WORLD.Create_intercomm(group, 0, rank == 0 ? 1 : 0, TAG_JOIN);
         Object[] sceneBuf = new Object[1];
         if (rank == 0) {
-            sceneBuf[0] = new Scene(width, height);
-        }
-        MPI.COMM_WORLD.Bcast(sceneBuf, 0, 1, MPI.OBJECT, 0);
-        Scene scene = (Scene) sceneBuf[0];
-        if (rank != 0) {
-            work(scene);
-        } else {
+            Scene scene = new Scene(width, height);
+            sceneBuf[0] = scene;
+            inter.Bcast(sceneBuf, 0, 1, MPI.OBJECT, MPI.ROOT);
             double t0 = MPI.Wtime();
-            int[][] image = size == 1 ? renderAlone(scene) : master(scene, size);
-            double parallel = MPI.Wtime() - t0;
-            long checksum = checksum(image);
-            boolean valid = checksum == checksum(renderAlone(scene));
-            Lines.printf("raytrace %dx%d checksum=%016x %s (%d ranks, %.3f s)%n", width, height, checksum,
-                    valid ? "VALID" : "INVALID", size, parallel);
+            report(scene, size, t0, master(inter, scene));
+        } else {
+            inter.Bcast(sceneBuf, 0, 1, MPI.OBJECT, 0);
+            work(inter, (Scene) sceneBuf[0]);
         }
+        inter.Free();
+        group.Free();
         MPI.Finalize();
     }
 
+    /** Prints the result line, checking {@code image} (null: render it here) against a render alone. */
+    private static void report(Scene scene, int size, double t0, int[][] image) {
+        int[][] rendered = image == null ? renderAlone(scene) : image;
+        double parallel = MPI.Wtime() - t0;
+        long checksum = checksum(rendered);
+        boolean valid = checksum == checksum(renderAlone(scene));
+        Lines.printf("raytrace %dx%d checksum=%016x %s (%d ranks, %.3f s)%n", scene.width(), scene.height(), checksum,
+                valid ? "VALID" : "INVALID", size, parallel);
+    }
+
     /** Hands out the rows and collects them; a row returned twice or never leaves its slot null. */
-    private static int[][] master(Scene scene, int size) {
+    private static int[][] master(Intercomm inter, Scene scene) {
         int[][] image = new int[scene.height()][];
         int next = 0;
         int outstanding = 0;
-        for (int worker = 1; worker < size; worker++) {
-            if (assign(next, scene.height(), worker)) {
+        for (int worker = 0; worker < inter.Remote_size(); worker++) {
+            if (assign(inter, next, scene.height(), worker)) {
                 next++;
                 outstanding++;
             }
         }
         Object[] got = new Object[1];
         while (outstanding > 0) {
-            Status status = MPI.COMM_WORLD.Recv(got, 0, 1, MPI.OBJECT, MPI.ANY_SOURCE, TAG_RESULT);
+            Status status = inter.Recv(got, 0, 1, MPI.OBJECT, MPI.ANY_SOURCE, TAG_RESULT);
             RowPixels row = (RowPixels) got[0];
             image[row.y()] = image[row.y()] == null ? row.pixels() : null;
             outstanding--;
-            if (assign(next, scene.height(), status.source)) {
+            if (assign(inter, next, scene.height(), status.source)) {
                 next++;
                 outstanding++;
             }
@@ -97,26 +119,30 @@ public final class RayTrace {
         return image;
     }
 
-    /** Sends row {@code row} to {@code worker} and returns true, or tells it to stop when no row is left. */
-    private static boolean assign(int row, int height, int worker) {
+    /**
+     * Sends row {@code row} to {@code worker} (a rank of the worker group) and returns true, or tells it to stop when
+     * no row is left.
+     */
+    private static boolean assign(Intercomm inter, int row, int height, int worker) {
         if (row < height) {
-            MPI.COMM_WORLD.Send(new Object[] {new RowTask(row)}, 0, 1, MPI.OBJECT, worker, TAG_WORK);
+            inter.Send(new Object[] {new RowTask(row)}, 0, 1, MPI.OBJECT, worker, TAG_WORK);
             return true;
         }
-        MPI.COMM_WORLD.Send(new Object[] {null}, 0, 1, MPI.OBJECT, worker, TAG_STOP);
+        inter.Send(new Object[] {null}, 0, 1, MPI.OBJECT, worker, TAG_STOP);
         return false;
     }
 
-    private static void work(Scene scene) {
+    /** Renders the rows the master (rank 0 of the remote group) sends until it says stop. */
+    private static void work(Intercomm inter, Scene scene) {
         Object[] task = new Object[1];
         while (true) {
-            Status status = MPI.COMM_WORLD.Recv(task, 0, 1, MPI.OBJECT, 0, MPI.ANY_TAG);
+            Status status = inter.Recv(task, 0, 1, MPI.OBJECT, 0, MPI.ANY_TAG);
             if (status.tag == TAG_STOP) {
                 return;
             }
             int y = ((RowTask) task[0]).y();
             Object[] result = {new RowPixels(y, scene.renderRow(y))};
-            MPI.COMM_WORLD.Send(result, 0, 1, MPI.OBJECT, 0, TAG_RESULT);
+            inter.Send(result, 0, 1, MPI.OBJECT, 0, TAG_RESULT);
         }
     }
 
