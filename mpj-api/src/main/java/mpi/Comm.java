@@ -73,8 +73,8 @@ public abstract class Comm {
      */
     final RuntimeException revoking(RuntimeException e) {
         CommSpec s = spec;
-        if (s != null && s.size() > 1 && !(e instanceof MPIException m && m.getErrorClass() == MPI.ERR_REVOKED)) {
-            Environment.backend().revokeCollectives(s, e instanceof MPIException ? e.getMessage() : e.toString());
+        if (s != null && s.size() > 1) {
+            Environment.backend().revokeCollectives(s, e);
         }
         return e;
     }

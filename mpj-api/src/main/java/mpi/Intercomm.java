@@ -115,6 +115,7 @@ public class Intercomm extends Comm {
         int[] members = Arrays.copyOf(first, first.length + second.length);
         System.arraycopy(second, 0, members, first.length, second.length);
         int rank = (localFirst ? 0 : remote.length) + spec.rank();
+        Environment.contextIds().reserve(agreed.pair()); // agreed through the leaders, not by Intracomm's own scheme
         return local.bound(new Intracomm(this + ".Merge(" + high + ")"), agreed.pair(), members, rank);
     }
 

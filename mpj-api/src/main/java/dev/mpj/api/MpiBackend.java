@@ -74,10 +74,11 @@ public interface MpiBackend {
     /**
      * Revokes the communicator's collectives after an error this member raised inside one: every other member
      * is told, and from then on every pending and later operation on its collective context fails, here and
-     * there, with {@code ERR_REVOKED} naming this member and {@code reason}, so no member waits for a peer that
-     * has left the collective. Does nothing when already revoked.
+     * there, with {@code ERR_REVOKED} naming this member and {@code cause}, so no member waits for a peer that
+     * has left the collective. Does nothing when already revoked, and for the errors the runtime deems a member's
+     * own arguments' (decision 0023).
      */
-    default void revokeCollectives(CommSpec comm, String reason) {
+    default void revokeCollectives(CommSpec comm, RuntimeException cause) {
     }
 
     /** The communicator is freed: its contexts may be reused, so a revocation of them is forgotten. */

@@ -6,6 +6,7 @@ import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
 import dev.mpj.api.Reduction;
+import dev.mpj.runtime.coll.CollectiveErrors;
 import dev.mpj.runtime.coll.CollectiveTuning;
 import dev.mpj.runtime.coll.Collectives;
 import dev.mpj.runtime.coll.NonBlockingCollectives;
@@ -186,8 +187,10 @@ public final class MpjRuntime implements MpiBackend {
     }
 
     @Override
-    public void revokeCollectives(CommSpec comm, String reason) {
-        engine.revoke(comm.collectiveContext(), comm.worldRanks(), reason);
+    public void revokeCollectives(CommSpec comm, RuntimeException cause) {
+        if (CollectiveErrors.revokes(cause)) {
+            engine.revoke(comm.collectiveContext(), comm.worldRanks(), CollectiveErrors.reason(cause));
+        }
     }
 
     @Override

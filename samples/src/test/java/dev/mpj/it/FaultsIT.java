@@ -128,7 +128,8 @@ class FaultsIT {
         return Stream.of(
                 exitBeforeInit(5, null, "MPI.Init did not finish within 8 s").with(INIT_TIMEOUT),
                 killedInsideInit("pmi@1", null, "BAD TERMINATION"),
-                failing("rank exits 7 after MPI.Init", "exit7", null, "BAD TERMINATION"),
+                // Hydra's banner is missing when the survivors, told of the lost rank, end first: status only
+                failing("rank exits 7 after MPI.Init", "exit7", null),
                 killedAfterInit(1, null, "BAD TERMINATION"),
                 failing("uncaught exception", "throw", null, "rank 1 fails on purpose"),
                 failing("MPI.Abort(3)", "abort3", 3),

@@ -267,8 +267,8 @@ public final class Collectives {
      * they fail too ({@code ERR_REVOKED}) instead of hanging. A revocation is not passed on again.
      */
     private RuntimeException revoked(CommSpec comm, RuntimeException e) {
-        if (comm.size() > 1 && !(e instanceof MPIException m && m.getErrorClass() == MPIException.ERR_REVOKED)) {
-            p2p.revokeCollectives(comm, e instanceof MPIException ? e.getMessage() : e.toString());
+        if (comm.size() > 1) {
+            p2p.revokeCollectives(comm, e);
         }
         return e;
     }

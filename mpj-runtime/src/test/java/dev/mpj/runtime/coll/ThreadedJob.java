@@ -177,8 +177,10 @@ final class ThreadedJob {
         }
 
         @Override
-        public void revokeCollectives(CommSpec comm, String reason) {
-            engine.revoke(comm.collectiveContext(), comm.worldRanks(), reason);
+        public void revokeCollectives(CommSpec comm, RuntimeException cause) {
+            if (CollectiveErrors.revokes(cause)) {
+                engine.revoke(comm.collectiveContext(), comm.worldRanks(), CollectiveErrors.reason(cause));
+            }
         }
 
         @Override
