@@ -1,5 +1,6 @@
 package dev.mpj.it;
 
+import dev.mpj.samples.Hello;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
@@ -244,7 +245,7 @@ class FaultsIT {
             // A rank killed outright (SIGKILL: Hydra's and Slurm's clean-up) cannot remove its segment; the next job
             // on the node does, so one runs here.
             Job.Result next = Job.np(2).env("MPJ_SEGMENT_DIR", segments.toString()).timeout(JOB_SECONDS)
-                    .run(dev.mpj.samples.Hello.class);
+                    .run(Hello.class);
             assertEquals(0, next.exitCode(), next::toString);
         }
         List<Path> files = removeDirectory(segments);
@@ -268,14 +269,15 @@ class FaultsIT {
         }
     }
 
-    private static List<Path> filesIn(Path dir) throws IOException {
+    /** The files in {@code dir}. */
+    static List<Path> filesIn(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.toList();
         }
     }
 
     /** Removes the directory and returns the files it still held. */
-    private static List<Path> removeDirectory(Path dir) throws IOException {
+    static List<Path> removeDirectory(Path dir) throws IOException {
         List<Path> files = filesIn(dir);
         for (Path f : files) {
             Files.delete(f);

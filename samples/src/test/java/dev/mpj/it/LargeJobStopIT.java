@@ -4,11 +4,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,22 +38,13 @@ class LargeJobStopIT {
                     (System.nanoTime() - signalled) / 1_000_000);
             assertEquals(143, r.exitCode(), r::toString);
             assertTrue(r.leftovers().isEmpty(), () -> "rank JVMs left behind\n" + r);
-            assertEquals(List.of(), segmentsIn(segments), r::toString);
+            assertEquals(List.of(), FaultsIT.filesIn(segments), r::toString);
             List<String> lines = r.err().lines().toList();
             assertTrue(lines.size() <= np + 1, r::toString); // the launcher's line, at most one per rank
             assertTrue(lines.stream().noneMatch(l -> l.startsWith("\tat ") || l.startsWith("Caused by")),
                     r::toString);
         } finally {
-            try (Stream<Path> left = Files.list(segments)) {
-                left.forEach(f -> f.toFile().delete());
-            }
-            Files.delete(segments);
-        }
-    }
-
-    private static List<Path> segmentsIn(Path dir) throws IOException {
-        try (Stream<Path> files = Files.list(dir)) {
-            return files.toList();
+            FaultsIT.removeDirectory(segments);
         }
     }
 }
