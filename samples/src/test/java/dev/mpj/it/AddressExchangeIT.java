@@ -88,6 +88,22 @@ class AddressExchangeIT {
         assertEquals(0, r.linesContaining("cardtable OK"), r::toString);
     }
 
+    /** mpjrun's PMI-1 and PMI-2 servers, one node and two: the non-blocking fence keeps a blocking one's semantics. */
+    @ParameterizedTest(name = "{0} on {1} nodes")
+    @MethodSource("dialectsAndNodes")
+    void nonBlockingFenceRefusesEarlyGetsAndKeepsTheCounts(String dialect, int nodes) throws Exception {
+        Job.Result r = Job.np(4).launcherOptions("--fake-nodes", Integer.toString(nodes)).env("MPJ_PMI", dialect)
+                .env("MPJ_SEGMENT_DIR", segments.toString())
+                .run(FenceProbeProgram.class);
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals(4, r.linesContaining("fenceprobe OK rank"), r::toString);
+        FenceProbes.assertEveryRankKeptPmiSemantics(r.out(), 4);
+    }
+
+    static Stream<Arguments> dialectsAndNodes() {
+        return Stream.of("pmi1", "pmi2").flatMap(d -> Stream.of(1, 2).map(n -> Arguments.of(d, n)));
+    }
+
     private static void assertCounts(long puts, long gets, CardTables.Operations ops) {
         assertEquals(puts + " puts, " + gets + " gets", ops.puts() + " puts, " + ops.gets() + " gets");
     }

@@ -92,6 +92,15 @@ class HydraIT {
         assertTrue(o.text().contains("token = 20 (expected 20)"), o::text);
     }
 
+    /** Hydra's PMI-1 (PMI_FD and port) and PMI-2 on two emulated hosts: the non-blocking fence's semantics. */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"pmi1,fd", "pmi1,port", "pmi1,two-nodes", "pmi2,two-nodes"})
+    void nonBlockingFenceRefusesEarlyGetsAndKeepsTheCounts(String dialect, String mode) throws Exception {
+        Commands.Output o = Commands.run(mpiexec(dialect, mode, 4, FenceProbeProgram.class), Commands.repoRoot(), 90);
+        assertEquals(0, o.exitCode(), o::text);
+        FenceProbes.assertEveryRankKeptPmiSemantics(o.text(), 4);
+    }
+
     /** The acceptance run ({@code -hosts a1:4,a2:4,a3:4,a4:4 -n 16}) for roots; np = 8 keeps the others short. */
     @ParameterizedTest(name = "{0} np={1}")
     @CsvSource({"roots,16", "simple,8", "shm,8"})

@@ -133,6 +133,14 @@ class SlurmIT {
         assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
     }
 
+    /** Slurm's PMI-2 on two nodes: the non-blocking fence keeps a blocking one's semantics. */
+    @Test
+    void nonBlockingFenceRefusesEarlyGetsAndKeepsTheCounts() throws Exception {
+        Commands.Output o = run(List.of(), marker(), FenceProbeProgram.class);
+        assertEquals(0, o.exitCode(), o::text);
+        FenceProbes.assertEveryRankKeptPmiSemantics(o.text(), NP);
+    }
+
     /** Slurm's own PMIX_Ring: one table on every rank, no put, get or fence, one ring per rank; messages flow. */
     @Test
     void ringExchangeBuildsTheTableThroughSlurmsPmixRing() throws Exception {

@@ -14,15 +14,29 @@ public interface AddressExchange {
     String name();
 
     /**
-     * Exchanges the cards. The context's own card is already encoded; the node segment may not be attached yet
-     * (the strategy's PMI fence attaches it, {@link ExchangeContext#fence()}).
+     * The strategy's first PMI step, started without waiting (paper [2]'s {@code Ifence}): its puts and the entry
+     * into its fence ({@link ExchangeContext#startFence()}). The caller may then do local work (no PMI request)
+     * while the slower ranks arrive, and calls {@link #finish} after it. A strategy without a fence starts nothing.
+     */
+    default void start(ExchangeContext context) {
+    }
+
+    /**
+     * Finishes what {@link #start} began and exchanges the cards. The context's own card is already encoded; the
+     * node segment may not be attached yet (the strategy's PMI fence attaches it, {@link ExchangeContext#fence()}).
      *
      * @throws ExchangeException when a card is missing or does not fit the table, or a peer fails
      */
-    void run(ExchangeContext context);
+    void finish(ExchangeContext context);
+
+    /** {@link #start} and {@link #finish} with nothing between them. */
+    default void run(ExchangeContext context) {
+        start(context);
+        finish(context);
+    }
 
     /**
-     * Whether {@code rank} sends messages of its own to other ranks during {@link #run} (through the
+     * Whether {@code rank} sends messages of its own to other ranks during {@link #finish} (through the
      * {@link ExchangeContext#messenger()}), so its transport should open init links for them.
      */
     default boolean messagesPeers(NodeMap map, int rank) {

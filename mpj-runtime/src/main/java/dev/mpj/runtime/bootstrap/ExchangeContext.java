@@ -33,6 +33,7 @@ public final class ExchangeContext {
     private final PeerDirectory peers;
     private final PhaseClock report;
     private NodeSegment segment;
+    private boolean fenceStarted;
     private boolean regularCards = true;
     private int slotBytesUsed;
 
@@ -118,14 +119,33 @@ public final class ExchangeContext {
     }
 
     /**
-     * The PMI barrier of the exchange, overlapped with local work: enters the barrier, maps the node segment if
-     * it is not yet mapped (the root creates it; slot capacity = this rank's card length) and writes this rank's
-     * card into its slot, then waits for the barrier to end. The wait is reported apart ("fence"): it is the
-     * launch skew of the job more than the cost of the strategy.
+     * Enters the exchange's PMI barrier without waiting for it ({@link PmiClient#barrierBegin()}): the first half
+     * of a non-blocking fence. Until {@link #fence()} ends it, the caller does local work only, no PMI request.
+     */
+    public void startFence() {
+        pmi.barrierBegin();
+        fenceStarted = true;
+        report.phase("exchange");
+        report.fenceStarted();
+    }
+
+    /** Whether {@link #startFence()} entered the barrier and {@link #fence()} has not yet ended it. */
+    public boolean fencePending() {
+        return fenceStarted;
+    }
+
+    /**
+     * Ends the fence {@link #startFence()} began (or runs a whole one when none was begun), after the local work
+     * that overlaps the wait: maps the node segment if it is not yet mapped (the root creates it; slot capacity =
+     * this rank's card length) and writes this rank's card into its slot, then waits for the barrier to end. The
+     * wait is reported apart ("fence"): it is the launch skew of the job more than the cost of the strategy.
      */
     public void fence() {
-        pmi.barrierBegin();
+        if (!fenceStarted) {
+            startFence();
+        }
         attachSegment();
+        fenceStarted = false;
         pmi.barrierEnd();
         report.phase("fence");
     }

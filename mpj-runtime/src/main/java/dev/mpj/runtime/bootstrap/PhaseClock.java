@@ -7,4 +7,11 @@ package dev.mpj.runtime.bootstrap;
 public interface PhaseClock {
     /** The time since the previous mark belongs to phase {@code name}. */
     void phase(String name);
+
+    /**
+     * The exchange entered its PMI fence without waiting: what runs until the {@code fence} phase ends it overlaps
+     * the wait for the slower ranks.
+     */
+    default void fenceStarted() {
+    }
 }

@@ -37,7 +37,7 @@ public final class RingExchange implements AddressExchange {
     }
 
     @Override
-    public void run(ExchangeContext c) {
+    public void finish(ExchangeContext c) {
         PmiClient pmi = c.pmi();
         if (!pmi.hasRing()) {
             throw new ExchangeException(Setting.ADDRESS_EXCHANGE.property() + "=" + NAME + " needs PMIX_Ring, which"

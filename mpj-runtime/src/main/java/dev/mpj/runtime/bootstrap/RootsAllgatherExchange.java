@@ -26,14 +26,18 @@ public final class RootsAllgatherExchange implements AddressExchange {
     }
 
     @Override
-    public void run(ExchangeContext c) {
+    public void start(ExchangeContext c) {
+        if (c.nodeMap().isRoot(c.rank())) {
+            c.publishCard();
+        }
+        c.startFence();
+    }
+
+    @Override
+    public void finish(ExchangeContext c) {
         NodeMap map = c.nodeMap();
         int rank = c.rank();
         int node = map.nodeOf(rank);
-        boolean root = map.isRoot(rank);
-        if (root) {
-            c.publishCard();
-        }
         c.fence();
         NodeSegment segment = c.segment();
         int nodes = map.nodeCount();

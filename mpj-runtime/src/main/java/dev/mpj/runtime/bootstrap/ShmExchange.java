@@ -16,8 +16,13 @@ public final class ShmExchange implements AddressExchange {
     }
 
     @Override
-    public void run(ExchangeContext c) {
+    public void start(ExchangeContext c) {
         c.publishCard();
+        c.startFence();
+    }
+
+    @Override
+    public void finish(ExchangeContext c) {
         c.fence();
         NodeMap map = c.nodeMap();
         int local = map.localRank(c.rank());

@@ -16,8 +16,13 @@ public final class SimpleExchange implements AddressExchange {
     }
 
     @Override
-    public void run(ExchangeContext c) {
+    public void start(ExchangeContext c) {
         c.publishCard();
+        c.startFence();
+    }
+
+    @Override
+    public void finish(ExchangeContext c) {
         c.fence();
         int size = c.nodeMap().size();
         boolean root = c.nodeMap().isRoot(c.rank());

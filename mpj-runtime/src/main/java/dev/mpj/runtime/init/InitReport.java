@@ -15,7 +15,9 @@ import java.util.Map;
  * segment mapping it overlaps) accumulates them. Phases used by the runtime: {@code pmi}, {@code nodemap},
  * {@code listen}, {@code card}, {@code segment}, {@code cardlength} (only with irregular cards),
  * {@code exchange} (the strategy's own work: puts, gets, the roots' allgather, node barriers), {@code fence} (the
- * wait at the exchange's PMI barrier, or its PMIX_Ring, for the slowest rank), {@code connections}.
+ * wait at the exchange's PMI barrier, or its PMIX_Ring, for the slowest rank), {@code connections}; while the
+ * exchange's fence is pending (entered, not yet waited for) also {@code engine} and {@code preload}, whose time and
+ * the segment's make the fence's {@linkplain #overlapNanos() overlap}.
  */
 public final class InitReport implements PhaseClock {
     /** One phase: its total time and the PMI operations made during it ({@code rings}: PMIX_Ring). */
@@ -41,6 +43,10 @@ public final class InitReport implements PhaseClock {
     private volatile String lastPhase = "none";
     private String exchange = "none";
     private int nodeCount = 1;
+    /** Whether a fence is pending, since when, and the local work done while fences were pending. */
+    private boolean fencePending;
+    private long fenceStartedAt;
+    private long overlap;
 
     /** A report whose first phase starts now. */
     public InitReport() {
@@ -79,6 +85,10 @@ public final class InitReport implements PhaseClock {
             barriers += b;
             rings += r;
         }
+        if (fencePending && name.equals("fence")) {
+            overlap += last - fenceStartedAt;
+            fencePending = false;
+        }
         int i = indexOf(name);
         if (i < 0) {
             phases.add(new Phase(name, now - last, p, g, b, r));
@@ -90,6 +100,20 @@ public final class InitReport implements PhaseClock {
         if (name.equals(killAfter)) {
             SelfKill.now("phase " + name + " ended");
         }
+    }
+
+    @Override
+    public void fenceStarted() {
+        fencePending = true;
+        fenceStartedAt = last;
+    }
+
+    /**
+     * The local work done while the exchange's fence was pending, from its entry to the start of the wait (the
+     * {@code fence} phase): time the non-blocking fence took off the critical path of every rank but the last.
+     */
+    public long overlapNanos() {
+        return overlap;
     }
 
     /** The phase that ended last ("none" before the first), readable from any thread (for watchdog messages). */

@@ -39,9 +39,13 @@ import java.util.function.IntPredicate;
 
 /**
  * {@code MPI.Init}, one method per step, in the order of the locality-aware bootstrap:
- * {@link #pmi} → {@link #nodeMap} → {@link #listen} → {@link #card} → {@link #attachSegment} → {@link #exchange}
- * → {@link #routePeers} → {@link #connect}. Each step ends its phase of the {@link InitReport}; the result is the
- * {@link World} of this rank. A job of one rank stops after the node map: no transport, no segment, no exchange.
+ * {@link #pmi} → {@link #nodeMap} → {@link #listen} → {@link #card} → {@link #attachSegment} →
+ * {@link #startExchange} → {@link #engine} → {@link #mapSegment} → {@link #preload} → {@link #exchange} →
+ * {@link #routePeers} → {@link #connect}. {@link #startExchange} makes the exchange's puts and enters its PMI
+ * fence without waiting (a non-blocking fence, paper [2]'s {@code Ifence}); the local steps after it run while
+ * the slower ranks arrive, and {@link #exchange} ends the fence. Each step ends its phase of the
+ * {@link InitReport}; the result is the {@link World} of this rank. A job of one rank stops after the node map:
+ * no transport, no segment, no exchange.
  *
  * <p>One sequence per process and call; not thread-safe.
  */
@@ -60,7 +64,9 @@ public final class InitSequence {
     private TransportRouter router;
     private AddressExchange exchange;
     private Transport tcp;
+    private Transport shm;
     private InitMessenger messenger;
+    private ExchangeContext exchangeContext;
     private byte[] address = new byte[0];
     /** Whether the job's nodes may be different hosts, so loopback cannot join them (the same in every rank). */
     private boolean spansHosts;
@@ -105,6 +111,11 @@ public final class InitSequence {
             listen();
             card();
             attachSegment(watchdog);
+            startExchange();
+            // the fence is pending: local work only, no PMI request until exchange() ends it
+            engine();
+            mapSegment();
+            preload();
             exchange();
         } finally {
             closeMessenger();
@@ -133,43 +144,39 @@ public final class InitSequence {
         nodeMap = NodeMap.discover(pmi, settings);
         report.phase("nodemap");
         LauncherWatchdog.watch(env);
-        engine = new ProgressEngine(rank, settings, RankWaitPolicy.forRank(settings, nodeMap, rank));
+    }
+
+    private ProgressEngine newEngine() {
+        return new ProgressEngine(rank, settings, RankWaitPolicy.forRank(settings, nodeMap, rank));
     }
 
     private World alone() {
+        engine = newEngine();
         engine.setRouter(new NoPeers());
         return new World(rank, size, settings, pmi, nodeMap, null, engine, null, null, "none", connectionMode,
                 null, report);
     }
 
     /**
-     * listen: the TCP listener, when some peer is on another node (or {@code mpj.transports=tcp}). The engine's
-     * router starts with every peer on TCP, so the node roots can message each other during the exchange; the
+     * listen: the TCP listener, when some peer is on another node (or {@code mpj.transports=tcp}): its address goes
+     * on the card, so it opens before the fence, and with it the progress engine that takes its frames. The
      * address exchange is chosen now because it decides whether this rank needs init links.
      */
     private void listen() throws IOException {
         transports = settings.transports();
         useShm = TransportRouter.wantsShm(transports, nodeMap, rank);
-        router = new TransportRouter(rank, size);
         exchange = AddressExchanges.choose(settings.addressExchange(), size, nodeMap.nodeCount());
         // mpjrun runs a job on one host, whatever pretend nodes it makes
         spansHosts = nodeMap.nodeCount() > 1 && settings.fakeNodes() == 0
                 && !env.containsKey(LauncherWatchdog.LAUNCHER_PID);
         if (TransportRouter.wantsTcp(transports, nodeMap, rank)) {
+            engine = newEngine();
             tcp = TransportLoader.load("tcp");
             String host = TcpHostChoice.choose(settings, spansHosts, TcpHostChoice.SYSTEM);
             loopbackTcp = TcpHostChoice.isLoopback(host);
             address = tcp.start(new StartContext(rank, size, engine, settings, host, null,
                     exchange.messagesPeers(nodeMap, rank)));
-            for (int peer = 0; peer < size; peer++) {
-                if (peer != rank) {
-                    router.route(peer, tcp);
-                }
-            }
         }
-        engine.setRouter(router);
-        InitMessenger links = tcp instanceof InitLinkTransport t ? t.initLinks() : null;
-        messenger = links != null ? links : new EngineMessenger(engine);
         report.phase("listen");
     }
 
@@ -182,9 +189,9 @@ public final class InitSequence {
     }
 
     /**
-     * attachSegment: the node root creates the node's segment, the other local ranks map it. The mapping runs
-     * inside the exchange's first PMI fence, so it overlaps the wait; with {@code mpj.irregularCards} it runs
-     * now, with slots that hold any card, and the job agrees on the longest card before exchanging.
+     * attachSegment: whether this rank creates the node's segment (the node root) or maps it. The mapping runs
+     * while the exchange's fence is pending ({@link #mapSegment}); with {@code mpj.irregularCards} it runs in
+     * {@link #exchange}, with slots that hold any card, and the job agrees on the longest card before exchanging.
      */
     private void attachSegment(InitWatchdog watchdog) {
         int node = nodeMap.nodeOf(rank);
@@ -198,20 +205,70 @@ public final class InitSequence {
     }
 
     /**
-     * exchange: every rank's card into the node table, by the chosen strategy ({@code mpj.addressExchange}).
-     * Every local rank has mapped the segment when it ends (a node barrier), so the root unlinks its file: a
-     * crash of the whole node then leaves nothing behind, under any launcher.
+     * startExchange: the exchange's puts and the entry into its PMI fence, without waiting for it. With
+     * {@code mpj.irregularCards} nothing starts: the card-length agreement's own fence must come first.
+     */
+    private void startExchange() {
+        exchangeContext = new ExchangeContext(pmi, nodeMap, card, segmentSource, new CurrentMessenger(),
+                new TcpPeers(tcp), report);
+        if (!settings.irregularCards()) {
+            exchange.start(exchangeContext);
+        }
+    }
+
+    /**
+     * engine: the progress engine (unless the listener needed it earlier) and its router, every peer on TCP at
+     * first so that the node roots can message each other during the exchange; while the fence is pending.
+     */
+    private void engine() {
+        if (engine == null) {
+            engine = newEngine();
+        }
+        router = new TransportRouter(rank, size);
+        if (tcp != null) {
+            for (int peer = 0; peer < size; peer++) {
+                if (peer != rank) {
+                    router.route(peer, tcp);
+                }
+            }
+        }
+        engine.setRouter(router);
+        InitMessenger links = tcp instanceof InitLinkTransport t ? t.initLinks() : null;
+        messenger = links != null ? links : new EngineMessenger(engine);
+        report.phase("engine");
+    }
+
+    /** mapSegment: the node segment created or mapped, and this rank's card in its slot; while the fence is pending. */
+    private void mapSegment() {
+        if (!settings.irregularCards()) {
+            exchangeContext.attachSegment();
+        }
+    }
+
+    /** preload: the shared-memory transport's classes, loaded while the fence is pending; started after it. */
+    private void preload() {
+        if (useShm) {
+            shm = TransportLoader.load("shm");
+        }
+        report.phase("preload");
+    }
+
+    /**
+     * exchange: ends the fence, then every rank's card into the node table, by the chosen strategy
+     * ({@code mpj.addressExchange}). Every local rank has mapped the segment when it ends (a node barrier), so the
+     * root unlinks its file: a crash of the whole node then leaves nothing behind, under any launcher.
      */
     private void exchange() {
-        ExchangeContext x = new ExchangeContext(pmi, nodeMap, card, segmentSource, messenger, new TcpPeers(tcp),
-                report);
+        ExchangeContext x = exchangeContext;
         if (settings.irregularCards()) {
             x.attachForIrregularCards();
             report.phase("segment");
             CardLengthAgreement.run(x);
             report.phase("cardlength");
+            exchange.run(x);
+        } else {
+            exchange.finish(x);
         }
-        exchange.run(x);
         segment = x.segment();
         closeMessenger();
         report.phase("exchange");
@@ -226,13 +283,13 @@ public final class InitSequence {
      */
     private void routePeers() throws IOException {
         checkLoopbackAcrossHosts();
-        Transport shm = useShm ? startShm() : null;
+        Transport local = useShm ? startShm() : null;
         for (int peer = 0; peer < size; peer++) {
             if (peer == rank) {
                 continue;
             }
-            if (shm != null && TransportRouter.viaShm(transports, nodeMap, rank, peer)) {
-                router.route(peer, shm);
+            if (local != null && TransportRouter.viaShm(transports, nodeMap, rank, peer)) {
+                router.route(peer, local);
             } else if (tcp != null) {
                 byte[] peerCard = segment.card(peer);
                 if (peerCard == null) {
@@ -283,7 +340,6 @@ public final class InitSequence {
 
     /** Shared memory on the node segment; in {@code auto} mode a failure falls back to TCP. */
     private Transport startShm() throws IOException {
-        Transport shm = TransportLoader.load("shm");
         try {
             shm.start(new StartContext(rank, size, engine, settings, null, nodeRoom(), false));
             return shm;
@@ -348,6 +404,14 @@ public final class InitSequence {
             return creator
                     ? NodeSegment.create(file, node, localSize, jobSize, cardCapacity, transportBytes, timeout)
                     : NodeSegment.open(file, node, localSize, jobSize, timeout);
+        }
+    }
+
+    /** The exchange's messenger, which {@link #engine} makes after the exchange context exists. */
+    private final class CurrentMessenger implements InitMessenger {
+        @Override
+        public void sendReceive(ByteBuffer out, int dest, ByteBuffer in, int source, int tag) {
+            messenger.sendReceive(out, dest, in, source, tag);
         }
     }
 

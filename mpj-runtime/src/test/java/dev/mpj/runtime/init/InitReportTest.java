@@ -52,4 +52,27 @@ class InitReportTest {
         InitReport.Phase p = new InitReport().get("cardlength");
         assertEquals(0, p.nanos() + p.puts() + p.gets() + p.barriers());
     }
+
+    @Test
+    void theFenceOverlapIsTheLocalWorkBetweenEnteringTheFenceAndWaitingForIt() {
+        InitReport r = new InitReport();
+        r.phase("card");
+        r.phase("exchange");
+        r.fenceStarted();
+        r.phase("engine");
+        r.phase("segment");
+        r.phase("preload");
+        r.phase("fence");
+        r.phase("exchange");
+        assertEquals(r.get("engine").nanos() + r.get("segment").nanos() + r.get("preload").nanos(),
+                r.overlapNanos());
+    }
+
+    @Test
+    void withoutAPendingFenceNothingOverlaps() {
+        InitReport r = new InitReport();
+        r.phase("segment");
+        r.phase("fence");
+        assertEquals(0, r.overlapNanos());
+    }
 }

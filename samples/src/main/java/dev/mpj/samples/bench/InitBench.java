@@ -16,6 +16,7 @@ import java.util.Locale;
  *   nprocs: 16, min: X ms, max: Y ms, avg: Z ms
  *   nodes: 4, exchange: roots
  *   phases (median over ranks, ms): pmi … exchange … connections …
+ *   work overlapping the pending fence (median over ranks, ms): …
  *   exchange PMI operations of the job: puts=4 gets=16 (formula N puts, N² gets: puts=4 gets=16)
  * </pre>
  * Options: {@code --exchange simple|shm|roots|ring|auto} (sets {@code mpj.addressExchange} before init),
@@ -24,15 +25,17 @@ import java.util.Locale;
  */
 public final class InitBench {
     /** The phases reported, in order; a phase that did not run counts as 0. */
-    static final String[] PHASES = {"pmi", "nodemap", "listen", "card", "segment", "cardlength", "exchange",
-            "fence", "connections"};
+    static final String[] PHASES = {"pmi", "nodemap", "listen", "card", "engine", "segment", "preload",
+            "cardlength", "exchange", "fence", "connections"};
     private static final int TOTAL = 0;
     private static final int FIRST_PHASE = 1;
     private static final int PUTS = FIRST_PHASE + PHASES.length;
     private static final int GETS = PUTS + 1;
     private static final int AGREEMENT_PUTS = GETS + 1;
     private static final int AGREEMENT_GETS = AGREEMENT_PUTS + 1;
-    private static final int FIELDS = AGREEMENT_GETS + 1;
+    /** The local work done while the exchange's fence was pending (InitReport#overlapNanos). */
+    private static final int OVERLAP = AGREEMENT_GETS + 1;
+    private static final int FIELDS = OVERLAP + 1;
     private static final int TAG = 7;
 
     private InitBench() {
@@ -72,6 +75,7 @@ public final class InitBench {
         mine[GETS] = report.get("exchange").gets();
         mine[AGREEMENT_PUTS] = report.get("cardlength").puts();
         mine[AGREEMENT_GETS] = report.get("cardlength").gets();
+        mine[OVERLAP] = report.overlapNanos() / 1e6;
 
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
@@ -106,6 +110,7 @@ public final class InitBench {
             phases.append(String.format(Locale.ROOT, " %s %.2f", PHASES[p], median(column(all, FIRST_PHASE + p))));
         }
         System.out.println(phases);
+        Lines.printf("work overlapping the pending fence (median over ranks, ms): %.2f%n", median(column(all, OVERLAP)));
         Lines.printf("exchange PMI operations of the job: puts=%d gets=%d (formula %s)%n", puts,
                 gets, formula(exchange, np, nodes));
         long agreementPuts = (long) Arrays.stream(column(all, AGREEMENT_PUTS)).sum();
