@@ -150,7 +150,7 @@ public final class Job {
             try {
                 startRanks(command);
             } catch (IOException e) {
-                return fail(null, EXIT_LAUNCH_FAILED, "cannot start rank " + ranks.size() + ": " + e.getMessage());
+                return fail(null, EXIT_LAUNCH_FAILED, e.getMessage());
             }
             return supervise();
         } finally {
@@ -167,18 +167,27 @@ public final class Job {
         }
     }
 
+    /**
+     * Starts every rank, then attaches its output forwarders and exit watch. A process start returns only once the
+     * child has executed its program, which on a machine busy with the ranks already booting waits for the CPU; so
+     * {@value #SPAWNERS} threads start the ranks side by side, and the forwarders come after, which shortens the
+     * gap between the first and the last rank's start (the wait at the job's first fence). A rank's unread output
+     * waits in its pipe meanwhile.
+     */
     private void startRanks(RankCommand command) throws IOException {
-        for (int rank = 0; rank < options.processes(); rank++) {
-            ProcessBuilder pb = command.processBuilder(rank);
-            pb.command(RankSupervisor.wrap(pb.command()));
-            if (inheritOutput) {
-                pb.redirectOutput(ProcessBuilder.Redirect.INHERIT); // stderr is always read, for its traces
-                if (rank == 0) {
-                    pb.redirectInput(ProcessBuilder.Redirect.INHERIT); // as Hydra: stdin goes to rank 0
-                }
+        int n = options.processes();
+        Process[] started = new Process[n];
+        IOException failure = spawn(command, started);
+        for (int rank = 0; rank < n; rank++) {
+            if (started[rank] != null) {
+                ranks.add(new RankProcess(rank, started[rank]));
             }
-            RankProcess r = new RankProcess(rank, pb.start());
-            ranks.add(r);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        for (RankProcess r : ranks) {
+            int rank = r.rank;
             if (!inheritOutput || rank != 0) {
                 r.process.getOutputStream().close(); // the rank reads end-of-file on stdin
             }
@@ -188,9 +197,60 @@ public final class Job {
             }
             r.addForwarder(OutputForwarder.start(r.process.getErrorStream(), err, prefix, "mpjrun-err-" + rank,
                     r.traces, r.reportLines));
-            int exitingRank = rank;
-            r.process.onExit().thenAccept(p -> events.add(new Exited(exitingRank, p.exitValue())));
+            r.process.onExit().thenAccept(p -> events.add(new Exited(rank, p.exitValue())));
         }
+    }
+
+    /** Threads that start ranks at once. */
+    static final int SPAWNERS = 4;
+
+    /**
+     * Starts rank r's process into {@code started[r]}, thread t of {@value #SPAWNERS} taking the ranks r ≡ t; returns
+     * the first failure (the ranks after it on that thread are not started), or null.
+     */
+    private IOException spawn(RankCommand command, Process[] started) {
+        int threads = Math.min(SPAWNERS, started.length);
+        IOException[] failures = new IOException[threads];
+        Thread[] spawners = new Thread[threads];
+        for (int t = 0; t < threads; t++) {
+            int first = t;
+            spawners[t] = new Thread(() -> {
+                for (int rank = first; rank < started.length; rank += threads) {
+                    try {
+                        started[rank] = processBuilder(command, rank).start();
+                    } catch (IOException e) {
+                        failures[first] = new IOException("cannot start rank " + rank + ": " + e.getMessage(), e);
+                        return;
+                    }
+                }
+            }, "mpjrun-spawn-" + t);
+            spawners[t].start();
+        }
+        IOException failure = null;
+        for (int t = 0; t < threads; t++) {
+            try {
+                spawners[t].join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                failure = new IOException("interrupted while starting the ranks");
+            }
+            if (failure == null) {
+                failure = failures[t];
+            }
+        }
+        return failure;
+    }
+
+    private ProcessBuilder processBuilder(RankCommand command, int rank) {
+        ProcessBuilder pb = command.processBuilder(rank);
+        pb.command(RankSupervisor.wrap(pb.command()));
+        if (inheritOutput) {
+            pb.redirectOutput(ProcessBuilder.Redirect.INHERIT); // stderr is always read, for its traces
+            if (rank == 0) {
+                pb.redirectInput(ProcessBuilder.Redirect.INHERIT); // as Hydra: stdin goes to rank 0
+            }
+        }
+        return pb;
     }
 
     /** Takes events until every rank has exited or the job fails; returns the job's exit code. */
