@@ -57,6 +57,8 @@ public final class ClassDataArchive {
 
     private static final String RANKS_SUFFIX = "-ranks.jsa";
     private static final String LAUNCHER_SUFFIX = "-launcher.jsa";
+    /** What {@code bin/mpj-archive-flag} names the memo of a flag it found, beside the archives. */
+    static final String MEMO_SUFFIX = ".flag";
     private static final String FAILED_SUFFIX = ".failed";
     /** Generous: a first job on a machine loaded many times over its cores must not give up on a working build. */
     private static final long TRAINING_TIMEOUT_SECONDS = 600;
@@ -388,7 +390,7 @@ public final class ClassDataArchive {
 
     /**
      * Removes the archives and failure marks of class paths other than {@code keepPathsKey} that no job has used
-     * since {@code before}, and then their lock files: every checkout or install of mpj, and every JDK, gets archives
+     * since {@code before}, and then their lock files, and the scripts' memos of archive flags written before it: every checkout or install of mpj, and every JDK, gets archives
      * of its own, and without this the directory only grows. A job that maps an archive refreshes its time
      * ({@link #markUsed}); one started by Hydra or Slurm through {@code bin/mpj-argfile} does not, so a build used
      * only that way for a month gets its archive again at its next {@code mpjrun} job.
@@ -402,6 +404,10 @@ public final class ClassDataArchive {
                 int dash = file.indexOf('-');
                 if (file.endsWith(".lock")) {
                     locks.add(f);
+                } else if (file.endsWith(MEMO_SUFFIX)) {
+                    if (isOlder(f, before)) {
+                        deleteQuietly(f); // the scripts write it again when they next miss it
+                    }
                 } else if (dash > 0 && !file.startsWith(keepPathsKey + "-") && (file.endsWith(".jsa")
                         || file.endsWith(FAILED_SUFFIX)) && isOlder(f, before)) {
                     deleteQuietly(f);

@@ -54,13 +54,15 @@ class ClassDataArchiveTest {
         Path usedLock = aged(dir.resolve("cccc.lock"), old);
         Path training = aged(dir.resolve("dddd-5555.123.ranks.tmp"), old);
         Path trainingLock = aged(dir.resolve("dddd.lock"), old);
+        Path oldMemo = aged(dir.resolve("%opt%mpj-1%lib%a.jar-launcher.flag"), old);
+        Path memo = aged(dir.resolve("%opt%mpj-2%lib%a.jar-ranks.flag"), now);
 
         ClassDataArchive.removeUnused(dir, "aaaa", now.minus(ClassDataArchive.UNUSED_FOR));
 
-        for (Path gone : List.of(unused, unusedLauncher, unusedFailure, unusedLock, usedLauncherOld)) {
+        for (Path gone : List.of(unused, unusedLauncher, unusedFailure, unusedLock, usedLauncherOld, oldMemo)) {
             assertFalse(Files.exists(gone), gone::toString);
         }
-        for (Path kept : List.of(mine, mineLock, used, usedLock, training, trainingLock)) {
+        for (Path kept : List.of(mine, mineLock, used, usedLock, training, trainingLock, memo)) {
             assertTrue(Files.exists(kept), kept::toString);
         }
     }
@@ -84,6 +86,34 @@ class ClassDataArchiveTest {
         Files.writeString(file, file.getFileName().toString());
         Files.setLastModifiedTime(file, FileTime.from(modified));
         return file;
+    }
+
+    /** bin/mpj-archive-flag, sourced as the mpjrun scripts do: a flag it found is remembered until a jar is newer. */
+    @Test
+    void theScriptsRememberTheFlagTheyFoundUntilAJarIsNewerThanTheMemo(@TempDir Path dir) throws Exception {
+        Path script = Path.of("..", "mpj-dist", "src", "bin", "mpj-archive-flag").toAbsolutePath().normalize();
+        assumeTrue(Files.isRegularFile(script) && Files.isExecutable(Path.of("/usr/bin/stat"))
+                && Files.isExecutable(Path.of("/usr/bin/sha1sum")));
+        Instant now = Instant.now();
+        Path a = aged(dir.resolve("a.jar"), now.minusSeconds(60));
+        Path b = aged(dir.resolve("b.jar"), now.minusSeconds(60));
+        List<String> jars = List.of(a.toString(), b.toString());
+        Path cds = Files.createDirectory(dir.resolve("cds"));
+        Path javaHome = Path.of(System.getProperty("java.home")).toRealPath();
+        Path archive = Files.writeString(cds.resolve(ClassDataArchive.pathsKey(jars) + "-"
+                + ClassDataArchive.stateKey(javaHome.resolve("lib/server/libjvm.so"), jars) + "-launcher.jsa"), "a");
+        List<String> args = List.of(script.toString(), cds.toString(), javaHome.toString(), a + ":" + b);
+        String flag = "source \"$1\"; MPJ_CDS_DIR=\"$2\" JAVA_HOME=\"$3\" mpj_archive_flag launcher \"$4\"";
+
+        assertEquals("-XX:SharedArchiveFile=" + archive, shell(flag, args));
+        Path memo = cds.resolve(a.toString().replace('/', '%') + "-launcher" + ClassDataArchive.MEMO_SUFFIX);
+        List<String> lines = new ArrayList<>(Files.readAllLines(memo));
+        Path other = Files.writeString(cds.resolve("other-launcher.jsa"), "o");
+        lines.set(2, "-XX:SharedArchiveFile=" + other);
+        Files.write(memo, lines);
+        assertEquals("-XX:SharedArchiveFile=" + other, shell(flag, args), "the memo answers");
+        Files.setLastModifiedTime(memo, FileTime.from(now.minusSeconds(3600)));
+        assertEquals("-XX:SharedArchiveFile=" + archive, shell(flag, args), "a jar is newer than the memo");
     }
 
     @Test
