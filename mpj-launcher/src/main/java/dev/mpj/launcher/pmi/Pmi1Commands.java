@@ -1,12 +1,14 @@
 package dev.mpj.launcher.pmi;
 
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
+import dev.mpj.runtime.pmi.wire.PmiAllgather;
 import dev.mpj.runtime.pmi.wire.PmiLimits;
 
 /**
  * The PMI-1 commands (PMI.md §2), one method per request, applied to the {@link PmiJob}. A connection must
  * identify itself ({@code initack}) before anything else; {@code init pmi_version=2} switches it to PMI-2
- * ({@link Pmi2Commands}). Spawn, the one multi-line command, is read to its end and refused.
+ * ({@link Pmi2Commands}). {@code get_maxes} offers the {@link PmiAllgather allgather}. Spawn, the one
+ * multi-line command, is read to its end and refused.
  */
 final class Pmi1Commands {
     private final PmiJob job;
@@ -30,13 +32,14 @@ final class Pmi1Commands {
             case "init" -> init(c, m);
             case "get_maxes" -> c.send(Pmi1Message.of("maxes", "kvsname_max", Integer.toString(PmiLimits.KVSNAME_MAX),
                     "keylen_max", Integer.toString(PmiLimits.KEYLEN_MAX),
-                    "vallen_max", Integer.toString(PmiLimits.VALLEN_MAX)));
+                    "vallen_max", Integer.toString(PmiLimits.VALLEN_MAX), PmiAllgather.PMI1_OFFER, "1"));
             case "get_appnum" -> c.send(Pmi1Message.of("appnum", "appnum", "0"));
             case "get_my_kvsname" -> c.send(Pmi1Message.of("my_kvsname", "kvsname", job.kvsName()));
             case "get_universe_size" -> c.send(Pmi1Message.of("universe_size", "size",
                     Integer.toString(job.mapping().size())));
             case "put" -> put(c, m);
             case "get" -> get(c, m);
+            case PmiAllgather.PMI1_REQUEST -> job.allgather().enter(c, m.require(PmiAllgather.VALUE), false, null);
             case "barrier_in" -> job.barrier().enter(c, Pmi1Message.of("barrier_out"));
             case "finalize" -> job.finalize(c, Pmi1Message.of("finalize_ack"));
             case "abort" -> job.abort(c, m.get("exitcode"));

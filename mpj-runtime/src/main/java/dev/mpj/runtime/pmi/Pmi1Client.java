@@ -1,6 +1,7 @@
 package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
+import dev.mpj.runtime.pmi.wire.PmiAllgather;
 import dev.mpj.runtime.pmi.wire.PmiException;
 import dev.mpj.runtime.pmi.wire.PmiLimits;
 import dev.mpj.runtime.pmi.wire.ProcessMapping;
@@ -14,6 +15,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,6 +35,7 @@ public final class Pmi1Client implements PmiClient {
     private final SplitBarrier splitBarrier = new SplitBarrier();
     private final int maxKeyLength;
     private final int maxValueLength;
+    private final boolean allgatherServed;
     private String processMapping;
 
     /**
@@ -68,6 +71,7 @@ public final class Pmi1Client implements PmiClient {
             if (maxKeyLength < 1 || maxValueLength < 1) {
                 throw new PmiException("unusable PMI limits: " + maxes);
             }
+            this.allgatherServed = "1".equals(maxes.get(PmiAllgather.PMI1_OFFER));
             this.kvsName = initStep(sent, GET_MY_KVSNAME, "my_kvsname").require("kvsname");
         } catch (RuntimeException e) {
             connection.close();
@@ -245,6 +249,23 @@ public final class Pmi1Client implements PmiClient {
         if (reply.rc() != 0) {
             throw new PmiException("the PMI barrier failed: " + reply);
         }
+    }
+
+    @Override
+    public boolean hasAllgather() {
+        return allgatherServed;
+    }
+
+    /** mpjrun's allgather, offered in its {@code maxes} reply. */
+    @Override
+    public List<String> allgather(String value) {
+        if (!allgatherServed) {
+            throw new PmiException("this process manager offers no allgather (only mpjrun does)");
+        }
+        splitBarrier.requireNone();
+        List<String> values = AllgatherCall.run(connection, false, value, size);
+        connection.counters().countAllgather();
+        return values;
     }
 
     private Pmi1Message call(Pmi1Message request, String expectedReply) {

@@ -2,6 +2,7 @@ package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
+import dev.mpj.runtime.pmi.wire.PmiAllgather;
 import dev.mpj.runtime.pmi.wire.PmiException;
 import dev.mpj.runtime.pmi.wire.PmiLimits;
 import dev.mpj.runtime.pmi.wire.PmiVariables;
@@ -10,6 +11,7 @@ import dev.mpj.runtime.pmi.wire.ProcessMapping;
 import java.io.Closeable;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -55,6 +57,7 @@ public final class Pmi2Client implements PmiClient {
     private String processMapping;
     private final SplitBarrier splitBarrier = new SplitBarrier();
     private final boolean ringServed;
+    private final boolean allgatherServed;
 
     /**
      * A client over an established connection (a test server, or a channel opened by other means); runs the
@@ -84,6 +87,7 @@ public final class Pmi2Client implements PmiClient {
                     : Pmi2Message.of("fullinit", "pmijobid", pmiJobId, "pmirank", Integer.toString(rank),
                             "threaded", "FALSE"), "fullinit-response");
             requireSuccess(full, "fullinit");
+            this.allgatherServed = "TRUE".equalsIgnoreCase(full.get(PmiAllgather.PMI2_OFFER));
             this.rank = full.requireInt("rank");
             this.size = full.requireInt("size");
             if (size < 1 || this.rank != rank || rank >= size) {
@@ -257,6 +261,23 @@ public final class Pmi2Client implements PmiClient {
                     + size + ": " + reply);
         }
         return new RingNeighbours(position, size, reply.require("ring-left"), reply.require("ring-right"));
+    }
+
+    @Override
+    public boolean hasAllgather() {
+        return allgatherServed;
+    }
+
+    /** mpjrun's allgather, offered in its {@code fullinit-response}. */
+    @Override
+    public List<String> allgather(String value) {
+        if (!allgatherServed) {
+            throw new PmiException("this process manager offers no allgather (only mpjrun does)");
+        }
+        splitBarrier.requireNone();
+        List<String> values = AllgatherCall.run(connection, true, value, size);
+        connection.counters().countAllgather();
+        return values;
     }
 
     @Override

@@ -6,6 +6,7 @@ public final class PmiCounters {
     private long gets;
     private long barriers;
     private long rings;
+    private long allgathers;
     private long bytesSent;
     private long bytesReceived;
 
@@ -23,6 +24,10 @@ public final class PmiCounters {
 
     public void countRing() {
         rings++;
+    }
+
+    public void countAllgather() {
+        allgathers++;
     }
 
     public void countBytes(long sent, long received) {
@@ -47,6 +52,11 @@ public final class PmiCounters {
         return rings;
     }
 
+    /** Allgathers: one request each, whatever the job's size. */
+    public long allgathers() {
+        return allgathers;
+    }
+
     public long bytesSent() {
         return bytesSent;
     }
@@ -58,6 +68,7 @@ public final class PmiCounters {
     @Override
     public String toString() {
         return "puts=" + puts + " gets=" + gets + " barriers=" + barriers + " rings=" + rings
+                + " allgathers=" + allgathers
                 + " bytesSent=" + bytesSent + " bytesReceived=" + bytesReceived;
     }
 }

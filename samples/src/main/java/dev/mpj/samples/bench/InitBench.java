@@ -1,6 +1,7 @@
 package dev.mpj.samples.bench;
 
 import dev.mpj.runtime.MpjRuntime;
+import dev.mpj.runtime.bootstrap.ExchangeFormula;
 import dev.mpj.runtime.init.InitReport;
 import dev.mpj.samples.JobExit;
 import dev.mpj.samples.Lines;
@@ -32,7 +33,8 @@ public final class InitBench {
     private static final int GETS = PUTS + 1;
     private static final int AGREEMENT_PUTS = GETS + 1;
     private static final int AGREEMENT_GETS = AGREEMENT_PUTS + 1;
-    private static final int FIELDS = AGREEMENT_GETS + 1;
+    private static final int ALLGATHERS = AGREEMENT_GETS + 1;
+    private static final int FIELDS = ALLGATHERS + 1;
     private static final int TAG = 7;
 
     private InitBench() {
@@ -72,6 +74,7 @@ public final class InitBench {
         mine[GETS] = report.get("exchange").gets();
         mine[AGREEMENT_PUTS] = report.get("cardlength").puts();
         mine[AGREEMENT_GETS] = report.get("cardlength").gets();
+        mine[ALLGATHERS] = report.get("exchange").allgathers() + report.get("fence").allgathers();
 
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
@@ -106,8 +109,9 @@ public final class InitBench {
             phases.append(String.format(Locale.ROOT, " %s %.2f", PHASES[p], median(column(all, FIRST_PHASE + p))));
         }
         System.out.println(phases);
+        boolean allgather = Arrays.stream(column(all, ALLGATHERS)).sum() > 0;
         Lines.printf("exchange PMI operations of the job: puts=%d gets=%d (formula %s)%n", puts,
-                gets, formula(exchange, np, nodes));
+                gets, ExchangeFormula.of(exchange, np, nodes, allgather).text());
         long agreementPuts = (long) Arrays.stream(column(all, AGREEMENT_PUTS)).sum();
         long agreementGets = (long) Arrays.stream(column(all, AGREEMENT_GETS)).sum();
         if (agreementPuts + agreementGets > 0) {
@@ -119,17 +123,6 @@ public final class InitBench {
             Lines.printf("csv,%d,%d,%s,%.3f,%.3f,%.3f,%.3f,%.3f,%d,%d%n", np, nodes, exchange, min,
                     max, avg, median(total), median(column(all, FIRST_PHASE + indexOf("exchange"))), puts, gets);
         }
-    }
-
-    /** The PMI operations the strategy should make, next to the measured ones. */
-    static String formula(String exchange, long p, long n) {
-        return switch (exchange) {
-            case "simple" -> "P puts, P² gets: puts=" + p + " gets=" + p * p;
-            case "shm" -> "P puts, N·P gets: puts=" + p + " gets=" + n * p;
-            case "roots" -> "N puts, N² gets: puts=" + n + " gets=" + n * n;
-            case "ring" -> "P rings, no puts, gets or fence: puts=0 gets=0";
-            default -> "no exchange in a job of one rank: puts=0 gets=0";
-        };
     }
 
     private static int indexOf(String phase) {

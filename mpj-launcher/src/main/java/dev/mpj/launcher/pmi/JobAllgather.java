@@ -1,0 +1,118 @@
+package dev.mpj.launcher.pmi;
+
+import dev.mpj.runtime.pmi.wire.Pmi1Message;
+import dev.mpj.runtime.pmi.wire.Pmi2Message;
+import dev.mpj.runtime.pmi.wire.PmiAllgather;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The job's allgather ({@link PmiAllgather}): each rank enters with one value; once all have, every rank is
+ * answered with all values in rank order, in its own dialect. The value lines are the same for every rank, so
+ * they are encoded once per dialect and shared by the connections' write queues. Independent of the KVS and the
+ * barrier: it neither publishes puts nor waits for them. Once a rank has finalized no allgather can complete, so
+ * entering one fails. Used on the server thread only.
+ */
+final class JobAllgather {
+    /** What one rank entered with: its value, its dialect, and the request's {@code thrid} (PMI-2). */
+    private record Entry(PmiClientConnection connection, String value, boolean pmi2, String thrid) {
+    }
+
+    private final Entry[] entries;
+    private int entered;
+    private int firstFinalizedRank = -1;
+
+    JobAllgather(int size) {
+        this.entries = new Entry[size];
+    }
+
+    /** {@code c} enters with {@code value}; {@code thrid} is echoed in a PMI-2 reply when not null. */
+    void enter(PmiClientConnection c, String value, boolean pmi2, String thrid) {
+        int rank = c.rank();
+        String problem = PmiAllgather.problem(value);
+        if (problem != null) {
+            c.fail("entered the PMI allgather with " + problem);
+            return;
+        }
+        if (entries[rank] != null) {
+            c.fail("entered the PMI allgather twice");
+            return;
+        }
+        if (firstFinalizedRank >= 0) {
+            c.fail("entered the PMI allgather after rank " + firstFinalizedRank + " had finalized; it could never"
+                    + " complete");
+            return;
+        }
+        entries[rank] = new Entry(c, value, pmi2, thrid);
+        entered++;
+        if (entered == entries.length) {
+            release();
+        }
+    }
+
+    private void release() {
+        Entry[] all = entries.clone();
+        Arrays.fill(entries, null); // before sending: a failed write closes its connection, which leaves the allgather
+        entered = 0;
+        List<String> values = new ArrayList<>(all.length);
+        for (Entry e : all) {
+            values.add(e.value());
+        }
+        ByteBuffer pmi1Values = null;
+        ByteBuffer pmi2Values = null;
+        String count = Integer.toString(all.length);
+        for (Entry e : all) {
+            PmiClientConnection c = e.connection();
+            if (e.pmi2()) {
+                if (pmi2Values == null) {
+                    pmi2Values = encode(values, true);
+                }
+                c.send(e.thrid() == null
+                        ? Pmi2Message.of(PmiAllgather.PMI2_RESULT, "rc", "0", PmiAllgather.COUNT, count)
+                        : Pmi2Message.of(PmiAllgather.PMI2_RESULT, "rc", "0", PmiAllgather.COUNT, count, "thrid",
+                                e.thrid()));
+                c.sendShared(pmi2Values);
+            } else {
+                if (pmi1Values == null) {
+                    pmi1Values = encode(values, false);
+                }
+                c.send(Pmi1Message.of(PmiAllgather.PMI1_RESULT, "rc", "0", PmiAllgather.COUNT, count));
+                c.sendShared(pmi1Values);
+            }
+        }
+    }
+
+    /** The value lines (PMI-1) or frames (PMI-2) that carry {@code values}, as one buffer. */
+    private static ByteBuffer encode(List<String> values, boolean pmi2) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (String chunk : PmiAllgather.chunks(values, pmi2)) {
+            out.writeBytes(pmi2 ? Pmi2Message.of(PmiAllgather.PMI2_VALUES, PmiAllgather.VALUES, chunk).encode()
+                    : Pmi1Message.of(PmiAllgather.PMI1_VALUES, PmiAllgather.VALUES, chunk).encode());
+        }
+        return ByteBuffer.wrap(out.toByteArray());
+    }
+
+    /** How many ranks wait in the allgather. */
+    int waiting() {
+        return entered;
+    }
+
+    void rankFinalized(int rank) {
+        if (firstFinalizedRank < 0) {
+            firstFinalizedRank = rank;
+        }
+    }
+
+    /** {@code c} closed: it no longer counts as entered. */
+    void leave(PmiClientConnection c) {
+        int rank = c.rank();
+        if (rank >= 0 && entries[rank] != null && entries[rank].connection() == c) {
+            entries[rank] = null;
+            entered--;
+        }
+    }
+}
