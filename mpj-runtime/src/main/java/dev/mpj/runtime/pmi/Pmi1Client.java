@@ -220,8 +220,9 @@ public final class Pmi1Client implements PmiClient {
     @Override
     public String get(String key) {
         PmiLimits.checkKey(key, maxKeyLength);
+        long start = System.nanoTime();
         Pmi1Message reply = call(Pmi1Message.of("get", "kvsname", kvsName, "key", key), "get_result");
-        connection.counters().countGet();
+        connection.counters().countGet(System.nanoTime() - start);
         return reply.rc() != 0 ? null : reply.require("value");
     }
 

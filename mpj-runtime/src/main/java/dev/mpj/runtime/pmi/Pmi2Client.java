@@ -194,8 +194,9 @@ public final class Pmi2Client implements PmiClient {
     @Override
     public String get(String key) {
         PmiLimits.checkKey(key, PmiLimits.MAX_KEY_LENGTH);
+        long start = System.nanoTime();
         String value = kvsGet(key);
-        connection.counters().countGet();
+        connection.counters().countGet(System.nanoTime() - start);
         return value;
     }
 

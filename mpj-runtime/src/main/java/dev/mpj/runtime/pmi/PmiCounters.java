@@ -1,5 +1,7 @@
 package dev.mpj.runtime.pmi;
 
+import java.util.Arrays;
+
 /** What one client did on the PMI wire, for benchmarks and verbose init reports. */
 public final class PmiCounters {
     private long puts;
@@ -7,6 +9,8 @@ public final class PmiCounters {
     private long barriers;
     private long rings;
     private long allgathers;
+    private long[] getNanos = new long[16];
+    private int timedGets;
     private long bytesSent;
     private long bytesReceived;
 
@@ -16,6 +20,20 @@ public final class PmiCounters {
 
     public void countGet() {
         gets++;
+    }
+
+    /** A get that took {@code nanos}, request to reply, kept for {@link #getNanos()}. */
+    public void countGet(long nanos) {
+        countGet();
+        if (timedGets == getNanos.length) {
+            getNanos = Arrays.copyOf(getNanos, 2 * timedGets);
+        }
+        getNanos[timedGets++] = nanos;
+    }
+
+    /** How long each timed get took, in the order they were made. */
+    public long[] getNanos() {
+        return Arrays.copyOf(getNanos, timedGets);
     }
 
     public void countBarrier() {
