@@ -7,64 +7,47 @@ import dev.mpj.runtime.pmi.wire.PmiAllgather;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
  * The job's allgather ({@link PmiAllgather}): each rank enters with one value; once all have, every rank is
  * answered with all values in rank order, in its own dialect. The value lines are the same for every rank, so
  * they are encoded once per dialect and shared by the connections' write queues. Independent of the KVS and the
- * barrier: it neither publishes puts nor waits for them. Once a rank has finalized no allgather can complete, so
- * entering one fails. Used on the server thread only.
+ * barrier: it neither publishes puts nor waits for them. Used on the server thread only.
  */
-final class JobAllgather {
+final class JobAllgather extends RankCollective<JobAllgather.Entry> {
     /** What one rank entered with: its value, its dialect, and the request's {@code thrid} (PMI-2). */
-    private record Entry(PmiClientConnection connection, String value, boolean pmi2, String thrid) {
+    record Entry(PmiClientConnection connection, String value, boolean pmi2, String thrid) {
     }
 
-    private final Entry[] entries;
-    private int entered;
-    private int firstFinalizedRank = -1;
-
     JobAllgather(int size) {
-        this.entries = new Entry[size];
+        super("allgather", size);
     }
 
     /** {@code c} enters with {@code value}; {@code thrid} is echoed in a PMI-2 reply when not null. */
     void enter(PmiClientConnection c, String value, boolean pmi2, String thrid) {
-        int rank = c.rank();
         String problem = PmiAllgather.problem(value);
         if (problem != null) {
             c.fail("entered the PMI allgather with " + problem);
             return;
         }
-        if (entries[rank] != null) {
-            c.fail("entered the PMI allgather twice");
-            return;
-        }
-        if (firstFinalizedRank >= 0) {
-            c.fail("entered the PMI allgather after rank " + firstFinalizedRank + " had finalized; it could never"
-                    + " complete");
-            return;
-        }
-        entries[rank] = new Entry(c, value, pmi2, thrid);
-        entered++;
-        if (entered == entries.length) {
-            release();
-        }
+        enter(c, new Entry(c, value, pmi2, thrid));
     }
 
-    private void release() {
-        Entry[] all = entries.clone();
-        Arrays.fill(entries, null); // before sending: a failed write closes its connection, which leaves the allgather
-        entered = 0;
-        List<String> values = new ArrayList<>(all.length);
+    @Override
+    PmiClientConnection connection(Entry entry) {
+        return entry.connection();
+    }
+
+    @Override
+    void complete(List<Entry> all) {
+        List<String> values = new ArrayList<>(all.size());
         for (Entry e : all) {
             values.add(e.value());
         }
         ByteBuffer pmi1Values = null;
         ByteBuffer pmi2Values = null;
-        String count = Integer.toString(all.length);
+        String count = Integer.toString(all.size());
         for (Entry e : all) {
             PmiClientConnection c = e.connection();
             if (e.pmi2()) {
@@ -94,25 +77,5 @@ final class JobAllgather {
                     : Pmi1Message.of(PmiAllgather.PMI1_VALUES, PmiAllgather.VALUES, chunk).encode());
         }
         return ByteBuffer.wrap(out.toByteArray());
-    }
-
-    /** How many ranks wait in the allgather. */
-    int waiting() {
-        return entered;
-    }
-
-    void rankFinalized(int rank) {
-        if (firstFinalizedRank < 0) {
-            firstFinalizedRank = rank;
-        }
-    }
-
-    /** {@code c} closed: it no longer counts as entered. */
-    void leave(PmiClientConnection c) {
-        int rank = c.rank();
-        if (rank >= 0 && entries[rank] != null && entries[rank].connection() == c) {
-            entries[rank] = null;
-            entered--;
-        }
     }
 }

@@ -16,8 +16,14 @@ final class AllgatherCall {
     private AllgatherCall() {
     }
 
-    /** Enters the allgather with {@code value}; returns the {@code size} values of the job in rank order. */
-    static List<String> run(PmiConnection connection, boolean pmi2, String value, int size) {
+    /**
+     * Enters the allgather with {@code value} and counts it; returns the {@code size} values of the job in rank
+     * order. {@code served}: whether the server announced it.
+     */
+    static List<String> run(PmiConnection connection, boolean pmi2, boolean served, String value, int size) {
+        if (!served) {
+            throw new PmiException("this process manager offers no allgather (only mpjrun does)");
+        }
         String problem = PmiAllgather.problem(value);
         if (problem != null) {
             throw new PmiException("cannot enter the PMI allgather with " + problem);
@@ -49,6 +55,7 @@ final class AllgatherCall {
         while (values.size() < count) {
             PmiAllgather.collect(pmi2 ? pmi2Field(connection) : pmi1Field(connection), count, values);
         }
+        connection.counters().countAllgather();
         return values;
     }
 

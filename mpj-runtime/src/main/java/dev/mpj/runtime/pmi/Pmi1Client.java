@@ -260,13 +260,8 @@ public final class Pmi1Client implements PmiClient {
     /** mpjrun's allgather, offered in its {@code maxes} reply. */
     @Override
     public List<String> allgather(String value) {
-        if (!allgatherServed) {
-            throw new PmiException("this process manager offers no allgather (only mpjrun does)");
-        }
         splitBarrier.requireNone();
-        List<String> values = AllgatherCall.run(connection, false, value, size);
-        connection.counters().countAllgather();
-        return values;
+        return AllgatherCall.run(connection, false, allgatherServed, value, size);
     }
 
     private Pmi1Message call(Pmi1Message request, String expectedReply) {

@@ -272,13 +272,8 @@ public final class Pmi2Client implements PmiClient {
     /** mpjrun's allgather, offered in its {@code fullinit-response}. */
     @Override
     public List<String> allgather(String value) {
-        if (!allgatherServed) {
-            throw new PmiException("this process manager offers no allgather (only mpjrun does)");
-        }
         splitBarrier.requireNone();
-        List<String> values = AllgatherCall.run(connection, true, value, size);
-        connection.counters().countAllgather();
-        return values;
+        return AllgatherCall.run(connection, true, allgatherServed, value, size);
     }
 
     @Override
