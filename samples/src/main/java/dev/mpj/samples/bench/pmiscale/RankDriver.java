@@ -11,13 +11,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One thread of the simulation: a selector over its share of the ranks' sockets. It connects them a few at a
- * time (a launcher's ranks do not all connect in the same millisecond, and a burst beyond the listen backlog
- * would drop SYNs for seconds), then drives each rank through the current part; a rank that finishes a part
+ * One thread of the simulation: a selector over its share of the ranks' sockets. It starts them a few at a time,
+ * a new one when another has finished its start (a launcher's ranks do not all connect in the same millisecond; a
+ * burst beyond the listen backlog would drop SYNs for seconds, and the server closes connections that do not
+ * identify themselves within 10 s), then drives each rank through the current part; a rank that finishes a part
  * waits there until the {@link Simulation} opens the next one for the whole job.
  */
 final class RankDriver implements Runnable {
-    /** Connections in flight per thread. */
+    /** Ranks connecting or starting at once, per thread. */
     private static final int CONNECTING = 64;
 
     private final Simulation simulation;
@@ -69,7 +70,6 @@ final class RankDriver implements Runnable {
                     SimulatedRank r = (SimulatedRank) key.attachment();
                     if (key.isConnectable()) {
                         ((SocketChannel) key.channel()).finishConnect();
-                        connecting--;
                         r.connected((SocketChannel) key.channel(), key);
                         if (!r.advance(0)) {
                             done(r);
@@ -104,19 +104,21 @@ final class RankDriver implements Runnable {
             channel.configureBlocking(false);
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             SelectionKey key = channel.register(selector, SelectionKey.OP_CONNECT, r);
+            connecting++;
             if (channel.connect(server)) {
                 r.connected(channel, key);
                 if (!r.advance(0)) {
                     done(r);
                 }
-            } else {
-                connecting++;
             }
         }
     }
 
     /** {@code r} finished the current part: it waits for the next, or, after the finalize, closes. */
     private void done(SimulatedRank r) {
+        if (part == 0) {
+            connecting--;
+        }
         if (part == 2) {
             r.close();
             finished++;
