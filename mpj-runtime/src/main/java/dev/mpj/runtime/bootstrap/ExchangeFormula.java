@@ -18,7 +18,8 @@ public record ExchangeFormula(String text, long puts, long gets, long fences, lo
     public static ExchangeFormula of(String exchange, long p, long n, boolean allgather) {
         return switch (exchange) {
             case "simple" -> allgather
-                    ? new ExchangeFormula("P allgathers, no puts, gets or fence: puts=0 gets=0", 0, 0, 0, p)
+                    ? new ExchangeFormula("P allgathers, no puts, gets or fence: puts=0 gets=0 allgathers=" + p,
+                            0, 0, 0, p)
                     : new ExchangeFormula("P puts, P² gets: puts=" + p + " gets=" + p * p, p, p * p, p, 0);
             case "shm" -> new ExchangeFormula("P puts, N·P gets: puts=" + p + " gets=" + n * p, p, n * p, p, 0);
             case "roots" -> new ExchangeFormula("N puts, N² gets: puts=" + n + " gets=" + n * n, n, n * n, p, 0);

@@ -120,9 +120,10 @@ public final class InitBench {
             phases.append(String.format(Locale.ROOT, " %s %.2f", PHASES[p], median(column(all, FIRST_PHASE + p))));
         }
         System.out.println(phases);
-        boolean allgather = Arrays.stream(column(all, ALLGATHERS)).sum() > 0;
-        Lines.printf("exchange PMI operations of the job: puts=%d gets=%d (formula %s)%n", puts,
-                gets, ExchangeFormula.of(exchange, np, nodes, allgather).text());
+        long allgathers = (long) Arrays.stream(column(all, ALLGATHERS)).sum();
+        Lines.printf("exchange PMI operations of the job: puts=%d gets=%d%s (formula %s)%n", puts, gets,
+                allgathers > 0 ? " allgathers=" + allgathers : "",
+                ExchangeFormula.of(exchange, np, nodes, allgathers > 0).text());
         long agreementPuts = (long) Arrays.stream(column(all, AGREEMENT_PUTS)).sum();
         long agreementGets = (long) Arrays.stream(column(all, AGREEMENT_GETS)).sum();
         if (agreementPuts + agreementGets > 0) {
