@@ -1,5 +1,6 @@
 package dev.mpj.launcher.pmi;
 
+import dev.mpj.runtime.pmi.SharedKvsTable;
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
 import dev.mpj.runtime.pmi.wire.PmiAllgather;
 import dev.mpj.runtime.pmi.wire.PmiLimits;
@@ -30,9 +31,7 @@ final class Pmi1Commands {
         switch (cmd) {
             case "initack" -> initack(c, m);
             case "init" -> init(c, m);
-            case "get_maxes" -> c.send(Pmi1Message.of("maxes", "kvsname_max", Integer.toString(PmiLimits.KVSNAME_MAX),
-                    "keylen_max", Integer.toString(PmiLimits.KEYLEN_MAX),
-                    "vallen_max", Integer.toString(PmiLimits.VALLEN_MAX), PmiAllgather.PMI1_OFFER, "1"));
+            case "get_maxes" -> c.send(maxes());
             case "get_appnum" -> c.send(Pmi1Message.of("appnum", "appnum", "0"));
             case "get_my_kvsname" -> c.send(Pmi1Message.of("my_kvsname", "kvsname", job.kvsName()));
             case "get_universe_size" -> c.send(Pmi1Message.of("universe_size", "size",
@@ -45,6 +44,19 @@ final class Pmi1Commands {
             case "abort" -> job.abort(c, m.get("exitcode"));
             default -> c.send(Pmi1Message.of(cmd + "_result", "rc", "-1", "msg", "unknown_command"));
         }
+    }
+
+    /** The limits, the allgather offer and, when there is one, the path of the shared KVS table. */
+    private Pmi1Message maxes() {
+        String kvsmax = Integer.toString(PmiLimits.KVSNAME_MAX);
+        String keymax = Integer.toString(PmiLimits.KEYLEN_MAX);
+        String valmax = Integer.toString(PmiLimits.VALLEN_MAX);
+        String table = job.sharedKvsPath();
+        return table == null
+                ? Pmi1Message.of("maxes", "kvsname_max", kvsmax, "keylen_max", keymax, "vallen_max", valmax,
+                        PmiAllgather.PMI1_OFFER, "1")
+                : Pmi1Message.of("maxes", "kvsname_max", kvsmax, "keylen_max", keymax, "vallen_max", valmax,
+                        PmiAllgather.PMI1_OFFER, "1", SharedKvsTable.PMI1_OFFER, table);
     }
 
     /** The {@code endcmd} of a multi-line command: spawning is not supported. */

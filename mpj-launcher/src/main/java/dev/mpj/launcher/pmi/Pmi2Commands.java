@@ -1,10 +1,12 @@
 package dev.mpj.launcher.pmi;
 
+import dev.mpj.runtime.pmi.SharedKvsTable;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
 import dev.mpj.runtime.pmi.wire.PmiAllgather;
 import dev.mpj.runtime.pmi.wire.PmiLimits;
 import dev.mpj.runtime.pmi.wire.ProcessMapping;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -50,9 +52,13 @@ final class Pmi2Commands {
             c.fail("sent fullinit with pmirank=" + claimed + " on the connection of rank " + c.rank());
             return;
         }
-        c.send(reply(thrid, "fullinit-response", "rc", "0", "pmi-version", "2", "pmi-subversion", "0",
+        List<String> fields = new ArrayList<>(List.of("rc", "0", "pmi-version", "2", "pmi-subversion", "0",
                 "rank", Integer.toString(c.rank()), "size", Integer.toString(job.mapping().size()), "appnum", "0",
                 "debugged", "FALSE", "pmiverbose", "FALSE", PmiAllgather.PMI2_OFFER, "TRUE"));
+        if (job.sharedKvsPath() != null) {
+            fields.addAll(List.of(SharedKvsTable.PMI2_OFFER, job.sharedKvsPath()));
+        }
+        c.send(reply(thrid, "fullinit-response", fields.toArray(new String[0])));
     }
 
     private String jobAttribute(String key) {

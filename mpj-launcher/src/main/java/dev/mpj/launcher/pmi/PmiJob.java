@@ -17,6 +17,7 @@ final class PmiJob {
     private final JobBarrier barrier;
     private final JobRing ring;
     private final JobAllgather allgather;
+    private SharedKvsPublisher shared;
 
     PmiJob(ProcessMapping mapping, String kvsName, PmiServer.Listener listener) {
         this.mapping = mapping;
@@ -55,6 +56,17 @@ final class PmiJob {
 
     JobAllgather allgather() {
         return allgather;
+    }
+
+    /** From now on every barrier also publishes into {@code publisher}'s table, whose path the ranks are told. */
+    void shareKvs(SharedKvsPublisher publisher) {
+        shared = publisher;
+        kvs.publishTo(publisher);
+    }
+
+    /** The shared table's path, announced in {@code maxes} and {@code fullinit-response}, or null without one. */
+    String sharedKvsPath() {
+        return shared == null ? null : shared.file().toString();
     }
 
     /** Gives {@code c} the rank it claims, unless the rank is out of range or taken; returns whether it did. */

@@ -16,6 +16,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -281,6 +284,69 @@ class PmiServerTest {
                 || event.startsWith("protocolError 0 entered the PMI ring after rank 1 had finalized"), event);
     }
 
+    /** Both dialects' clients of a job of two, rank 0 over PMI-1 and rank 1 over PMI-2. */
+    private List<PmiClient> pmi1AndPmi2Ranks() {
+        return List.of(Pmi1Client.overPort(portOf(), 0, true, SECRET),
+                Pmi2Client.overPort(portOf(), 1, Map.of(PmiVariables.SECRET, SECRET)));
+    }
+
+    private static void barrier(List<PmiClient> ranks) throws Exception {
+        Thread other = new Thread(ranks.get(1)::barrier);
+        other.start();
+        ranks.get(0).barrier();
+        other.join(5000);
+    }
+
+    @Test
+    void publishedKeysAreReadFromSharedMemoryWithoutARequestAndCountedAsGets() throws Exception {
+        start(ProcessMapping.singleNode(2));
+        String dir = Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir");
+        Path table = Path.of(dir, "mpj-kvs-" + KVS);
+        List<PmiClient> ranks = pmi1AndPmi2Ranks();
+        try {
+            ranks.get(0).put("card-0", "abc");
+            assertTrue(Files.exists(table));
+            barrier(ranks);
+            assertFalse(Files.exists(table), "every rank mapped it before the barrier, which removes the file");
+            for (PmiClient rank : ranks) {
+                long sent = rank.counters().bytesSent();
+                long gets = rank.counters().gets();
+                assertEquals("abc", rank.get("card-0"));
+                assertEquals(sent, rank.counters().bytesSent(), "no request went to the server");
+                assertEquals(gets + 1, rank.counters().gets());
+                assertNull(rank.get("card-1"), "a key nobody put is asked of the server, which has none");
+                assertTrue(rank.counters().bytesSent() > sent);
+            }
+        } finally {
+            ranks.forEach(PmiClient::close);
+        }
+    }
+
+    @Test
+    void aPutReachesTheSharedTableOnlyWithTheNextBarrier() throws Exception {
+        start(ProcessMapping.singleNode(2));
+        List<PmiClient> ranks = pmi1AndPmi2Ranks();
+        try {
+            ranks.get(0).put("k", "v1");
+            barrier(ranks);
+            ranks.get(0).put("k", "v2");
+            assertEquals("v1", ranks.get(1).get("k"));
+            barrier(ranks);
+            assertEquals("v2", ranks.get(1).get("k"));
+        } finally {
+            ranks.forEach(PmiClient::close);
+        }
+    }
+
+    @Test
+    void closingTheServerRemovesItsSharedTable() throws Exception {
+        start(ProcessMapping.singleNode(1));
+        String maxes = rank(0).call("get_maxes").get("mpj_kvs_table");
+        assertTrue(Files.exists(Path.of(maxes)), maxes);
+        server.close();
+        assertFalse(Files.exists(Path.of(maxes)), maxes + " is left behind");
+    }
+
     /** Values of 600 characters, so the PMI-1 reply spans several lines and the PMI-2 one several frames. */
     private static String allgatherValue(int rank) {
         return Character.toString('a' + rank).repeat(600);
@@ -293,7 +359,8 @@ class PmiServerTest {
              Pmi2Client one = Pmi2Client.overPort(server.portVariable(), 1, Map.of(PmiVariables.SECRET, SECRET));
              Pmi1Client two = Pmi1Client.overPort(server.portVariable(), 2, false, SECRET)) {
             List<PmiClient> ranks = List.of(zero, one, two);
-            assertTrue(ranks.stream().allMatch(PmiClient::hasAllgather), "mpjrun offers its allgather in both dialects");
+            assertTrue(ranks.stream().allMatch(PmiClient::hasAllgather),
+                    "mpjrun offers its allgather in both dialects");
             ExecutorService threads = Executors.newFixedThreadPool(3);
             try {
                 List<Future<List<String>>> results = new ArrayList<>();
@@ -351,8 +418,8 @@ class PmiServerTest {
     void jobQueriesAnswerWithTheJobsValues() throws IOException {
         start(ProcessMapping.singleNode(5));
         RawPmiClient c = rank(4);
-        assertEquals("cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024 mpj_allgather=1",
-                c.call("get_maxes").toString());
+        assertTrue(c.call("get_maxes").toString().startsWith(
+                "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024 mpj_allgather=1 mpj_kvs_table=/"));
         assertEquals("cmd=appnum appnum=0", c.call("get_appnum").toString());
         assertEquals("cmd=my_kvsname kvsname=" + KVS, c.call("get_my_kvsname").toString());
         assertEquals("cmd=universe_size size=5", c.call("get_universe_size").toString());
@@ -510,6 +577,14 @@ class PmiServerTest {
     private void start(ProcessMapping mapping) throws IOException {
         server = new PmiServer(mapping, KVS, SECRET, events);
         server.start();
+    }
+
+    private String portOf() {
+        try {
+            return server.portVariable();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** A connection that has shown the job's secret. */

@@ -36,6 +36,8 @@ public final class Pmi1Client implements PmiClient {
     private final int maxKeyLength;
     private final int maxValueLength;
     private final boolean allgatherServed;
+    /** mpjrun's published KVS in shared memory, read before asking the server; null elsewhere. */
+    private final SharedKvsTable sharedKvs;
     private String processMapping;
 
     /**
@@ -73,6 +75,7 @@ public final class Pmi1Client implements PmiClient {
             }
             this.allgatherServed = "1".equals(maxes.get(PmiAllgather.PMI1_OFFER));
             this.kvsName = initStep(sent, GET_MY_KVSNAME, "my_kvsname").require("kvsname");
+            this.sharedKvs = SharedKvsTable.openIfPossible(maxes.get(SharedKvsTable.PMI1_OFFER));
         } catch (RuntimeException e) {
             connection.close();
             throw e;
@@ -221,6 +224,11 @@ public final class Pmi1Client implements PmiClient {
     public String get(String key) {
         PmiLimits.checkKey(key, maxKeyLength);
         long start = System.nanoTime();
+        String shared = sharedKvs == null ? null : sharedKvs.get(key);
+        if (shared != null) {
+            connection.counters().countGet(System.nanoTime() - start);
+            return shared;
+        }
         Pmi1Message reply = call(Pmi1Message.of("get", "kvsname", kvsName, "key", key), "get_result");
         connection.counters().countGet(System.nanoTime() - start);
         return reply.rc() != 0 ? null : reply.require("value");
@@ -275,7 +283,7 @@ public final class Pmi1Client implements PmiClient {
         try {
             call(Pmi1Message.of("finalize"), "finalize_ack");
         } finally {
-            connection.close();
+            close();
         }
     }
 
@@ -302,6 +310,9 @@ public final class Pmi1Client implements PmiClient {
     @Override
     public void close() {
         connection.close();
+        if (sharedKvs != null) {
+            sharedKvs.close();
+        }
     }
 
     @Override

@@ -58,6 +58,8 @@ public final class Pmi2Client implements PmiClient {
     private final SplitBarrier splitBarrier = new SplitBarrier();
     private final boolean ringServed;
     private final boolean allgatherServed;
+    /** mpjrun's published KVS in shared memory, read before asking the server; null elsewhere. */
+    private final SharedKvsTable sharedKvs;
 
     /**
      * A client over an established connection (a test server, or a channel opened by other means); runs the
@@ -97,6 +99,7 @@ public final class Pmi2Client implements PmiClient {
             Pmi2Message id = connection.call(Pmi2Message.of("job-getid"), "job-getid-response");
             requireSuccess(id, "job-getid");
             this.jobId = id.require("jobid");
+            this.sharedKvs = SharedKvsTable.openIfPossible(full.get(SharedKvsTable.PMI2_OFFER));
         } catch (RuntimeException e) {
             connection.close();
             throw e;
@@ -195,6 +198,11 @@ public final class Pmi2Client implements PmiClient {
     public String get(String key) {
         PmiLimits.checkKey(key, PmiLimits.MAX_KEY_LENGTH);
         long start = System.nanoTime();
+        String shared = sharedKvs == null ? null : sharedKvs.get(key);
+        if (shared != null) {
+            connection.counters().countGet(System.nanoTime() - start);
+            return shared;
+        }
         String value = kvsGet(key);
         connection.counters().countGet(System.nanoTime() - start);
         return value;
@@ -287,7 +295,7 @@ public final class Pmi2Client implements PmiClient {
         try {
             requireSuccess(call(Pmi2Message.of("finalize"), "finalize-response"), "finalize");
         } finally {
-            connection.close();
+            close();
         }
     }
 
@@ -328,6 +336,9 @@ public final class Pmi2Client implements PmiClient {
     @Override
     public void close() {
         connection.close();
+        if (sharedKvs != null) {
+            sharedKvs.close();
+        }
     }
 
     @Override
