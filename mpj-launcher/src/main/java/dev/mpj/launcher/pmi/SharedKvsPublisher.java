@@ -4,6 +4,7 @@ import dev.mpj.runtime.pmi.SharedKvsTable;
 import dev.mpj.runtime.pmi.wire.PmiException;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -14,9 +15,13 @@ import java.util.Map;
  * the job's cards; when an update does not fit, the table is disabled and the ranks ask the server again. The file
  * is the owner's only. Every rank maps it while its client starts, before it can enter a barrier, so the first
  * barrier removes the file (the mappings stay, as with the node segment, decision 0006): a launcher killed later
- * leaves nothing behind. Otherwise it goes when the server closes or the JVM exits.
+ * leaves nothing behind. Otherwise it goes when the server closes or the JVM exits; a launcher killed before its
+ * first barrier leaves it to the next server on the machine, which removes tables whose launcher is gone (as node
+ * roots do with stale segments, decision 0017).
  */
 final class SharedKvsPublisher implements AutoCloseable {
+    private static final String PREFIX = "mpj-kvs-";
+
     /** Keys per rank the table is sized for (a card, its segments, a few more), and bytes per key and value. */
     private static final int KEYS_PER_RANK = 4;
     private static final int BYTES_PER_KEY = 128;
@@ -33,7 +38,8 @@ final class SharedKvsPublisher implements AutoCloseable {
 
     /** A table for a job of {@code size} ranks in {@code dir}, or null when it cannot be made there. */
     static SharedKvsPublisher create(Path dir, String kvsName, int size) {
-        Path file = dir.resolve("mpj-kvs-" + kvsName);
+        removeStale(dir);
+        Path file = dir.resolve(PREFIX + kvsName);
         int keys = KEYS_PER_RANK * size + 64;
         try {
             SharedKvsPublisher publisher = new SharedKvsPublisher(file,
@@ -42,6 +48,26 @@ final class SharedKvsPublisher implements AutoCloseable {
             return publisher;
         } catch (RuntimeException | LinkageError e) {
             return null; // the ranks ask the server instead
+        }
+    }
+
+    /**
+     * Removes the tables in {@code dir} whose launcher no longer runs: {@code mpj-kvs-mpj_<pid>_<hex>}, named after
+     * the KVS ({@link PmiServer#newKvsName()}). Failures are ignored: the new table does not depend on it.
+     */
+    static void removeStale(Path dir) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "mpj_*")) {
+            for (Path f : files) {
+                String name = f.getFileName().toString();
+                int from = PREFIX.length() + "mpj_".length();
+                int to = name.indexOf('_', from);
+                long pid = to < 0 ? -1 : Long.parseLong(name.substring(from, to));
+                if (pid > 0 && ProcessHandle.of(pid).isEmpty()) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // nothing to sweep, or nothing we may remove
         }
     }
 
