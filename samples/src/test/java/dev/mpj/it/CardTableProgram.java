@@ -11,9 +11,9 @@ import java.util.HexFormat;
 
 /**
  * Prints what MPI.Init left in this rank's node segment, for the test to compare across ranks and strategies:
- * {@code cardtable rank R node K digest D slot S card C exchange X puts P gets G barriers B rings N}, where D is
- * the SHA-256 of the whole card table, S its slot length, C this rank's own card (hex), and P, G, B, N the PMI
- * operations of the exchange phase and its fence. Then checks that a message reaches every other rank.
+ * {@code cardtable rank R node K digest D slot S card C exchange X puts P gets G barriers B rings N allgathers A},
+ * where D is the SHA-256 of the whole card table, S its slot length, C this rank's own card (hex), and P, G, B, N,
+ * A the PMI operations of the exchange phase and its fence. Then checks that a message reaches every other rank.
  */
 public final class CardTableProgram {
     public static void main(String[] args) throws Exception {
@@ -32,7 +32,8 @@ public final class CardTableProgram {
                 + hex.formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)) + " slot "
                 + segment.cardSlotLength() + " card " + hex.formatHex(segment.card(rank)) + " exchange "
                 + runtime.initReport().exchange() + " puts " + exchange.puts() + " gets " + exchange.gets()
-                + " barriers " + (exchange.barriers() + fence.barriers()) + " rings " + (exchange.rings() + fence.rings()));
+                + " barriers " + (exchange.barriers() + fence.barriers()) + " rings " + (exchange.rings() + fence.rings())
+                + " allgathers " + (exchange.allgathers() + fence.allgathers()));
         // every pair talks: the addresses in the table work
         int[] token = {rank};
         for (int shift = 1; shift < size; shift++) {

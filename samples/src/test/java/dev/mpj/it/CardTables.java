@@ -19,10 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 final class CardTables {
     private static final Pattern LINE = Pattern.compile(
             "cardtable rank (\\d+) node (\\d+) digest (\\w+) slot (\\d+) card (\\w+) exchange (\\w+) puts (\\d+)"
-                    + " gets (\\d+) barriers (\\d+) rings (\\d+)");
+                    + " gets (\\d+) barriers (\\d+) rings (\\d+) allgathers (\\d+)");
 
     /** The exchange's PMI operations, summed over the ranks. */
-    record Operations(long puts, long gets, long barriers, long rings) {
+    record Operations(long puts, long gets, long barriers, long rings, long allgathers) {
     }
 
     private CardTables() {
@@ -37,6 +37,7 @@ final class CardTables {
         long gets = 0;
         long barriers = 0;
         long rings = 0;
+        long allgathers = 0;
         HexFormat hex = HexFormat.of();
         for (Matcher m = LINE.matcher(out); m.find(); ) {
             int rank = Integer.parseInt(m.group(1));
@@ -48,12 +49,13 @@ final class CardTables {
             gets += Long.parseLong(m.group(8));
             barriers += Long.parseLong(m.group(9));
             rings += Long.parseLong(m.group(10));
+            allgathers += Long.parseLong(m.group(11));
         }
         String expected = canonicalTableDigest(cards, slot);
         for (int rank = 0; rank < np; rank++) {
             assertEquals(expected, digests[rank], "rank " + rank + "'s table\n" + out);
         }
-        return new Operations(puts, gets, barriers, rings);
+        return new Operations(puts, gets, barriers, rings, allgathers);
     }
 
     /** The table every strategy must build: slot r = card length (int, LE), card bytes, zeros to the slot end. */

@@ -147,7 +147,7 @@ class SlurmIT {
         Commands.Output o = run(List.of("MPJ_ADDRESS_EXCHANGE=ring"), marker(), CardTableProgram.class);
         assertEquals(0, o.exitCode(), o::text);
         assertEquals(NP, o.text().lines().filter(l -> l.contains("cardtable OK rank")).count(), o::text);
-        assertEquals(new CardTables.Operations(0, 0, 0, NP), CardTables.assertOneTable(o.text(), NP, "ring"));
+        assertEquals(new CardTables.Operations(0, 0, 0, NP, 0), CardTables.assertOneTable(o.text(), NP, "ring"));
     }
 
     /** {@code salloc -N 2 -n 4 mpjrun -np 4 …}: mpjrun hands the job to srun, which spreads it over n1 and n2. */

@@ -25,6 +25,7 @@ final class JobKvs {
     private final Map<String, String> staged = new HashMap<>();
     private final List<Map<String, String>> nodeAttributes = new ArrayList<>();
     private final Map<NodeKey, List<NodeAttributeWaiter>> nodeAttributeWaiters = new HashMap<>();
+    private SharedKvsPublisher shared;
 
     JobKvs(ProcessMapping mapping) {
         this.mapping = mapping;
@@ -38,8 +39,16 @@ final class JobKvs {
         staged.put(key, value);
     }
 
-    /** Makes the staged puts visible; the barrier calls it when it completes. */
+    /** Also writes what is published into {@code publisher}'s table, from the next barrier on. */
+    void publishTo(SharedKvsPublisher publisher) {
+        shared = publisher;
+    }
+
+    /** Makes the staged puts visible (in the shared table too, if any); the barrier calls it when it completes. */
     void publish() {
+        if (shared != null) {
+            shared.publish(staged);
+        }
         published.putAll(staged);
         staged.clear();
     }

@@ -3,7 +3,6 @@ package dev.mpj.launcher.pmi;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,72 +16,53 @@ import java.util.List;
  * two neighbours' values. A value nobody gave is left out of the reply. Once a rank has finalized no ring can
  * complete, so entering one fails. Used on the server thread only.
  */
-final class JobRing {
+final class JobRing extends RankCollective<JobRing.Entry> {
     /** What one rank entered with, and how to answer it. */
-    private record Entry(PmiClientConnection connection, int count, String left, String right, String thrid) {
+    record Entry(PmiClientConnection connection, int count, String left, String right, String thrid) {
     }
 
-    private final Entry[] entries;
-    private int entered;
-    private int firstFinalizedRank = -1;
-
     JobRing(int size) {
-        this.entries = new Entry[size];
+        super("ring", size);
     }
 
     /** {@code c} enters with its request's {@code ring-count}, {@code ring-left} and {@code ring-right}. */
     void enter(PmiClientConnection c, int count, String left, String right, String thrid) {
-        int rank = c.rank();
         if (count < 0) {
             c.fail("entered the PMI ring with the negative ring-count " + count);
             return;
         }
-        if (entries[rank] != null) {
-            c.fail("entered the PMI ring twice");
-            return;
-        }
-        if (firstFinalizedRank >= 0) {
-            c.fail("entered the PMI ring after rank " + firstFinalizedRank + " had finalized; it could never"
-                    + " complete");
-            return;
-        }
-        entries[rank] = new Entry(c, count, left, right, thrid);
-        entered++;
-        if (entered == entries.length) {
-            release();
-        }
+        enter(c, new Entry(c, count, left, right, thrid));
     }
 
-    private void release() {
-        int size = entries.length;
-        List<PmiClientConnection> connections = new ArrayList<>(size);
-        List<Pmi2Message> replies = new ArrayList<>(size);
+    @Override
+    PmiClientConnection connection(Entry entry) {
+        return entry.connection();
+    }
+
+    @Override
+    void complete(List<Entry> entries) {
+        int size = entries.size();
         String[] lefts = new String[size];
-        String fromLeft = entries[size - 1].right();
+        String fromLeft = entries.get(size - 1).right();
         for (int i = 0; i < size; i++) {
             lefts[i] = fromLeft;
-            if (entries[i].right() != null) {
-                fromLeft = entries[i].right();
+            if (entries.get(i).right() != null) {
+                fromLeft = entries.get(i).right();
             }
         }
         String[] rights = new String[size];
-        String fromRight = entries[0].left();
+        String fromRight = entries.get(0).left();
         for (int i = size - 1; i >= 0; i--) {
             rights[i] = fromRight;
-            if (entries[i].left() != null) {
-                fromRight = entries[i].left();
+            if (entries.get(i).left() != null) {
+                fromRight = entries.get(i).left();
             }
         }
         long before = 0;
         for (int i = 0; i < size; i++) {
-            connections.add(entries[i].connection());
-            replies.add(reply(entries[i].thrid(), before, lefts[i], rights[i]));
-            before += entries[i].count();
-        }
-        Arrays.fill(entries, null); // before sending: a failed write closes its connection, which leaves the ring
-        entered = 0;
-        for (int i = 0; i < size; i++) {
-            connections.get(i).send(replies.get(i));
+            Entry e = entries.get(i);
+            e.connection().send(reply(e.thrid(), before, lefts[i], rights[i]));
+            before += e.count();
         }
     }
 
@@ -98,25 +78,5 @@ final class JobRing {
             fields.addAll(List.of("thrid", thrid));
         }
         return Pmi2Message.of("ring-response", fields.toArray(new String[0]));
-    }
-
-    /** How many ranks wait in the ring. */
-    int waiting() {
-        return entered;
-    }
-
-    void rankFinalized(int rank) {
-        if (firstFinalizedRank < 0) {
-            firstFinalizedRank = rank;
-        }
-    }
-
-    /** {@code c} closed: it no longer counts as entered. */
-    void leave(PmiClientConnection c) {
-        int rank = c.rank();
-        if (rank >= 0 && entries[rank] != null && entries[rank].connection() == c) {
-            entries[rank] = null;
-            entered--;
-        }
     }
 }

@@ -1,12 +1,15 @@
 package dev.mpj.launcher.pmi;
 
+import dev.mpj.runtime.pmi.SharedKvsTable;
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
+import dev.mpj.runtime.pmi.wire.PmiAllgather;
 import dev.mpj.runtime.pmi.wire.PmiLimits;
 
 /**
  * The PMI-1 commands (PMI.md §2), one method per request, applied to the {@link PmiJob}. A connection must
  * identify itself ({@code initack}) before anything else; {@code init pmi_version=2} switches it to PMI-2
- * ({@link Pmi2Commands}). Spawn, the one multi-line command, is read to its end and refused.
+ * ({@link Pmi2Commands}). {@code get_maxes} offers the {@link PmiAllgather allgather}. Spawn, the one
+ * multi-line command, is read to its end and refused.
  */
 final class Pmi1Commands {
     private final PmiJob job;
@@ -28,20 +31,32 @@ final class Pmi1Commands {
         switch (cmd) {
             case "initack" -> initack(c, m);
             case "init" -> init(c, m);
-            case "get_maxes" -> c.send(Pmi1Message.of("maxes", "kvsname_max", Integer.toString(PmiLimits.KVSNAME_MAX),
-                    "keylen_max", Integer.toString(PmiLimits.KEYLEN_MAX),
-                    "vallen_max", Integer.toString(PmiLimits.VALLEN_MAX)));
+            case "get_maxes" -> c.send(maxes());
             case "get_appnum" -> c.send(Pmi1Message.of("appnum", "appnum", "0"));
             case "get_my_kvsname" -> c.send(Pmi1Message.of("my_kvsname", "kvsname", job.kvsName()));
             case "get_universe_size" -> c.send(Pmi1Message.of("universe_size", "size",
                     Integer.toString(job.mapping().size())));
             case "put" -> put(c, m);
             case "get" -> get(c, m);
+            case PmiAllgather.PMI1_REQUEST -> job.allgather().enter(c, m.require(PmiAllgather.VALUE), false, null);
             case "barrier_in" -> job.barrier().enter(c, Pmi1Message.of("barrier_out"));
             case "finalize" -> job.finalize(c, Pmi1Message.of("finalize_ack"));
             case "abort" -> job.abort(c, m.get("exitcode"));
             default -> c.send(Pmi1Message.of(cmd + "_result", "rc", "-1", "msg", "unknown_command"));
         }
+    }
+
+    /** The limits, the allgather offer and, when there is one, the path of the shared KVS table. */
+    private Pmi1Message maxes() {
+        String kvsmax = Integer.toString(PmiLimits.KVSNAME_MAX);
+        String keymax = Integer.toString(PmiLimits.KEYLEN_MAX);
+        String valmax = Integer.toString(PmiLimits.VALLEN_MAX);
+        String table = job.sharedKvsPath();
+        return table == null
+                ? Pmi1Message.of("maxes", "kvsname_max", kvsmax, "keylen_max", keymax, "vallen_max", valmax,
+                        PmiAllgather.PMI1_OFFER, "1")
+                : Pmi1Message.of("maxes", "kvsname_max", kvsmax, "keylen_max", keymax, "vallen_max", valmax,
+                        PmiAllgather.PMI1_OFFER, "1", SharedKvsTable.PMI1_OFFER, table);
     }
 
     /** The {@code endcmd} of a multi-line command: spawning is not supported. */

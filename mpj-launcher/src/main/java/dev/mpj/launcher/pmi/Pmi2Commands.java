@@ -1,9 +1,12 @@
 package dev.mpj.launcher.pmi;
 
+import dev.mpj.runtime.pmi.SharedKvsTable;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
+import dev.mpj.runtime.pmi.wire.PmiAllgather;
 import dev.mpj.runtime.pmi.wire.PmiLimits;
 import dev.mpj.runtime.pmi.wire.ProcessMapping;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -12,6 +15,7 @@ import java.util.List;
  * {@code thrid} when it had one. Node attributes ({@code info-putnodeattr}, {@code info-getnodeattr}) are shared
  * by the ranks of one node of the mapping; a get with {@code wait=TRUE} is answered when the key is put.
  * {@code ring} is PMIX_Ring ({@link JobRing}); a ring request without an integer {@code ring-count} is malformed.
+ * {@code fullinit-response} offers the {@link JobAllgather allgather}.
  */
 final class Pmi2Commands {
     private final PmiJob job;
@@ -33,6 +37,7 @@ final class Pmi2Commands {
             case "kvs-fence" -> job.barrier().enter(c, reply(thrid, "kvs-fence-response", "rc", "0"));
             case "ring" -> job.ring().enter(c, m.requireInt("ring-count"), m.get("ring-left"), m.get("ring-right"),
                     thrid);
+            case PmiAllgather.PMI2_REQUEST -> job.allgather().enter(c, m.require(PmiAllgather.VALUE), true, thrid);
             case "info-putnodeattr" -> putNodeAttribute(c, m, thrid);
             case "info-getnodeattr" -> getNodeAttribute(c, m, thrid);
             case "finalize" -> job.finalize(c, reply(thrid, "finalize-response", "rc", "0"));
@@ -47,9 +52,13 @@ final class Pmi2Commands {
             c.fail("sent fullinit with pmirank=" + claimed + " on the connection of rank " + c.rank());
             return;
         }
-        c.send(reply(thrid, "fullinit-response", "rc", "0", "pmi-version", "2", "pmi-subversion", "0",
+        List<String> fields = new ArrayList<>(List.of("rc", "0", "pmi-version", "2", "pmi-subversion", "0",
                 "rank", Integer.toString(c.rank()), "size", Integer.toString(job.mapping().size()), "appnum", "0",
-                "debugged", "FALSE", "pmiverbose", "FALSE"));
+                "debugged", "FALSE", "pmiverbose", "FALSE", PmiAllgather.PMI2_OFFER, "TRUE"));
+        if (job.sharedKvsPath() != null) {
+            fields.addAll(List.of(SharedKvsTable.PMI2_OFFER, job.sharedKvsPath()));
+        }
+        c.send(reply(thrid, "fullinit-response", fields.toArray(new String[0])));
     }
 
     private String jobAttribute(String key) {

@@ -229,6 +229,15 @@ final class PmiClientConnection {
         flush();
     }
 
+    /** Queues bytes that other connections get too (encoded once, read-only here), and flushes. */
+    void sendShared(ByteBuffer shared) {
+        if (closed) {
+            return;
+        }
+        out.add(shared.asReadOnlyBuffer());
+        flush();
+    }
+
     void flush() {
         try {
             while (!out.isEmpty()) {

@@ -4,9 +4,9 @@ import dev.mpj.runtime.pmi.wire.ProcessMapping;
 
 /**
  * What the PMI server knows of its job, whatever dialect each rank speaks: the placement, the KVS name, which
- * connection holds which rank, the {@link JobKvs KVS}, the {@link JobBarrier barrier} and the PMI-2
- * {@link JobRing ring}; and what both dialects do alike: identify a rank, finalize, abort. Used on the server
- * thread only.
+ * connection holds which rank, the {@link JobKvs KVS}, the {@link JobBarrier barrier}, the PMI-2
+ * {@link JobRing ring} and the {@link JobAllgather allgather}; and what both dialects do alike: identify a
+ * rank, finalize, abort. Used on the server thread only.
  */
 final class PmiJob {
     private final ProcessMapping mapping;
@@ -16,6 +16,8 @@ final class PmiJob {
     private final JobKvs kvs;
     private final JobBarrier barrier;
     private final JobRing ring;
+    private final JobAllgather allgather;
+    private SharedKvsPublisher shared;
 
     PmiJob(ProcessMapping mapping, String kvsName, PmiServer.Listener listener) {
         this.mapping = mapping;
@@ -25,6 +27,7 @@ final class PmiJob {
         this.kvs = new JobKvs(mapping);
         this.barrier = new JobBarrier(mapping.size(), kvs);
         this.ring = new JobRing(mapping.size());
+        this.allgather = new JobAllgather(mapping.size());
     }
 
     ProcessMapping mapping() {
@@ -51,6 +54,21 @@ final class PmiJob {
         return ring;
     }
 
+    JobAllgather allgather() {
+        return allgather;
+    }
+
+    /** From now on every barrier also publishes into {@code publisher}'s table, whose path the ranks are told. */
+    void shareKvs(SharedKvsPublisher publisher) {
+        shared = publisher;
+        kvs.publishTo(publisher);
+    }
+
+    /** The shared table's path, announced in {@code maxes} and {@code fullinit-response}, or null without one. */
+    String sharedKvsPath() {
+        return shared == null ? null : shared.file().toString();
+    }
+
     /** Gives {@code c} the rank it claims, unless the rank is out of range or taken; returns whether it did. */
     boolean identify(PmiClientConnection c, int id) {
         if (id < 0 || id >= mapping.size()) {
@@ -72,6 +90,7 @@ final class PmiJob {
         c.markFinalized();
         barrier.rankFinalized(c.rank());
         ring.rankFinalized(c.rank());
+        allgather.rankFinalized(c.rank());
         listener.rankFinalized(c.rank());
         c.send(ack);
         int waiting = barrier.waiting();
@@ -79,6 +98,9 @@ final class PmiJob {
             c.fail("finalized while " + waiting + " rank(s) wait in a PMI barrier that can now never complete");
         } else if (ring.waiting() > 0) {
             c.fail("finalized while " + ring.waiting() + " rank(s) wait in the PMI ring that can now never"
+                    + " complete");
+        } else if (allgather.waiting() > 0) {
+            c.fail("finalized while " + allgather.waiting() + " rank(s) wait in the PMI allgather that can now never"
                     + " complete");
         }
     }
@@ -101,6 +123,7 @@ final class PmiJob {
     void forget(PmiClientConnection c) {
         barrier.leave(c);
         ring.leave(c);
+        allgather.leave(c);
         kvs.forget(c);
     }
 }

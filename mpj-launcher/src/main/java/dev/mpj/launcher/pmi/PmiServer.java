@@ -10,6 +10,8 @@ import java.net.InetSocketAddress;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -26,7 +28,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * as in Slurm) completes when all ranks have entered it, whatever their dialect, and shares one KVS;
  * {@code PMI_process_mapping} is always served. PMI-2 node attributes are kept per node of the
  * {@link ProcessMapping}, and a get with {@code wait=TRUE} is answered when a rank of the same node puts the
- * key. Unlike Hydra, an unknown command gets an {@code rc=-1} reply instead of killing the job, and a PMI-2
+ * key. Every barrier also writes what it publishes into a shared-memory table ({@link SharedKvsPublisher}) whose
+ * path {@code maxes} and {@code fullinit-response} announce, so the ranks read published keys without a round
+ * trip. Unlike Hydra, an unknown command gets an {@code rc=-1} reply instead of killing the job, and a PMI-2
  * {@code abort} ends the job with its {@code exitcode} field (1 without one).
  *
  * <p>Only the job's ranks are served ({@link ConnectionGate}): a connection's first line must show the job's
@@ -81,6 +85,7 @@ public final class PmiServer implements AutoCloseable {
     private final Pmi2Commands pmi2;
     private final ConnectionGate gate;
     private PmiSelectorLoop loop;
+    private SharedKvsPublisher shared;
     /** The gate's count, published for other threads after every pass of the loop. */
     private volatile long rejected;
 
@@ -125,9 +130,26 @@ public final class PmiServer implements AutoCloseable {
         if (loop != null) {
             throw new IllegalStateException("already started");
         }
-        // the backlog covers every rank connecting at once, so no SYN is dropped at startup
-        loop = PmiSelectorLoop.start(Math.max(128, job.mapping().size()), new Handler(), accepting);
+        shared = SharedKvsPublisher.create(sharedDirectory(), job.kvsName(), job.mapping().size());
+        if (shared != null) {
+            job.shareKvs(shared);
+        }
+        try {
+            // the backlog covers every rank connecting at once, so no SYN is dropped at startup
+            loop = PmiSelectorLoop.start(Math.max(128, job.mapping().size()), new Handler(), accepting);
+        } catch (IOException | RuntimeException e) {
+            if (shared != null) {
+                shared.close();
+            }
+            throw e;
+        }
         return address();
+    }
+
+    /** Where the shared KVS table goes: memory-backed {@code /dev/shm} where there is one. */
+    private static Path sharedDirectory() {
+        Path shm = Path.of("/dev/shm");
+        return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     /** The bound address. */
@@ -155,6 +177,9 @@ public final class PmiServer implements AutoCloseable {
     public void close() {
         if (loop != null) {
             loop.close();
+            if (shared != null) {
+                shared.close();
+            }
             gate.pendingSummaries(System.nanoTime()).forEach(job.listener()::connectionsRejected);
         }
     }

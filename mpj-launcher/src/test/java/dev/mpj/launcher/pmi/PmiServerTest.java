@@ -1,9 +1,12 @@
 package dev.mpj.launcher.pmi;
 
 import dev.mpj.runtime.pmi.Pmi1Client;
+import dev.mpj.runtime.pmi.Pmi2Client;
+import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
 import dev.mpj.runtime.pmi.wire.PmiSecret;
+import dev.mpj.runtime.pmi.wire.PmiVariables;
 import dev.mpj.runtime.pmi.wire.ProcessMapping;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -13,11 +16,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -274,11 +284,142 @@ class PmiServerTest {
                 || event.startsWith("protocolError 0 entered the PMI ring after rank 1 had finalized"), event);
     }
 
+    /** Both dialects' clients of a job of two, rank 0 over PMI-1 and rank 1 over PMI-2. */
+    private List<PmiClient> pmi1AndPmi2Ranks() {
+        return List.of(Pmi1Client.overPort(portOf(), 0, true, SECRET),
+                Pmi2Client.overPort(portOf(), 1, Map.of(PmiVariables.SECRET, SECRET)));
+    }
+
+    private static void barrier(List<PmiClient> ranks) throws Exception {
+        Thread other = new Thread(ranks.get(1)::barrier);
+        other.start();
+        ranks.get(0).barrier();
+        other.join(5000);
+    }
+
+    @Test
+    void publishedKeysAreReadFromSharedMemoryWithoutARequestAndCountedAsGets() throws Exception {
+        start(ProcessMapping.singleNode(2));
+        String dir = Files.isDirectory(Path.of("/dev/shm")) ? "/dev/shm" : System.getProperty("java.io.tmpdir");
+        Path table = Path.of(dir, "mpj-kvs-" + KVS);
+        List<PmiClient> ranks = pmi1AndPmi2Ranks();
+        try {
+            ranks.get(0).put("card-0", "abc");
+            assertTrue(Files.exists(table));
+            barrier(ranks);
+            assertFalse(Files.exists(table), "every rank mapped it before the barrier, which removes the file");
+            for (PmiClient rank : ranks) {
+                long sent = rank.counters().bytesSent();
+                long gets = rank.counters().gets();
+                assertEquals("abc", rank.get("card-0"));
+                assertEquals(sent, rank.counters().bytesSent(), "no request went to the server");
+                assertEquals(gets + 1, rank.counters().gets());
+                assertNull(rank.get("card-1"), "a key nobody put is asked of the server, which has none");
+                assertTrue(rank.counters().bytesSent() > sent);
+            }
+        } finally {
+            ranks.forEach(PmiClient::close);
+        }
+    }
+
+    @Test
+    void aPutReachesTheSharedTableOnlyWithTheNextBarrier() throws Exception {
+        start(ProcessMapping.singleNode(2));
+        List<PmiClient> ranks = pmi1AndPmi2Ranks();
+        try {
+            ranks.get(0).put("k", "v1");
+            barrier(ranks);
+            ranks.get(0).put("k", "v2");
+            assertEquals("v1", ranks.get(1).get("k"));
+            barrier(ranks);
+            assertEquals("v2", ranks.get(1).get("k"));
+        } finally {
+            ranks.forEach(PmiClient::close);
+        }
+    }
+
+    @Test
+    void closingTheServerRemovesItsSharedTable() throws Exception {
+        start(ProcessMapping.singleNode(1));
+        String maxes = rank(0).call("get_maxes").get("mpj_kvs_table");
+        assertTrue(Files.exists(Path.of(maxes)), maxes);
+        server.close();
+        assertFalse(Files.exists(Path.of(maxes)), maxes + " is left behind");
+    }
+
+    /** Values of 600 characters, so the PMI-1 reply spans several lines and the PMI-2 one several frames. */
+    private static String allgatherValue(int rank) {
+        return Character.toString('a' + rank).repeat(600);
+    }
+
+    @Test
+    void allgatherGivesEveryRankEveryValueInRankOrderWhateverItsDialect() throws Exception {
+        start(ProcessMapping.blocks(3, 2));
+        try (Pmi1Client zero = Pmi1Client.overPort(server.portVariable(), 0, true, SECRET);
+             Pmi2Client one = Pmi2Client.overPort(server.portVariable(), 1, Map.of(PmiVariables.SECRET, SECRET));
+             Pmi1Client two = Pmi1Client.overPort(server.portVariable(), 2, false, SECRET)) {
+            List<PmiClient> ranks = List.of(zero, one, two);
+            assertTrue(ranks.stream().allMatch(PmiClient::hasAllgather),
+                    "mpjrun offers its allgather in both dialects");
+            ExecutorService threads = Executors.newFixedThreadPool(3);
+            try {
+                List<Future<List<String>>> results = new ArrayList<>();
+                for (PmiClient rank : ranks) {
+                    results.add(threads.submit(() -> rank.allgather(allgatherValue(rank.rank()))));
+                }
+                List<String> expected = List.of(allgatherValue(0), allgatherValue(1), allgatherValue(2));
+                for (Future<List<String>> result : results) {
+                    assertEquals(expected, result.get(10, TimeUnit.SECONDS));
+                }
+            } finally {
+                threads.shutdownNow();
+            }
+            assertEquals(List.of(1L, 1L, 1L), ranks.stream().map(r -> r.counters().allgathers()).toList());
+            assertEquals(List.of(0L, 0L, 0L), ranks.stream().map(r -> r.counters().gets()).toList());
+        }
+    }
+
+    @Test
+    void allgatherAnswersNobodyUntilEveryRankEntersAndEchoesThrid() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient r0 = pmi2Rank(0);
+        RawPmiClient r1 = pmi2Rank(1);
+        r0.send2("mpj-allgather", "value", "x0", "thrid", "0x5");
+        assertTrue(r0.silentFor(300), "the allgather waits for rank 1");
+        r1.send2("mpj-allgather", "value", "x1");
+        assertEquals("cmd=mpj-allgather-response;rc=0;count=2;thrid=0x5;", r0.frame().toString());
+        assertEquals("cmd=mpj-allgather-values;values=x0,x1;", r0.frame().toString());
+        assertEquals("cmd=mpj-allgather-response;rc=0;count=2;", r1.frame().toString());
+        assertEquals("cmd=mpj-allgather-values;values=x0,x1;", r1.frame().toString());
+    }
+
+    @Test
+    void allgatherValueWithACommaFailsTheRank() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient r0 = rank(0);
+        r0.send(Pmi1Message.of("mpj_allgather", "value", "a,b"));
+        assertEquals("protocolError 0 entered the PMI allgather with an allgather value with a ','", events.next());
+    }
+
+    @Test
+    void finalizingWhileOthersWaitInTheAllgatherFailsTheJob() throws IOException {
+        start(ProcessMapping.singleNode(2));
+        RawPmiClient r0 = rank(0);
+        RawPmiClient r1 = rank(1);
+        r0.send(Pmi1Message.of("mpj_allgather", "value", "v0"));
+        assertTrue(r0.silentFor(200), "the allgather waits for rank 1");
+        r1.send(Pmi1Message.of("finalize"));
+        assertEquals("finalized 1", events.next());
+        assertEquals("protocolError 1 finalized while 1 rank(s) wait in the PMI allgather that can now never"
+                + " complete", events.next());
+    }
+
     @Test
     void jobQueriesAnswerWithTheJobsValues() throws IOException {
         start(ProcessMapping.singleNode(5));
         RawPmiClient c = rank(4);
-        assertEquals("cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024", c.call("get_maxes").toString());
+        assertTrue(c.call("get_maxes").toString().startsWith(
+                "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024 mpj_allgather=1 mpj_kvs_table=/"));
         assertEquals("cmd=appnum appnum=0", c.call("get_appnum").toString());
         assertEquals("cmd=my_kvsname kvsname=" + KVS, c.call("get_my_kvsname").toString());
         assertEquals("cmd=universe_size size=5", c.call("get_universe_size").toString());
@@ -436,6 +577,14 @@ class PmiServerTest {
     private void start(ProcessMapping mapping) throws IOException {
         server = new PmiServer(mapping, KVS, SECRET, events);
         server.start();
+    }
+
+    private String portOf() {
+        try {
+            return server.portVariable();
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** A connection that has shown the job's secret. */

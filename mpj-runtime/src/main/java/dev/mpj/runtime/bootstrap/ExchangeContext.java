@@ -9,6 +9,8 @@ import dev.mpj.runtime.pmi.PmiClient;
 import dev.mpj.runtime.pmi.PmiKvs;
 import dev.mpj.runtime.pmi.RingNeighbours;
 
+import java.util.List;
+
 /**
  * What an {@link AddressExchange} works with on one rank: the PMI client, the node map, this rank's encoded
  * card, the node segment (attached during the first PMI fence, so the mapping overlaps the wait), the messenger
@@ -36,6 +38,7 @@ public final class ExchangeContext {
     private boolean fenceStarted;
     private boolean regularCards = true;
     private int slotBytesUsed;
+    private int longestCard;
 
     /**
      * @param report where the exchange's time goes: phase "exchange", except the segment mapping the fence
@@ -106,6 +109,7 @@ public final class ExchangeContext {
                     + card.length + ") and the slot capacity (" + segment().cardCapacity() + ")");
         }
         slotBytesUsed = NodeSegmentDescriptor.CARD_DATA_OFFSET + longest;
+        longestCard = longest;
     }
 
     /** Whether every card of the job has the same length (no agreement ran), so slots of one size fit all. */
@@ -179,6 +183,31 @@ public final class ExchangeContext {
         return neighbours;
     }
 
+    /**
+     * Whether the process manager's allgather can carry every card of the job: it offers one and the longest card
+     * (this rank's, when cards are regular, else the agreed length) fits one value. The same answer on every rank.
+     */
+    public boolean cardsFitAllgather() {
+        int longest = regularCards ? card.length : longestCard;
+        return pmi.hasAllgather() && longest > 0 && 2 * longest <= pmi.maxValueLength();
+    }
+
+    /**
+     * Every rank's card, in rank order, through the process manager's allgather ({@link PmiClient#allgather}):
+     * maps the node segment first (writing this rank's card), then waits in the allgather, whose wait for the
+     * slowest rank is reported as "fence" like the barrier's.
+     */
+    public byte[][] allgatherCards() {
+        attachSegment();
+        List<String> values = pmi.allgather(PmiKvs.hex(card));
+        report.phase("fence");
+        byte[][] cards = new byte[values.size()][];
+        for (int r = 0; r < cards.length; r++) {
+            cards[r] = PmiKvs.unhex(values.get(r));
+        }
+        return cards;
+    }
+
     /** Puts this rank's card under {@link #CARD_KEY}{@code rank}; visible after the next barrier. */
     public void publishCard() {
         PmiKvs.putBytes(pmi, CARD_KEY + rank, card);
@@ -238,12 +267,12 @@ public final class ExchangeContext {
     }
 
     /** First item of share {@code part} when {@code count} items are split into {@code parts} shares. */
-    static int shareStart(int part, int parts, int count) {
+    public static int shareStart(int part, int parts, int count) {
         return part * (count / parts);
     }
 
     /** Exclusive end of share {@code part}: equal shares, the last one takes the remainder (as MPICH splits). */
-    static int shareEnd(int part, int parts, int count) {
+    public static int shareEnd(int part, int parts, int count) {
         return part == parts - 1 ? count : (part + 1) * (count / parts);
     }
 }

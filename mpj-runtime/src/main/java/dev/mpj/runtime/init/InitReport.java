@@ -20,10 +20,14 @@ import java.util.Map;
  * the segment's make the fence's {@linkplain #overlapNanos() overlap}.
  */
 public final class InitReport implements PhaseClock {
-    /** One phase: its total time and the PMI operations made during it ({@code rings}: PMIX_Ring). */
-    public record Phase(String name, long nanos, long puts, long gets, long barriers, long rings) {
-        Phase plus(long dNanos, long dPuts, long dGets, long dBarriers, long dRings) {
-            return new Phase(name, nanos + dNanos, puts + dPuts, gets + dGets, barriers + dBarriers, rings + dRings);
+    /**
+     * One phase: its total time and the PMI operations made during it ({@code rings}: PMIX_Ring;
+     * {@code allgathers}: mpjrun's allgather).
+     */
+    public record Phase(String name, long nanos, long puts, long gets, long barriers, long rings, long allgathers) {
+        Phase plus(long dNanos, long dPuts, long dGets, long dBarriers, long dRings, long dAllgathers) {
+            return new Phase(name, nanos + dNanos, puts + dPuts, gets + dGets, barriers + dBarriers, rings + dRings,
+                    allgathers + dAllgathers);
         }
 
         public double millis() {
@@ -39,6 +43,7 @@ public final class InitReport implements PhaseClock {
     private long gets;
     private long barriers;
     private long rings;
+    private long allgathers;
     private String killAfter;
     private volatile String lastPhase = "none";
     private String exchange = "none";
@@ -75,15 +80,18 @@ public final class InitReport implements PhaseClock {
         long g = 0;
         long b = 0;
         long r = 0;
+        long a = 0;
         if (counters != null) {
             p = counters.puts() - puts;
             g = counters.gets() - gets;
             b = counters.barriers() - barriers;
             r = counters.rings() - rings;
+            a = counters.allgathers() - allgathers;
             puts += p;
             gets += g;
             barriers += b;
             rings += r;
+            allgathers += a;
         }
         if (fencePending && name.equals("fence")) {
             overlap += last - fenceStartedAt;
@@ -91,9 +99,9 @@ public final class InitReport implements PhaseClock {
         }
         int i = indexOf(name);
         if (i < 0) {
-            phases.add(new Phase(name, now - last, p, g, b, r));
+            phases.add(new Phase(name, now - last, p, g, b, r, a));
         } else {
-            phases.set(i, phases.get(i).plus(now - last, p, g, b, r));
+            phases.set(i, phases.get(i).plus(now - last, p, g, b, r, a));
         }
         last = now;
         lastPhase = name;
@@ -148,7 +156,7 @@ public final class InitReport implements PhaseClock {
     /** The named phase, or an empty one when it did not run. */
     public Phase get(String name) {
         int i = indexOf(name);
-        return i < 0 ? new Phase(name, 0, 0, 0, 0, 0) : phases.get(i);
+        return i < 0 ? new Phase(name, 0, 0, 0, 0, 0, 0) : phases.get(i);
     }
 
     public long totalNanos() {
@@ -180,11 +188,14 @@ public final class InitReport implements PhaseClock {
         StringBuilder sb = new StringBuilder(String.format("%.2f ms [", totalNanos() / 1e6));
         for (Phase p : phases) {
             sb.append(String.format(" %s=%.2f", p.name(), p.millis()));
-            if (p.puts() + p.gets() + p.barriers() + p.rings() > 0) {
+            if (p.puts() + p.gets() + p.barriers() + p.rings() + p.allgathers() > 0) {
                 sb.append(" (puts=").append(p.puts()).append(" gets=").append(p.gets())
                         .append(" barriers=").append(p.barriers());
                 if (p.rings() > 0) {
                     sb.append(" rings=").append(p.rings());
+                }
+                if (p.allgathers() > 0) {
+                    sb.append(" allgathers=").append(p.allgathers());
                 }
                 sb.append(')');
             }

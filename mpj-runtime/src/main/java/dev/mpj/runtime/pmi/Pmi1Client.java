@@ -1,6 +1,7 @@
 package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
+import dev.mpj.runtime.pmi.wire.PmiAllgather;
 import dev.mpj.runtime.pmi.wire.PmiException;
 import dev.mpj.runtime.pmi.wire.PmiLimits;
 import dev.mpj.runtime.pmi.wire.ProcessMapping;
@@ -14,6 +15,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -33,6 +35,9 @@ public final class Pmi1Client implements PmiClient {
     private final SplitBarrier splitBarrier = new SplitBarrier();
     private final int maxKeyLength;
     private final int maxValueLength;
+    private final boolean allgatherServed;
+    /** mpjrun's published KVS in shared memory, read before asking the server; null elsewhere. */
+    private final SharedKvsTable sharedKvs;
     private String processMapping;
 
     /**
@@ -68,7 +73,9 @@ public final class Pmi1Client implements PmiClient {
             if (maxKeyLength < 1 || maxValueLength < 1) {
                 throw new PmiException("unusable PMI limits: " + maxes);
             }
+            this.allgatherServed = "1".equals(maxes.get(PmiAllgather.PMI1_OFFER));
             this.kvsName = initStep(sent, GET_MY_KVSNAME, "my_kvsname").require("kvsname");
+            this.sharedKvs = SharedKvsTable.openIfPossible(maxes.get(SharedKvsTable.PMI1_OFFER));
         } catch (RuntimeException e) {
             connection.close();
             throw e;
@@ -216,8 +223,14 @@ public final class Pmi1Client implements PmiClient {
     @Override
     public String get(String key) {
         PmiLimits.checkKey(key, maxKeyLength);
+        long start = System.nanoTime();
+        String shared = sharedKvs == null ? null : sharedKvs.get(key);
+        if (shared != null) {
+            connection.counters().countGet(System.nanoTime() - start);
+            return shared;
+        }
         Pmi1Message reply = call(Pmi1Message.of("get", "kvsname", kvsName, "key", key), "get_result");
-        connection.counters().countGet();
+        connection.counters().countGet(System.nanoTime() - start);
         return reply.rc() != 0 ? null : reply.require("value");
     }
 
@@ -247,6 +260,18 @@ public final class Pmi1Client implements PmiClient {
         }
     }
 
+    @Override
+    public boolean hasAllgather() {
+        return allgatherServed;
+    }
+
+    /** mpjrun's allgather, offered in its {@code maxes} reply. */
+    @Override
+    public List<String> allgather(String value) {
+        splitBarrier.requireNone();
+        return AllgatherCall.run(connection, false, allgatherServed, value, size);
+    }
+
     private Pmi1Message call(Pmi1Message request, String expectedReply) {
         splitBarrier.requireNone();
         return connection.call(request, expectedReply);
@@ -258,7 +283,7 @@ public final class Pmi1Client implements PmiClient {
         try {
             call(Pmi1Message.of("finalize"), "finalize_ack");
         } finally {
-            connection.close();
+            close();
         }
     }
 
@@ -285,6 +310,9 @@ public final class Pmi1Client implements PmiClient {
     @Override
     public void close() {
         connection.close();
+        if (sharedKvs != null) {
+            sharedKvs.close();
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
+import dev.mpj.runtime.pmi.wire.PmiAllgather;
 import dev.mpj.runtime.pmi.wire.PmiException;
 import dev.mpj.runtime.pmi.wire.PmiLimits;
 import dev.mpj.runtime.pmi.wire.PmiVariables;
@@ -10,6 +11,7 @@ import dev.mpj.runtime.pmi.wire.ProcessMapping;
 import java.io.Closeable;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -55,6 +57,9 @@ public final class Pmi2Client implements PmiClient {
     private String processMapping;
     private final SplitBarrier splitBarrier = new SplitBarrier();
     private final boolean ringServed;
+    private final boolean allgatherServed;
+    /** mpjrun's published KVS in shared memory, read before asking the server; null elsewhere. */
+    private final SharedKvsTable sharedKvs;
 
     /**
      * A client over an established connection (a test server, or a channel opened by other means); runs the
@@ -84,6 +89,7 @@ public final class Pmi2Client implements PmiClient {
                     : Pmi2Message.of("fullinit", "pmijobid", pmiJobId, "pmirank", Integer.toString(rank),
                             "threaded", "FALSE"), "fullinit-response");
             requireSuccess(full, "fullinit");
+            this.allgatherServed = "TRUE".equalsIgnoreCase(full.get(PmiAllgather.PMI2_OFFER));
             this.rank = full.requireInt("rank");
             this.size = full.requireInt("size");
             if (size < 1 || this.rank != rank || rank >= size) {
@@ -93,6 +99,7 @@ public final class Pmi2Client implements PmiClient {
             Pmi2Message id = connection.call(Pmi2Message.of("job-getid"), "job-getid-response");
             requireSuccess(id, "job-getid");
             this.jobId = id.require("jobid");
+            this.sharedKvs = SharedKvsTable.openIfPossible(full.get(SharedKvsTable.PMI2_OFFER));
         } catch (RuntimeException e) {
             connection.close();
             throw e;
@@ -190,8 +197,14 @@ public final class Pmi2Client implements PmiClient {
     @Override
     public String get(String key) {
         PmiLimits.checkKey(key, PmiLimits.MAX_KEY_LENGTH);
+        long start = System.nanoTime();
+        String shared = sharedKvs == null ? null : sharedKvs.get(key);
+        if (shared != null) {
+            connection.counters().countGet(System.nanoTime() - start);
+            return shared;
+        }
         String value = kvsGet(key);
-        connection.counters().countGet();
+        connection.counters().countGet(System.nanoTime() - start);
         return value;
     }
 
@@ -260,6 +273,18 @@ public final class Pmi2Client implements PmiClient {
     }
 
     @Override
+    public boolean hasAllgather() {
+        return allgatherServed;
+    }
+
+    /** mpjrun's allgather, offered in its {@code fullinit-response}. */
+    @Override
+    public List<String> allgather(String value) {
+        splitBarrier.requireNone();
+        return AllgatherCall.run(connection, true, allgatherServed, value, size);
+    }
+
+    @Override
     public PmiNodeAttributes nodeAttributes() {
         return nodeAttributes;
     }
@@ -270,7 +295,7 @@ public final class Pmi2Client implements PmiClient {
         try {
             requireSuccess(call(Pmi2Message.of("finalize"), "finalize-response"), "finalize");
         } finally {
-            connection.close();
+            close();
         }
     }
 
@@ -311,6 +336,9 @@ public final class Pmi2Client implements PmiClient {
     @Override
     public void close() {
         connection.close();
+        if (sharedKvs != null) {
+            sharedKvs.close();
+        }
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.pmi.wire.PmiException;
 
+import java.util.List;
+
 /**
  * One process's connection to its process manager, whatever the dialect (PMI-1 wire, PMI-2 wire, PMIx,
  * singleton). Strictly request/reply; not thread-safe. Keys and values are plain strings here: the
@@ -80,6 +82,21 @@ public interface PmiClient extends AutoCloseable {
      */
     default RingNeighbours ring(String value) {
         throw new PmiException("the " + dialect() + " PMI client has no PMIX_Ring");
+    }
+
+    /** Whether {@link #allgather} is served: the process manager offered it when the client started (mpjrun). */
+    default boolean hasAllgather() {
+        return false;
+    }
+
+    /**
+     * Collective over the job: every rank gives a value (within {@link #maxValueLength()}, without ',') and
+     * receives every rank's value, in rank order, in one request (PMI.md §3.7). Independent of puts and barriers.
+     *
+     * @throws PmiException when the client has no allgather ({@link #hasAllgather()} is false)
+     */
+    default List<String> allgather(String value) {
+        throw new PmiException("the " + dialect() + " PMI client has no allgather");
     }
 
     /** The name of the dialect in use ("pmi1", "pmi2", "pmix", "singleton"). */

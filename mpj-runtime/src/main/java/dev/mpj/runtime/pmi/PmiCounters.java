@@ -1,11 +1,16 @@
 package dev.mpj.runtime.pmi;
 
+import java.util.Arrays;
+
 /** What one client did on the PMI wire, for benchmarks and verbose init reports. */
 public final class PmiCounters {
     private long puts;
     private long gets;
     private long barriers;
     private long rings;
+    private long allgathers;
+    private long[] getNanos = new long[16];
+    private int timedGets;
     private long bytesSent;
     private long bytesReceived;
 
@@ -17,12 +22,30 @@ public final class PmiCounters {
         gets++;
     }
 
+    /** A get that took {@code nanos}, request to reply, kept for {@link #getNanos()}. */
+    public void countGet(long nanos) {
+        countGet();
+        if (timedGets == getNanos.length) {
+            getNanos = Arrays.copyOf(getNanos, 2 * timedGets);
+        }
+        getNanos[timedGets++] = nanos;
+    }
+
+    /** How long each timed get took, in the order they were made. */
+    public long[] getNanos() {
+        return Arrays.copyOf(getNanos, timedGets);
+    }
+
     public void countBarrier() {
         barriers++;
     }
 
     public void countRing() {
         rings++;
+    }
+
+    public void countAllgather() {
+        allgathers++;
     }
 
     public void countBytes(long sent, long received) {
@@ -47,6 +70,11 @@ public final class PmiCounters {
         return rings;
     }
 
+    /** Allgathers: one request each, whatever the job's size. */
+    public long allgathers() {
+        return allgathers;
+    }
+
     public long bytesSent() {
         return bytesSent;
     }
@@ -58,6 +86,7 @@ public final class PmiCounters {
     @Override
     public String toString() {
         return "puts=" + puts + " gets=" + gets + " barriers=" + barriers + " rings=" + rings
+                + " allgathers=" + allgathers
                 + " bytesSent=" + bytesSent + " bytesReceived=" + bytesReceived;
     }
 }

@@ -48,6 +48,16 @@ class Pmi1ClientTest {
 
     @ParameterizedTest
     @EnumSource(PmiServerStyle.class)
+    void hydraAndSlurmOfferNoAllgatherAndAskingForOneFailsWithoutSendingIt(PmiServerStyle style) throws Throwable {
+        converse(new ScriptedPmiServer().expectInit(style), client -> {
+            assertEquals(false, client.hasAllgather());
+            PmiException e = assertThrows(PmiException.class, () -> client.allgather("v"));
+            assertTrue(e.getMessage().contains("offers no allgather"), e.getMessage());
+        });
+    }
+
+    @ParameterizedTest
+    @EnumSource(PmiServerStyle.class)
     void initLearnsKvsNameAndUsesMpichValueLimit(PmiServerStyle style) throws Throwable {
         converse(new ScriptedPmiServer().expectInit(style), client -> assertAll(
                 () -> assertEquals(0, client.rank()),

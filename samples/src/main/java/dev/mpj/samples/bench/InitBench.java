@@ -1,6 +1,7 @@
 package dev.mpj.samples.bench;
 
 import dev.mpj.runtime.MpjRuntime;
+import dev.mpj.runtime.bootstrap.ExchangeFormula;
 import dev.mpj.runtime.init.InitReport;
 import dev.mpj.samples.JobExit;
 import dev.mpj.samples.Lines;
@@ -18,7 +19,9 @@ import java.util.Locale;
  *   phases (median over ranks, ms): pmi … exchange … connections …
  *   work overlapping the pending fence (median over ranks, ms): …
  *   exchange PMI operations of the job: puts=4 gets=16 (formula N puts, N² gets: puts=4 gets=16)
+ *   pmi get median 31.0 us (over 36 gets, min 12.0 us, max 95.0 us)
  * </pre>
+ * The get median is taken over every PMI get of the job, timed in the client from request to reply.
  * Options: {@code --exchange simple|shm|roots|ring|auto} (sets {@code mpj.addressExchange} before init),
  * {@code --irregular} (forces the card-length agreement), {@code --csv} (adds one machine-readable line starting
  * with {@code csv,}).
@@ -35,7 +38,9 @@ public final class InitBench {
     private static final int AGREEMENT_GETS = AGREEMENT_PUTS + 1;
     /** The local work done while the exchange's fence was pending (InitReport#overlapNanos). */
     private static final int OVERLAP = AGREEMENT_GETS + 1;
-    private static final int FIELDS = OVERLAP + 1;
+    private static final int ALLGATHERS = OVERLAP + 1;
+    private static final int TIMED_GETS = ALLGATHERS + 1;
+    private static final int FIELDS = TIMED_GETS + 1;
     private static final int TAG = 7;
 
     private InitBench() {
@@ -76,19 +81,28 @@ public final class InitBench {
         mine[AGREEMENT_PUTS] = report.get("cardlength").puts();
         mine[AGREEMENT_GETS] = report.get("cardlength").gets();
         mine[OVERLAP] = report.overlapNanos() / 1e6;
+        mine[ALLGATHERS] = report.get("exchange").allgathers() + report.get("fence").allgathers();
+        long[] getNanos = MpjRuntime.current().pmi().counters().getNanos();
+        mine[TIMED_GETS] = getNanos.length;
 
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
         if (rank != 0) {
             MPI.COMM_WORLD.Send(mine, 0, FIELDS, MPI.DOUBLE, 0, TAG);
+            MPI.COMM_WORLD.Send(getNanos, 0, getNanos.length, MPI.LONG, 0, TAG);
         } else {
             double[][] all = new double[size][];
+            long[][] gets = new long[size][];
             all[0] = mine;
+            gets[0] = getNanos;
             for (int r = 1; r < size; r++) {
                 all[r] = new double[FIELDS];
                 MPI.COMM_WORLD.Recv(all[r], 0, FIELDS, MPI.DOUBLE, r, TAG);
+                gets[r] = new long[(int) all[r][TIMED_GETS]];
+                MPI.COMM_WORLD.Recv(gets[r], 0, gets[r].length, MPI.LONG, r, TAG);
             }
             print(all, report, csv);
+            printGetMedian(gets);
         }
         MPI.Finalize();
     }
@@ -111,8 +125,10 @@ public final class InitBench {
         }
         System.out.println(phases);
         Lines.printf("work overlapping the pending fence (median over ranks, ms): %.2f%n", median(column(all, OVERLAP)));
-        Lines.printf("exchange PMI operations of the job: puts=%d gets=%d (formula %s)%n", puts,
-                gets, formula(exchange, np, nodes));
+        long allgathers = (long) Arrays.stream(column(all, ALLGATHERS)).sum();
+        Lines.printf("exchange PMI operations of the job: puts=%d gets=%d%s (formula %s)%n", puts, gets,
+                allgathers > 0 ? " allgathers=" + allgathers : "",
+                ExchangeFormula.of(exchange, np, nodes, allgathers > 0).text());
         long agreementPuts = (long) Arrays.stream(column(all, AGREEMENT_PUTS)).sum();
         long agreementGets = (long) Arrays.stream(column(all, AGREEMENT_GETS)).sum();
         if (agreementPuts + agreementGets > 0) {
@@ -126,15 +142,15 @@ public final class InitBench {
         }
     }
 
-    /** The PMI operations the strategy should make, next to the measured ones. */
-    static String formula(String exchange, long p, long n) {
-        return switch (exchange) {
-            case "simple" -> "P puts, P² gets: puts=" + p + " gets=" + p * p;
-            case "shm" -> "P puts, N·P gets: puts=" + p + " gets=" + n * p;
-            case "roots" -> "N puts, N² gets: puts=" + n + " gets=" + n * n;
-            case "ring" -> "P rings, no puts, gets or fence: puts=0 gets=0";
-            default -> "no exchange in a job of one rank: puts=0 gets=0";
-        };
+    /** The median time of a PMI get, request to reply, over every get of the job (its start included). */
+    private static void printGetMedian(long[][] gets) {
+        double[] all = Arrays.stream(gets).flatMapToLong(Arrays::stream).sorted().asDoubleStream().toArray();
+        if (all.length == 0) {
+            System.out.println("pmi get median: no gets");
+            return;
+        }
+        Lines.printf("pmi get median %.1f us (over %d gets, min %.1f us, max %.1f us)%n", median(all) / 1e3,
+                all.length, all[0] / 1e3, all[all.length - 1] / 1e3);
     }
 
     private static int indexOf(String phase) {

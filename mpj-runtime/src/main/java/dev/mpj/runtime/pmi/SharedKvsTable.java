@@ -1,0 +1,270 @@
+package dev.mpj.runtime.pmi;
+
+import dev.mpj.runtime.pmi.wire.PmiException;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumSet;
+
+/**
+ * A node's PMI key-value store in shared memory, as paper [2] of REFERENCES publishes it after a fence: an
+ * insert/lookup-only hash table that one writer (the node's PMI agent) fills and the node's ranks read directly,
+ * with no round trip. One file mapped by all, in two regions after a header:
+ * <pre>
+ *   header  magic, bucket count (a power of two), data capacity, data used, disabled flag
+ *   index   one int per bucket: 0 when empty, else 1 + the offset of the bucket's newest entry in the data region
+ *   data    entries appended one after another: key length, value length, key bytes, value bytes (4-aligned)
+ * </pre>
+ * Keys hash (FNV-1a) to a bucket and probe linearly. The writer appends the entry, then publishes it by an ordered
+ * write of the bucket, so a reader that sees the bucket sees the whole entry; putting a key again appends a new
+ * entry and points the bucket at it. Nothing is ever removed, so readers need no lock. Keys and values are PMI's
+ * printable ASCII. The mapping is read through a {@link VarHandle}, not Agrona's buffers: the writer runs in
+ * mpjrun's JVM, which is not given access to {@code jdk.internal.misc} as the ranks are, and Agrona needs it.
+ */
+public final class SharedKvsTable implements AutoCloseable {
+    /** The field of mpjrun's PMI-1 {@code maxes} reply that gives the table's path. */
+    public static final String PMI1_OFFER = "mpj_kvs_table";
+    /** The field of mpjrun's PMI-2 {@code fullinit-response} that gives the table's path. */
+    public static final String PMI2_OFFER = "mpj-kvs-table";
+    private static final int MAGIC = 0x4d504a4b; // "MPJK"
+    private static final int MAGIC_OFFSET = 0;
+    private static final int BUCKETS_OFFSET = 4;
+    private static final int CAPACITY_OFFSET = 8;
+    private static final int USED_OFFSET = 12;
+    private static final int DISABLED_OFFSET = 16;
+    private static final int HEADER = 64;
+    private static final int ENTRY_HEADER = 8;
+
+    private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+
+    private final IntView buffer;
+    private final int buckets;
+    private final int dataOffset;
+    private final int capacity;
+    private final boolean writer;
+    private boolean closed;
+
+    private SharedKvsTable(MappedByteBuffer mapped, boolean writer) {
+        this.buffer = new IntView(mapped);
+        this.writer = writer;
+        if (buffer.capacity() < HEADER || buffer.getIntVolatile(MAGIC_OFFSET) != MAGIC) {
+            throw new PmiException("not a shared PMI key-value table (bad magic)");
+        }
+        this.buckets = buffer.getInt(BUCKETS_OFFSET);
+        this.capacity = buffer.getInt(CAPACITY_OFFSET);
+        this.dataOffset = HEADER + 4 * buckets;
+        if (!(buckets > 0 && Integer.bitCount(buckets) == 1) || (long) dataOffset + capacity > buffer.capacity()) {
+            throw new PmiException("a shared PMI key-value table with a corrupt header");
+        }
+    }
+
+    /**
+     * Creates the table's file (it must not exist) for at least {@code keys} keys and {@code dataBytes} bytes of
+     * keys and values, and maps it for writing.
+     */
+    public static SharedKvsTable create(Path file, int keys, int dataBytes) {
+        int buckets = Integer.highestOneBit(Math.max(16, 2 * keys) - 1) << 1;
+        int capacity = align4(dataBytes + keys * (ENTRY_HEADER + 3));
+        long length = (long) HEADER + 4L * buckets + capacity;
+        if (length > Integer.MAX_VALUE) {
+            throw new PmiException("a shared PMI key-value table of " + length + " bytes is too large");
+        }
+        MappedByteBuffer mapped = map(file, length, true);
+        try {
+            IntView b = new IntView(mapped);
+            b.putInt(BUCKETS_OFFSET, buckets);
+            b.putInt(CAPACITY_OFFSET, capacity);
+            b.putInt(USED_OFFSET, 0);
+            b.putIntOrdered(MAGIC_OFFSET, MAGIC); // last: a reader that sees the magic sees the header
+            return new SharedKvsTable(mapped, true);
+        } catch (RuntimeException | Error e) {
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** Maps an existing table for reading. */
+    public static SharedKvsTable open(Path file) {
+        return new SharedKvsTable(map(file, -1, false), false);
+    }
+
+    /** As {@link #open}, or null when the file cannot be mapped as a table (another host's path, say). */
+    public static SharedKvsTable openIfPossible(String path) {
+        try {
+            return path == null ? null : open(Path.of(path));
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static MappedByteBuffer map(Path file, long length, boolean create) {
+        try (FileChannel channel = create
+                ? FileChannel.open(file, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rw-------"))) // the owner's ranks only
+                : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long size = create ? length : channel.size();
+            if (create) {
+                channel.truncate(size);
+            }
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
+        } catch (IOException e) {
+            throw new PmiException("cannot map the shared PMI key-value table " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Inserts {@code key} (or replaces its value); visible to every reader when this returns. Writer only. */
+    public void put(String key, String value) {
+        if (!writer || closed) {
+            throw new IllegalStateException("a reader of the shared PMI key-value table cannot put");
+        }
+        byte[] k = key.getBytes(StandardCharsets.US_ASCII);
+        byte[] v = value.getBytes(StandardCharsets.US_ASCII);
+        int used = buffer.getInt(USED_OFFSET);
+        int length = align4(ENTRY_HEADER + k.length + v.length);
+        if ((long) used + length > capacity) {
+            throw new PmiException("the shared PMI key-value table is full (" + capacity + " bytes of data)");
+        }
+        int at = dataOffset + used;
+        buffer.putInt(at, k.length);
+        buffer.putInt(at + 4, v.length);
+        buffer.putBytes(at + ENTRY_HEADER, k);
+        buffer.putBytes(at + ENTRY_HEADER + k.length, v);
+        buffer.putIntOrdered(USED_OFFSET, used + length);
+        int mask = buckets - 1;
+        for (int probe = 0, i = hash(k) & mask; probe < buckets; probe++, i = (i + 1) & mask) {
+            int slot = buffer.getInt(HEADER + 4 * i);
+            if (slot == 0 || keyEquals(slot - 1, k)) {
+                buffer.putIntOrdered(HEADER + 4 * i, used + 1); // publishes the entry written above
+                return;
+            }
+        }
+        throw new PmiException("the shared PMI key-value table has no free bucket for '" + key + "'");
+    }
+
+    /**
+     * Tells readers to trust the table no more (their gets return null from now on): the writer could not take
+     * an update, so a value in it may be stale. Writer only.
+     */
+    public void disable() {
+        buffer.putIntVolatile(DISABLED_OFFSET, 1);
+    }
+
+    /**
+     * The value of {@code key}, or null when none was put or the table is disabled. Any thread, any process that
+     * mapped the table.
+     */
+    public String get(String key) {
+        if (closed || buffer.getIntVolatile(DISABLED_OFFSET) != 0) {
+            return null;
+        }
+        byte[] k = key.getBytes(StandardCharsets.US_ASCII);
+        int mask = buckets - 1;
+        for (int probe = 0, i = hash(k) & mask; probe < buckets; probe++, i = (i + 1) & mask) {
+            int slot = buffer.getIntVolatile(HEADER + 4 * i);
+            if (slot == 0) {
+                return null;
+            }
+            if (keyEquals(slot - 1, k)) {
+                int at = dataOffset + slot - 1;
+                return buffer.getStringWithoutLengthAscii(at + ENTRY_HEADER + k.length, buffer.getInt(at + 4));
+            }
+        }
+        return null;
+    }
+
+    private boolean keyEquals(int offset, byte[] key) {
+        int at = dataOffset + offset;
+        if (buffer.getInt(at) != key.length) {
+            return false;
+        }
+        for (int j = 0; j < key.length; j++) {
+            if (buffer.getByte(at + ENTRY_HEADER + j) != key[j]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int align4(int n) {
+        return (n + 3) & ~3;
+    }
+
+    /** FNV-1a, spread so that linear probing sees the high bits too. */
+    private static int hash(byte[] key) {
+        int h = 0x811c9dc5;
+        for (byte b : key) {
+            h = (h ^ (b & 0xff)) * 0x01000193;
+        }
+        return h ^ (h >>> 16);
+    }
+
+    /**
+     * Ends this mapping's use: gets return null from now on. The memory is unmapped when the buffer is collected
+     * (Java 17 has no public unmap that mpjrun's JVM may call); the file stays until its owner removes it.
+     */
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    /** The int, byte and ASCII accesses the table makes, over the mapped buffer (offsets 4-aligned for ints). */
+    private static final class IntView {
+        private final MappedByteBuffer b;
+
+        IntView(MappedByteBuffer b) {
+            this.b = b;
+        }
+
+        int capacity() {
+            return b.capacity();
+        }
+
+        int getInt(int at) {
+            return (int) INT.get(b, at);
+        }
+
+        int getIntVolatile(int at) {
+            return (int) INT.getVolatile(b, at);
+        }
+
+        void putInt(int at, int v) {
+            INT.set(b, at, v);
+        }
+
+        void putIntOrdered(int at, int v) {
+            INT.setRelease(b, at, v);
+        }
+
+        void putIntVolatile(int at, int v) {
+            INT.setVolatile(b, at, v);
+        }
+
+        byte getByte(int at) {
+            return b.get(at);
+        }
+
+        void putBytes(int at, byte[] bytes) {
+            b.put(at, bytes);
+        }
+
+        String getStringWithoutLengthAscii(int at, int length) {
+            byte[] bytes = new byte[length];
+            b.get(at, bytes);
+            return new String(bytes, StandardCharsets.US_ASCII);
+        }
+    }
+}

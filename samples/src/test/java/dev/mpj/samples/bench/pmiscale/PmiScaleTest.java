@@ -1,0 +1,35 @@
+package dev.mpj.samples.bench.pmiscale;
+
+import dev.mpj.runtime.bootstrap.ExchangeFormula;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The simulator against mpjrun's real PMI server in this JVM, at a small size: every simulated rank's replies are
+ * checked (each get returns the card its peer put, the allgather every card in rank order, the ring the
+ * neighbour nodes' root cards), and the job's PMI operations equal the exchange's formula.
+ */
+@Timeout(120)
+class PmiScaleTest {
+    static Stream<Arguments> jobs() {
+        return RankScript.EXCHANGES.stream().flatMap(x -> Stream.of(Arguments.of(x, 24, 4), Arguments.of(x, 7, 3),
+                Arguments.of(x, 5, 1)));
+    }
+
+    @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes")
+    @MethodSource("jobs")
+    void theJobsOperationsEqualTheFormula(String exchange, int ranks, int nodes) throws Exception {
+        PmiScale.Row row = PmiScale.runJob(exchange, ranks, nodes, false, 2, Duration.ofSeconds(60));
+        ExchangeFormula f = PmiScale.formula(exchange, ranks, nodes);
+        assertEquals("puts=" + f.puts() + " gets=" + f.gets() + " fences=" + f.fences() + " other=" + f.other(),
+                "puts=" + row.puts() + " gets=" + row.gets() + " fences=" + row.fences() + " other=" + row.other(),
+                f.text());
+    }
+}
