@@ -18,7 +18,6 @@ import dev.mpj.runtime.connect.EagerConnections;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.spi.PeerConnector;
 import dev.mpj.runtime.engine.ProgressEngine;
-import dev.mpj.runtime.engine.RankWaitPolicy;
 import dev.mpj.runtime.node.HostIdentityExchange;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
@@ -133,7 +132,7 @@ public final class InitSequence {
         nodeMap = NodeMap.discover(pmi, settings);
         report.phase("nodemap");
         LauncherWatchdog.watch(env);
-        engine = new ProgressEngine(rank, settings, RankWaitPolicy.forRank(settings, nodeMap, rank));
+        engine = new ProgressEngine(rank, settings);
     }
 
     private World alone() {
