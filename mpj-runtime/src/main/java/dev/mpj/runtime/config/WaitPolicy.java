@@ -6,7 +6,7 @@ package dev.mpj.runtime.config;
  * load a thread that yields loses its core for a scheduler slice), {@link #YIELD} gives it up soon (ranks
  * outnumber cores, and a spinning rank would keep the one it waits for off the CPU). {@link #AUTO} adapts while
  * the job runs: it waits as {@link #SPIN} while its waits find the cores free and gives them up soon while they
- * find them crowded, judged from what the waits see (preemption, yields that run other threads), so the same
+ * find them crowded, judged from what the waits see (whether their yields run other threads), so the same
  * command waits the same way whenever it starts. Every policy backs off in the end: nothing spins forever.
  */
 public enum WaitPolicy implements SettingValue {

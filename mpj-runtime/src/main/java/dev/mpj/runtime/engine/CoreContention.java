@@ -3,18 +3,19 @@ package dev.mpj.runtime.engine;
 import dev.mpj.runtime.config.WaitPolicy;
 
 /**
- * What this process has seen of the competition for its cores, learned from its own waits rather than guessed
- * at start. A polled wait that lost its core (a gap between two looks at the clock far longer than the polling
- * between them: it was preempted while it spun, or its yield ran another thread) says other work wants the cores,
- * and the {@link WaitPolicy#AUTO adaptive} waits then give them up soon; once no wait has lost its core for a
- * quiet period, the cores are judged free and the waits keep them. Yields that come straight back are no proof of
- * free cores: on a loaded machine the rank waited for often sits in the other core's run queue, where a yield
- * here cannot reach it. It starts crowded, the safe side: a rank that spins on a full machine keeps the rank it
- * waits for off the CPU, while one that yields on an idle machine only pays for the waits longer than its short
- * spin. Each time the cores turn out crowded soon after being judged free, the quiet period doubles, so a job whose
- * ranks outnumber the cores does not keep trying to spin; a free spell much longer than the quiet period halves
- * it again. Shared by the threads of the process (every rank of an in-process job shares the machine); it is a
- * heuristic, so racing updates are harmless.
+ * What this process has seen of the competition for its cores, learned from its own waits rather than guessed at
+ * start. A polled wait that yields and loses its core (the yield ran another thread, so it came back only after that
+ * thread's turn) says other work is queued for this very core, where a spinning wait would keep it off the CPU; the
+ * {@link WaitPolicy#AUTO adaptive} waits then give the cores up soon. Once no yield has lost its core for a quiet
+ * period, the cores are judged free and the waits keep them. A wait preempted while it spins proves nothing of the
+ * kind: on a machine busy with other work the scheduler shares the cores out anyway, and a rank that gave its turns
+ * away would only wait longer. Nor do yields that come straight back prove free cores: the rank waited for may sit in
+ * the other core's run queue, out of this yield's reach. It starts crowded, the safe side: a rank that spins on a full
+ * machine keeps the rank it waits for off the CPU, while one that yields on an idle machine only pays for the waits
+ * longer than its short spin. Each time the cores turn out crowded soon after being judged free, the quiet period
+ * doubles, so a job whose ranks outnumber the cores does not keep trying to spin; a free spell much longer than the
+ * quiet period halves it again. Shared by the threads of the process (every rank of an in-process job shares the
+ * machine); it is a heuristic, so racing updates are harmless.
  */
 public final class CoreContention {
     /** The contention of the cores this process runs on, as all its adaptive waits learn it. */
@@ -45,7 +46,7 @@ public final class CoreContention {
         return crowded;
     }
 
-    /** A wait lost its core at {@code now}: preempted while it spun, or its yield ran another thread. */
+    /** A wait's yield ran another thread, which held the core until {@code now}. */
     void lostCore(long now) {
         lastLost = now;
         if (!crowded) {

@@ -30,8 +30,8 @@ public final class PollingIdleStrategy implements IdleStrategy {
     /** The longest park of a wait that has lasted {@link #DEEP_IDLE_NANOS}. */
     static final long DEEP_PARK_NANOS = 1_000_000;
     /**
-     * A gap between two looks at the clock longer than this lost the core: the polling between them takes a few
-     * microseconds, a thread that another one displaced is away for a scheduler slice.
+     * A yield that kept the thread away longer than this ran another thread: a yield with nothing else runnable
+     * comes back within microseconds, one that ran another thread after a scheduler slice or a wake-up's work.
      */
     static final long LOST_CORE_NANOS = 50_000;
 
@@ -60,8 +60,8 @@ public final class PollingIdleStrategy implements IdleStrategy {
     private long idleSince;
     private long parkNanos;
     private int spins;
-    /** The last look at the clock while spinning or yielding, 0 before the first of this wait. */
-    private long lastRead;
+    /** When this wait last yielded, 0 when its last look at the clock was not followed by a yield. */
+    private long lastYield;
 
     /**
      * @param spinNanos    how long to spin after the last work
@@ -128,6 +128,7 @@ public final class PollingIdleStrategy implements IdleStrategy {
             }
             if (idleFor < phases.yieldNanos) {
                 Thread.yield();
+                lastYield = now;
                 return;
             }
             parkNanos = MIN_PARK_NANOS;
@@ -138,16 +139,16 @@ public final class PollingIdleStrategy implements IdleStrategy {
         parkNanos = Math.min(parkNanos << 1, longest);
     }
 
-    /** Tells the contention what the time since the last look shows; returns the phases to wait in now. */
+    /** Tells the contention whether the last yield ran another thread; returns the phases to wait in now. */
     private Phases learn(long now) {
         CoreContention c = contention;
         if (c == null) {
             return free;
         }
-        if (lastRead != 0 && now - lastRead > LOST_CORE_NANOS) {
+        if (lastYield != 0 && now - lastYield > LOST_CORE_NANOS) {
             c.lostCore(now);
         }
-        lastRead = now;
+        lastYield = 0;
         return c.crowded(now) ? crowded : free;
     }
 
@@ -161,7 +162,7 @@ public final class PollingIdleStrategy implements IdleStrategy {
         idleSince = 0;
         parkNanos = 0;
         spins = 0;
-        lastRead = 0;
+        lastYield = 0;
     }
 
     @Override

@@ -73,18 +73,31 @@ class PollingIdleStrategyTest {
     }
 
     @Test
-    void aWaitThatLosesItsCoreJudgesTheCoresCrowded() {
+    void aYieldThatRanAnotherThreadJudgesTheCoresCrowded() {
+        AtomicLong now = new AtomicLong(1);
+        CoreContention cores = new CoreContention(now.get());
+        now.addAndGet(CoreContention.MIN_QUIET_NANOS);
+        PollingIdleStrategy idle = adaptive(cores, now);
+        waitFor(idle, now, PollingIdleStrategy.SPIN.spinNanos()); // then it yields
+        assertFalse(cores.crowded(now.get()));
+        now.addAndGet(PollingIdleStrategy.LOST_CORE_NANOS + 1); // the yield gave the core away
+        spinUntilClockRead(idle);
+        assertTrue(cores.crowded(now.get()), "a yield that lost the core finds the cores crowded");
+        waitFor(idle, now, PollingIdleStrategy.CROWDED.yieldNanos());
+        assertTrue(idle.nextParkNanos() > 0, "the same wait goes on as a crowded one");
+    }
+
+    @Test
+    void aWaitPreemptedWhileItSpinsKeepsTheCoresFree() {
         AtomicLong now = new AtomicLong(1);
         CoreContention cores = new CoreContention(now.get());
         now.addAndGet(CoreContention.MIN_QUIET_NANOS);
         PollingIdleStrategy idle = adaptive(cores, now);
         spinUntilClockRead(idle);
-        assertFalse(cores.crowded(now.get()));
-        now.addAndGet(PollingIdleStrategy.LOST_CORE_NANOS + 1); // preempted while spinning
+        now.addAndGet(PollingIdleStrategy.LOST_CORE_NANOS * 10); // other work ran: it had its turn, as did this
         spinUntilClockRead(idle);
-        assertTrue(cores.crowded(now.get()), "a wait preempted while it spun finds the cores crowded");
-        waitFor(idle, now, PollingIdleStrategy.CROWDED.yieldNanos());
-        assertTrue(idle.nextParkNanos() > 0, "the same wait goes on as a crowded one");
+        assertFalse(cores.crowded(now.get()));
+        assertEquals(0, idle.nextParkNanos());
     }
 
     @Test
