@@ -65,8 +65,7 @@ class PollingIdleStrategyTest {
     @Test
     void aQuietPeriodWithoutLostCoresJudgesTheCoresFreeAndTheWaitsSpinLonger() {
         AtomicLong now = new AtomicLong(1);
-        CoreContention cores = new CoreContention(now.get());
-        now.addAndGet(CoreContention.MIN_QUIET_NANOS);
+        CoreContention cores = freeCores(now);
         PollingIdleStrategy idle = adaptive(cores, now);
         waitFor(idle, now, PollingIdleStrategy.CROWDED.yieldNanos());
         assertEquals(0, idle.nextParkNanos(), "on free cores a wait spins as long as the spin policy's");
@@ -75,8 +74,7 @@ class PollingIdleStrategyTest {
     @Test
     void aYieldThatRanAnotherThreadJudgesTheCoresCrowded() {
         AtomicLong now = new AtomicLong(1);
-        CoreContention cores = new CoreContention(now.get());
-        now.addAndGet(CoreContention.MIN_QUIET_NANOS);
+        CoreContention cores = freeCores(now);
         PollingIdleStrategy idle = adaptive(cores, now);
         waitFor(idle, now, PollingIdleStrategy.SPIN.spinNanos()); // then it yields
         assertFalse(cores.crowded(now.get()));
@@ -90,8 +88,7 @@ class PollingIdleStrategyTest {
     @Test
     void aWaitPreemptedWhileItSpinsKeepsTheCoresFree() {
         AtomicLong now = new AtomicLong(1);
-        CoreContention cores = new CoreContention(now.get());
-        now.addAndGet(CoreContention.MIN_QUIET_NANOS);
+        CoreContention cores = freeCores(now);
         PollingIdleStrategy idle = adaptive(cores, now);
         spinUntilClockRead(idle);
         now.addAndGet(PollingIdleStrategy.LOST_CORE_NANOS * 10); // other work ran: it had its turn, as did this
@@ -129,6 +126,13 @@ class PollingIdleStrategyTest {
         now.addAndGet(PollingIdleStrategy.LOST_CORE_NANOS * 10);
         spinUntilClockRead(idle);
         assertEquals(0, idle.nextParkNanos(), "the spin policy spins 2 ms whatever it sees");
+    }
+
+    /** Cores judged free at {@code now}, moved past the first quiet period. */
+    private static CoreContention freeCores(AtomicLong now) {
+        CoreContention cores = new CoreContention(now.get());
+        now.addAndGet(CoreContention.MIN_QUIET_NANOS);
+        return cores;
     }
 
     private static PollingIdleStrategy adaptive(CoreContention cores, AtomicLong now) {
