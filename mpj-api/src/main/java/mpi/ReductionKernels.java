@@ -245,6 +245,10 @@ final class ReductionKernels {
 
     /** The integer operations on int values (signed, wrapping); logical ones give 1 or 0. */
     static void ints(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+        if (ArrayKernels.runs(op, n)) {
+            ArrayKernels.ints(op, a, ai, b, bi, n);
+            return;
+        }
         switch (op) {
             case MAX -> {
                 for (int i = 0; i < n; i++) {
@@ -322,6 +326,10 @@ final class ReductionKernels {
 
     /** The integer operations on long values (signed, wrapping); logical ones give 1 or 0. */
     static void longs(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+        if (ArrayKernels.runs(op, n)) {
+            ArrayKernels.longs(op, a, ai, b, bi, n);
+            return;
+        }
         switch (op) {
             case MAX -> {
                 for (int i = 0; i < n; i++) {
@@ -399,6 +407,10 @@ final class ReductionKernels {
 
     /** The arithmetic operations on float values (IEEE 754; MAX and MIN propagate NaN). */
     static void floats(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+        if (ArrayKernels.runs(op, n)) {
+            ArrayKernels.floats(op, a, ai, b, bi, n);
+            return;
+        }
         switch (op) {
             case MAX -> {
                 for (int i = 0; i < n; i++) {
@@ -434,6 +446,10 @@ final class ReductionKernels {
 
     /** The arithmetic operations on double values (IEEE 754; MAX and MIN propagate NaN). */
     static void doubles(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+        if (ArrayKernels.runs(op, n)) {
+            ArrayKernels.doubles(op, a, ai, b, bi, n);
+            return;
+        }
         switch (op) {
             case MAX -> {
                 for (int i = 0; i < n; i++) {

@@ -126,6 +126,58 @@ class OpTest {
                 new float[] {1.5f, -2, 1, 0}, new float[] {2.25f, 3, -1, -0.5f}, 4));
     }
 
+    /** Long vectors run through the array kernels; each value must come out as the short vectors' loops give it. */
+    @Test
+    void longVectorsGiveTheSameValuesAsShortOnes() {
+        int n = 5000; // more than one chunk of every type, and not a whole number of them
+        java.util.Random random = new java.util.Random(25);
+        double[] specials = {Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY, Double.MIN_VALUE, -1e308};
+        double[] dx = new double[n];
+        double[] dy = new double[n];
+        long[] lx = new long[n];
+        long[] ly = new long[n];
+        for (int i = 0; i < n; i++) {
+            dx[i] = i % 97 == 0 ? specials[i % specials.length] : random.nextGaussian() * 1e6;
+            dy[i] = i % 89 == 0 ? specials[(i / 89) % specials.length] : random.nextGaussian() * 1e6;
+            lx[i] = i % 101 == 0 ? Long.MAX_VALUE : random.nextLong();
+            ly[i] = i % 103 == 0 ? Long.MIN_VALUE : random.nextLong();
+        }
+        for (Op op : new Op[] {MPI.MAX, MPI.MIN, MPI.SUM, MPI.PROD}) {
+            assertArrayEquals((double[]) elementWise(op, dx, dy, MPI.DOUBLE), (double[]) reduce(op, MPI.DOUBLE, dx, dy.clone(), n),
+                    op + " on DOUBLE");
+            float[] fx = new float[n];
+            float[] fy = new float[n];
+            int[] ix = new int[n];
+            int[] iy = new int[n];
+            for (int i = 0; i < n; i++) {
+                fx[i] = (float) dx[i];
+                fy[i] = (float) dy[i];
+                ix[i] = (int) lx[i];
+                iy[i] = (int) ly[i];
+            }
+            assertArrayEquals((float[]) elementWise(op, fx, fy, MPI.FLOAT), (float[]) reduce(op, MPI.FLOAT, fx, fy, n),
+                    op + " on FLOAT");
+            assertArrayEquals((int[]) elementWise(op, ix, iy, MPI.INT), (int[]) reduce(op, MPI.INT, ix, iy, n),
+                    op + " on INT");
+            assertArrayEquals((long[]) elementWise(op, lx, ly, MPI.LONG), (long[]) reduce(op, MPI.LONG, lx, ly.clone(), n),
+                    op + " on LONG");
+        }
+    }
+
+    /** {@code x op y} one value at a time, through the kernels' short-vector loops. */
+    private static Object elementWise(Op op, Object x, Object y, Datatype type) {
+        int n = java.lang.reflect.Array.getLength(x);
+        Object result = java.lang.reflect.Array.newInstance(x.getClass().getComponentType(), n);
+        Object a = java.lang.reflect.Array.newInstance(x.getClass().getComponentType(), 1);
+        Object b = java.lang.reflect.Array.newInstance(x.getClass().getComponentType(), 1);
+        for (int i = 0; i < n; i++) {
+            java.lang.reflect.Array.set(a, 0, java.lang.reflect.Array.get(x, i));
+            java.lang.reflect.Array.set(b, 0, java.lang.reflect.Array.get(y, i));
+            java.lang.reflect.Array.set(result, i, java.lang.reflect.Array.get(reduce(op, type, a, b, 1), 0));
+        }
+        return result;
+    }
+
     @Test
     void maxlocAndMinlocKeepTheExtremeValueAndOnTiesTheLowerIndex() {
         int[] x = {5, 0, 3, 9, 7, 2};

@@ -75,7 +75,7 @@ public enum Setting {
             choice(TransportMode.class)),
     WAIT_POLICY("mpj.waitPolicy", "auto",
             "how a rank waits on shared memory: spin (keep the core, then back off after 2 ms), yield (back off"
-                    + " after 20 us), auto (spin when the ranks of the machine fit its cores, else yield)",
+                    + " after 20 us), auto (as spin while the waits find the cores free, as yield while other work competes for them)",
             choice(WaitPolicy.class)),
     CONNECTIONS("mpj.connections", "auto",
             "when TCP connections open: eager (every pair during MPI.Init), ondemand (a pair at its first message),"

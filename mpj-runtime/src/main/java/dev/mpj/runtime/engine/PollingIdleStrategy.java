@@ -8,33 +8,60 @@ import java.util.function.LongSupplier;
 
 /**
  * How a rank waits for frames that only polling finds (shared memory: another process cannot wake it), by time
- * rather than by count, so it behaves the same on every CPU: it spins for {@code spinNanos} (a reply in a
- * ping-pong comes within microseconds, and a spinning thread keeps its core under load, where a yielding one
- * hands it to whoever else is runnable), then yields until {@code yieldNanos} (free when a core is idle, fair
- * when ranks outnumber cores), then parks, doubling from 1 us up to {@code maxParkNanos}, so a frame waits at
- * most about that long (plus the kernel's timer slack). A wait that has lasted {@link #DEEP_IDLE_NANOS} is no
- * longer one for a quick reply (a rank blocked on a slow peer, or idle until the job ends), so its parks go on
- * doubling up to {@link #DEEP_PARK_NANOS}: many such ranks on few cores would otherwise take the CPU from the
- * ranks that work, each waking every {@code maxParkNanos}.
+ * rather than by count, so it behaves the same on every CPU: it spins for a while (a reply in a ping-pong comes
+ * within microseconds, and a spinning thread keeps its core), then yields for a while (free when a core is idle,
+ * fair when ranks outnumber cores), then parks, doubling from 1 us up to {@code maxParkNanos}, so a frame waits at
+ * most about that long (plus the kernel's timer slack). How long it spins and yields is fixed ({@link
+ * WaitPolicy#SPIN}, {@link WaitPolicy#YIELD}) or, for {@link WaitPolicy#AUTO}, chosen at every look at the clock
+ * from what the waits have learned of the competition for the cores ({@link CoreContention}): the spin policy's
+ * phases while the cores are free, the yield policy's while they are crowded. A wait that has lasted
+ * {@link #DEEP_IDLE_NANOS} is no longer one for a quick reply (a rank blocked on a slow peer, or idle until the
+ * job ends), so its parks go on doubling up to {@link #DEEP_PARK_NANOS}: many such ranks on few cores would
+ * otherwise take the CPU from the ranks that work, each waking every {@code maxParkNanos}.
  */
 public final class PollingIdleStrategy implements IdleStrategy {
     /** Spins between two looks at the clock. */
     private static final int SPINS_PER_CLOCK_READ = 32;
-    /** The longest park of either policy: how long a frame may wait in a ring for a rank that has gone idle. */
+    /** The longest park of every policy: how long a frame may wait in a ring for a rank that has gone idle. */
     static final long MAX_PARK_NANOS = 50_000;
     private static final long MIN_PARK_NANOS = 1_000;
     /** How long a wait lasts before its parks may grow past {@code maxParkNanos}. */
     static final long DEEP_IDLE_NANOS = 20_000_000;
     /** The longest park of a wait that has lasted {@link #DEEP_IDLE_NANOS}. */
     static final long DEEP_PARK_NANOS = 1_000_000;
+    /**
+     * A yield that kept the thread away longer than this ran another thread: a yield with nothing else runnable
+     * comes back within microseconds, one that ran another thread after a scheduler slice or a wake-up's work.
+     */
+    static final long LOST_CORE_NANOS = 50_000;
 
-    private final long spinNanos;
-    private final long yieldNanos;
+    /** How long a wait spins, and until when it yields, after the last work. */
+    record Phases(long spinNanos, long yieldNanos) {
+        Phases {
+            if (spinNanos < 0 || yieldNanos < spinNanos) {
+                throw new IllegalArgumentException("spin " + spinNanos + " <= yield " + yieldNanos);
+            }
+        }
+    }
+
+    /** {@link WaitPolicy#SPIN}, and {@link WaitPolicy#AUTO} on free cores: keep the core 2 ms, yield until 10 ms. */
+    static final Phases SPIN = new Phases(2_000_000, 10_000_000);
+    /** {@link WaitPolicy#YIELD}: spin 20 us, yield until 200 us. */
+    static final Phases YIELD = new Phases(20_000, 200_000);
+    /** {@link WaitPolicy#AUTO} on crowded cores waits as {@link WaitPolicy#YIELD}. */
+    static final Phases CROWDED = YIELD;
+
+    private final Phases free;
+    private final Phases crowded;
+    /** What the waits learn of the cores; null when the phases are fixed. */
+    private final CoreContention contention;
     private final long maxParkNanos;
     private final LongSupplier clock;
     private long idleSince;
     private long parkNanos;
     private int spins;
+    /** When this wait last yielded, 0 when its last look at the clock was not followed by a yield. */
+    private long lastYield;
 
     /**
      * @param spinNanos    how long to spin after the last work
@@ -42,27 +69,34 @@ public final class PollingIdleStrategy implements IdleStrategy {
      * @param maxParkNanos the longest park
      */
     public PollingIdleStrategy(long spinNanos, long yieldNanos, long maxParkNanos) {
-        this(spinNanos, yieldNanos, maxParkNanos, System::nanoTime);
+        this(new Phases(spinNanos, yieldNanos), null, null, maxParkNanos, System::nanoTime);
     }
 
-    /** As {@link #PollingIdleStrategy(long, long, long)}, reading time from {@code clock} (nanoseconds). */
-    PollingIdleStrategy(long spinNanos, long yieldNanos, long maxParkNanos, LongSupplier clock) {
-        if (spinNanos < 0 || yieldNanos < spinNanos || maxParkNanos < MIN_PARK_NANOS) {
-            throw new IllegalArgumentException("spin " + spinNanos + " <= yield " + yieldNanos + ", park "
-                    + maxParkNanos + " >= " + MIN_PARK_NANOS);
+    /**
+     * Waits in {@code free}'s phases while {@code contention} (null: always) judges the cores free, else in
+     * {@code crowded}'s, teaching {@code contention} what each look at the {@code clock} (nanoseconds) shows.
+     */
+    PollingIdleStrategy(Phases free, Phases crowded, CoreContention contention, long maxParkNanos,
+                        LongSupplier clock) {
+        if (maxParkNanos < MIN_PARK_NANOS) {
+            throw new IllegalArgumentException("park " + maxParkNanos + " >= " + MIN_PARK_NANOS);
         }
-        this.spinNanos = spinNanos;
-        this.yieldNanos = yieldNanos;
+        this.free = free;
+        this.crowded = crowded;
+        this.contention = contention;
         this.maxParkNanos = maxParkNanos;
         this.clock = clock;
         reset();
     }
 
-    /** A fresh idle strategy for polled waits under {@code policy} ({@link WaitPolicy#AUTO} waits as YIELD). */
+    /** A fresh idle strategy for polled waits under {@code policy}. */
     public static PollingIdleStrategy forPolicy(WaitPolicy policy) {
-        return policy == WaitPolicy.SPIN
-                ? new PollingIdleStrategy(2_000_000, 10_000_000, MAX_PARK_NANOS)
-                : new PollingIdleStrategy(20_000, 200_000, MAX_PARK_NANOS);
+        return switch (policy) {
+            case SPIN -> new PollingIdleStrategy(SPIN, null, null, MAX_PARK_NANOS, System::nanoTime);
+            case YIELD -> new PollingIdleStrategy(YIELD, null, null, MAX_PARK_NANOS, System::nanoTime);
+            case AUTO -> new PollingIdleStrategy(SPIN, CROWDED, CoreContention.OF_THIS_PROCESS, MAX_PARK_NANOS,
+                    System::nanoTime);
+        };
     }
 
     @Override
@@ -85,13 +119,16 @@ public final class PollingIdleStrategy implements IdleStrategy {
                 return;
             }
             spins = 0;
-            long idleFor = clock.getAsLong() - idleSince;
-            if (idleFor < spinNanos) {
+            long now = clock.getAsLong();
+            Phases phases = learn(now);
+            long idleFor = now - idleSince;
+            if (idleFor < phases.spinNanos) {
                 Thread.onSpinWait();
                 return;
             }
-            if (idleFor < yieldNanos) {
+            if (idleFor < phases.yieldNanos) {
                 Thread.yield();
+                lastYield = now;
                 return;
             }
             parkNanos = MIN_PARK_NANOS;
@@ -100,6 +137,19 @@ public final class PollingIdleStrategy implements IdleStrategy {
         long longest = parkNanos >= maxParkNanos && clock.getAsLong() - idleSince >= DEEP_IDLE_NANOS
                 ? Math.max(maxParkNanos, DEEP_PARK_NANOS) : maxParkNanos;
         parkNanos = Math.min(parkNanos << 1, longest);
+    }
+
+    /** Tells the contention whether the last yield ran another thread; returns the phases to wait in now. */
+    private Phases learn(long now) {
+        CoreContention c = contention;
+        if (c == null) {
+            return free;
+        }
+        if (lastYield != 0 && now - lastYield > LOST_CORE_NANOS) {
+            c.lostCore(now);
+        }
+        lastYield = 0;
+        return c.crowded(now) ? crowded : free;
     }
 
     /** The length of the next park, 0 while still spinning or yielding. */
@@ -112,6 +162,7 @@ public final class PollingIdleStrategy implements IdleStrategy {
         idleSince = 0;
         parkNanos = 0;
         spins = 0;
+        lastYield = 0;
     }
 
     @Override

@@ -102,12 +102,12 @@ public final class ProgressEngine implements FrameSink {
         boolean advance();
     }
 
-    /** An engine whose polled waits follow {@code mpj.waitPolicy}, {@code auto} waiting as {@code yield}. */
+    /** An engine whose polled waits follow {@code mpj.waitPolicy}. */
     public ProgressEngine(int rank, Settings settings) {
         this(rank, settings, settings.waitPolicy());
     }
 
-    /** @param waitPolicy how waits on polled transports idle (see {@link RankWaitPolicy#forRank}) */
+    /** @param waitPolicy how waits on polled transports idle (see {@link PollingIdleStrategy#forPolicy}) */
     public ProgressEngine(int rank, Settings settings, WaitPolicy waitPolicy) {
         this.rank = rank;
         this.eagerThreshold = settings.eagerThreshold();

@@ -18,7 +18,6 @@ import dev.mpj.runtime.connect.EagerConnections;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.spi.PeerConnector;
 import dev.mpj.runtime.engine.ProgressEngine;
-import dev.mpj.runtime.engine.RankWaitPolicy;
 import dev.mpj.runtime.node.HostIdentityExchange;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
@@ -147,7 +146,7 @@ public final class InitSequence {
     }
 
     private ProgressEngine newEngine() {
-        return new ProgressEngine(rank, settings, RankWaitPolicy.forRank(settings, nodeMap, rank));
+        return new ProgressEngine(rank, settings);
     }
 
     private World alone() {

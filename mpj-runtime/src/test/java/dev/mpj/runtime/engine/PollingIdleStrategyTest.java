@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Timeout;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,7 +35,7 @@ class PollingIdleStrategyTest {
     @Test
     void parksStopAtTheLongestParkUntilTheWaitHasLastedLong() {
         AtomicLong now = new AtomicLong(1);
-        PollingIdleStrategy idle = new PollingIdleStrategy(0, 0, 4_000, now::get);
+        PollingIdleStrategy idle = fixed(new PollingIdleStrategy.Phases(0, 0), 4_000, now::get);
         parkUntilSteady(idle);
         assertEquals(4_000, idle.nextParkNanos(), "a short wait parks at most maxParkNanos at a time");
 
@@ -48,6 +49,114 @@ class PollingIdleStrategyTest {
 
     private static void parkUntilSteady(PollingIdleStrategy idle) {
         for (int i = 0; i < 32 + 12; i++) { // one clock read's worth of spins, then parks up to 2^11 us
+            idle.idle(0);
+        }
+    }
+
+    @Test
+    void anAdaptiveWaitStartsOnCrowdedCores() {
+        AtomicLong now = new AtomicLong(1);
+        CoreContention cores = new CoreContention(now.get());
+        PollingIdleStrategy idle = adaptive(cores, now);
+        waitFor(idle, now, PollingIdleStrategy.CROWDED.yieldNanos());
+        assertTrue(idle.nextParkNanos() > 0, "past the crowded yield period a wait parks");
+    }
+
+    @Test
+    void aQuietPeriodWithoutLostCoresJudgesTheCoresFreeAndTheWaitsSpinLonger() {
+        AtomicLong now = new AtomicLong(1);
+        CoreContention cores = freeCores(now);
+        PollingIdleStrategy idle = adaptive(cores, now);
+        waitFor(idle, now, PollingIdleStrategy.CROWDED.yieldNanos());
+        assertEquals(0, idle.nextParkNanos(), "on free cores a wait spins as long as the spin policy's");
+    }
+
+    @Test
+    void aYieldThatRanAnotherThreadJudgesTheCoresCrowded() {
+        AtomicLong now = new AtomicLong(1);
+        CoreContention cores = freeCores(now);
+        PollingIdleStrategy idle = adaptive(cores, now);
+        waitFor(idle, now, PollingIdleStrategy.SPIN.spinNanos()); // then it yields
+        assertFalse(cores.crowded(now.get()));
+        now.addAndGet(PollingIdleStrategy.LOST_CORE_NANOS + 1); // the yield gave the core away
+        spinUntilClockRead(idle);
+        assertTrue(cores.crowded(now.get()), "a yield that lost the core finds the cores crowded");
+        waitFor(idle, now, PollingIdleStrategy.CROWDED.yieldNanos());
+        assertTrue(idle.nextParkNanos() > 0, "the same wait goes on as a crowded one");
+    }
+
+    @Test
+    void aWaitPreemptedWhileItSpinsKeepsTheCoresFree() {
+        AtomicLong now = new AtomicLong(1);
+        CoreContention cores = freeCores(now);
+        PollingIdleStrategy idle = adaptive(cores, now);
+        spinUntilClockRead(idle);
+        now.addAndGet(PollingIdleStrategy.LOST_CORE_NANOS * 10); // other work ran: it had its turn, as did this
+        spinUntilClockRead(idle);
+        assertFalse(cores.crowded(now.get()));
+        assertEquals(0, idle.nextParkNanos());
+    }
+
+    @Test
+    void coresCrowdedSoonAfterBeingJudgedFreeNeedALongerQuietPeriod() {
+        CoreContention cores = new CoreContention(0);
+        long now = CoreContention.MIN_QUIET_NANOS;
+        assertFalse(cores.crowded(now));
+        cores.lostCore(now + 1);
+        assertEquals(2 * CoreContention.MIN_QUIET_NANOS, cores.quietNanos());
+        assertTrue(cores.crowded(now + 1 + CoreContention.MIN_QUIET_NANOS), "the first quiet period is not enough");
+        now += 1 + 2 * CoreContention.MIN_QUIET_NANOS;
+        assertFalse(cores.crowded(now));
+        for (int i = 0; i < 20; i++) { // free, then crowded at once, over and over
+            cores.lostCore(now);
+            now += cores.quietNanos();
+            assertFalse(cores.crowded(now));
+        }
+        assertEquals(CoreContention.MAX_QUIET_NANOS, cores.quietNanos(), "the quiet period stops growing");
+
+        cores.lostCore(now + 8 * CoreContention.MAX_QUIET_NANOS); // after a long free spell
+        assertEquals(CoreContention.MAX_QUIET_NANOS / 2, cores.quietNanos(), "a long free spell shortens it");
+    }
+
+    @Test
+    void theFixedPoliciesNeverLearn() {
+        AtomicLong now = new AtomicLong(1);
+        PollingIdleStrategy idle = fixed(PollingIdleStrategy.SPIN, PollingIdleStrategy.MAX_PARK_NANOS, now::get);
+        spinUntilClockRead(idle);
+        now.addAndGet(PollingIdleStrategy.LOST_CORE_NANOS * 10);
+        spinUntilClockRead(idle);
+        assertEquals(0, idle.nextParkNanos(), "the spin policy spins 2 ms whatever it sees");
+    }
+
+    /** Cores judged free at {@code now}, moved past the first quiet period. */
+    private static CoreContention freeCores(AtomicLong now) {
+        CoreContention cores = new CoreContention(now.get());
+        now.addAndGet(CoreContention.MIN_QUIET_NANOS);
+        return cores;
+    }
+
+    private static PollingIdleStrategy adaptive(CoreContention cores, AtomicLong now) {
+        return new PollingIdleStrategy(PollingIdleStrategy.SPIN, PollingIdleStrategy.CROWDED, cores,
+                PollingIdleStrategy.MAX_PARK_NANOS, now::get);
+    }
+
+    private static PollingIdleStrategy fixed(PollingIdleStrategy.Phases phases, long maxParkNanos,
+                                             java.util.function.LongSupplier clock) {
+        return new PollingIdleStrategy(phases, null, null, maxParkNanos, clock);
+    }
+
+    /** Idles {@code nanos} of {@code now}'s time in steps far shorter than a lost core. */
+    private static void waitFor(PollingIdleStrategy idle, AtomicLong now, long nanos) {
+        spinUntilClockRead(idle);
+        for (long waited = 0; waited < nanos; waited += 10_000) {
+            now.addAndGet(10_000);
+            spinUntilClockRead(idle);
+        }
+    }
+
+    /** Idles until the strategy has looked at the clock once more (a spin, yield or park follows it). */
+    private static void spinUntilClockRead(PollingIdleStrategy idle) {
+        for (int i = 0; i < 32; i++) {
             idle.idle(0);
         }
     }

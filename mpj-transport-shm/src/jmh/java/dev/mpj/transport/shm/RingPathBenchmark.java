@@ -4,7 +4,6 @@ import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.node.ProcessId;
-import dev.mpj.runtime.engine.RankWaitPolicy;
 import dev.mpj.runtime.engine.WaitIdling;
 import dev.mpj.runtime.spi.Idling;
 import dev.mpj.runtime.spi.TcpOptions;
@@ -125,7 +124,7 @@ public class RingPathBenchmark {
 
         @Override
         public Idling idling() {
-            return new WaitIdling(RankWaitPolicy.forRank(settings(), nodeMap, rank));
+            return new WaitIdling(settings().waitPolicy());
         }
 
         @Override

@@ -5,7 +5,6 @@ import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.spi.FrameSink;
 import dev.mpj.runtime.node.ProcessId;
-import dev.mpj.runtime.engine.RankWaitPolicy;
 import dev.mpj.runtime.engine.WaitIdling;
 import dev.mpj.runtime.spi.Idling;
 import dev.mpj.runtime.spi.TcpOptions;
@@ -85,7 +84,7 @@ final class ShmNode implements AutoCloseable {
 
         @Override
         public Idling idling() {
-            return new WaitIdling(RankWaitPolicy.forRank(settings, nodeMap, rank));
+            return new WaitIdling(settings.waitPolicy());
         }
 
         @Override

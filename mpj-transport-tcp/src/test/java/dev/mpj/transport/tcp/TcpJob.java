@@ -3,7 +3,6 @@ package dev.mpj.transport.tcp;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
-import dev.mpj.runtime.engine.RankWaitPolicy;
 import dev.mpj.runtime.engine.WaitIdling;
 import dev.mpj.runtime.spi.Idling;
 import dev.mpj.runtime.spi.TcpOptions;
@@ -28,7 +27,7 @@ final class TcpJob implements AutoCloseable {
 
         @Override
         public Idling idling() {
-            return new WaitIdling(RankWaitPolicy.forRank(settings, null, rank));
+            return new WaitIdling(settings.waitPolicy());
         }
     }
 

@@ -1,0 +1,134 @@
+package mpi;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+
+/**
+ * {@code MAX MIN SUM PROD} over long vectors of {@code int long float double}, as {@link ReductionKernels} defines
+ * them, through primitive arrays: chunk by chunk, both operands are copied into per-thread arrays in bulk, combined
+ * there and the result copied back. C2 vectorises a loop over arrays, never one over a {@code ByteBuffer}'s
+ * accessors (bounds and byte-order checks on every element), so the three passes still beat the one by several
+ * times on long vectors; short ones stay with the direct loops, where the copies would not pay.
+ */
+final class ArrayKernels {
+    /** Vectors shorter than this (in values) are left to the direct loops. */
+    static final int MIN_VALUES = 64;
+    private static final int CHUNK_BYTES = 16 * 1024;
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+    private ArrayKernels() {
+    }
+
+    /** A thread's chunk arrays, made at first use of each type. */
+    private static final class Scratch {
+        int[][] ints;
+        long[][] longs;
+        float[][] floats;
+        double[][] doubles;
+    }
+
+    /** Whether the operation is one these kernels run. */
+    static boolean runs(Op.Kind op, int n) {
+        return n >= MIN_VALUES && (op == Op.Kind.MAX || op == Op.Kind.MIN || op == Op.Kind.SUM || op == Op.Kind.PROD);
+    }
+
+    private static ByteBuffer values(ByteBuffer buffer, int index, int bytes) {
+        return buffer.slice(index, bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    static void ints(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+        IntBuffer va = values(a, ai, n * 4).asIntBuffer();
+        IntBuffer vb = values(b, bi, n * 4).asIntBuffer();
+        Scratch s = SCRATCH.get();
+        if (s.ints == null) {
+            s.ints = new int[2][CHUNK_BYTES / 4];
+        }
+        int[] x = s.ints[0];
+        int[] y = s.ints[1];
+        for (int off = 0; off < n; off += x.length) {
+            int len = Math.min(x.length, n - off);
+            va.get(off, x, 0, len);
+            vb.get(off, y, 0, len);
+            switch (op) {
+                case MAX -> { for (int i = 0; i < len; i++) { y[i] = Math.max(x[i], y[i]); } }
+                case MIN -> { for (int i = 0; i < len; i++) { y[i] = Math.min(x[i], y[i]); } }
+                case SUM -> { for (int i = 0; i < len; i++) { y[i] = x[i] + y[i]; } }
+                default -> { for (int i = 0; i < len; i++) { y[i] = x[i] * y[i]; } }
+            }
+            vb.put(off, y, 0, len);
+        }
+    }
+
+    static void longs(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+        LongBuffer va = values(a, ai, n * 8).asLongBuffer();
+        LongBuffer vb = values(b, bi, n * 8).asLongBuffer();
+        Scratch s = SCRATCH.get();
+        if (s.longs == null) {
+            s.longs = new long[2][CHUNK_BYTES / 8];
+        }
+        long[] x = s.longs[0];
+        long[] y = s.longs[1];
+        for (int off = 0; off < n; off += x.length) {
+            int len = Math.min(x.length, n - off);
+            va.get(off, x, 0, len);
+            vb.get(off, y, 0, len);
+            switch (op) {
+                case MAX -> { for (int i = 0; i < len; i++) { y[i] = Math.max(x[i], y[i]); } }
+                case MIN -> { for (int i = 0; i < len; i++) { y[i] = Math.min(x[i], y[i]); } }
+                case SUM -> { for (int i = 0; i < len; i++) { y[i] = x[i] + y[i]; } }
+                default -> { for (int i = 0; i < len; i++) { y[i] = x[i] * y[i]; } }
+            }
+            vb.put(off, y, 0, len);
+        }
+    }
+
+    static void floats(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+        FloatBuffer va = values(a, ai, n * 4).asFloatBuffer();
+        FloatBuffer vb = values(b, bi, n * 4).asFloatBuffer();
+        Scratch s = SCRATCH.get();
+        if (s.floats == null) {
+            s.floats = new float[2][CHUNK_BYTES / 4];
+        }
+        float[] x = s.floats[0];
+        float[] y = s.floats[1];
+        for (int off = 0; off < n; off += x.length) {
+            int len = Math.min(x.length, n - off);
+            va.get(off, x, 0, len);
+            vb.get(off, y, 0, len);
+            switch (op) {
+                case MAX -> { for (int i = 0; i < len; i++) { y[i] = Math.max(x[i], y[i]); } }
+                case MIN -> { for (int i = 0; i < len; i++) { y[i] = Math.min(x[i], y[i]); } }
+                case SUM -> { for (int i = 0; i < len; i++) { y[i] = x[i] + y[i]; } }
+                default -> { for (int i = 0; i < len; i++) { y[i] = x[i] * y[i]; } }
+            }
+            vb.put(off, y, 0, len);
+        }
+    }
+
+    static void doubles(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+        DoubleBuffer va = values(a, ai, n * 8).asDoubleBuffer();
+        DoubleBuffer vb = values(b, bi, n * 8).asDoubleBuffer();
+        Scratch s = SCRATCH.get();
+        if (s.doubles == null) {
+            s.doubles = new double[2][CHUNK_BYTES / 8];
+        }
+        double[] x = s.doubles[0];
+        double[] y = s.doubles[1];
+        for (int off = 0; off < n; off += x.length) {
+            int len = Math.min(x.length, n - off);
+            va.get(off, x, 0, len);
+            vb.get(off, y, 0, len);
+            switch (op) {
+                case MAX -> { for (int i = 0; i < len; i++) { y[i] = Math.max(x[i], y[i]); } }
+                case MIN -> { for (int i = 0; i < len; i++) { y[i] = Math.min(x[i], y[i]); } }
+                case SUM -> { for (int i = 0; i < len; i++) { y[i] = x[i] + y[i]; } }
+                default -> { for (int i = 0; i < len; i++) { y[i] = x[i] * y[i]; } }
+            }
+            vb.put(off, y, 0, len);
+        }
+    }
+}
