@@ -223,6 +223,7 @@ public final class Pmi1Client implements PmiClient {
     @Override
     public String get(String key) {
         PmiLimits.checkKey(key, maxKeyLength);
+        splitBarrier.requireNone(); // the shared table may already hold the pending fence's keys
         long start = System.nanoTime();
         String shared = sharedKvs == null ? null : sharedKvs.get(key);
         if (shared != null) {

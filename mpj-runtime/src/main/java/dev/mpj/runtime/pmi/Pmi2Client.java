@@ -197,6 +197,7 @@ public final class Pmi2Client implements PmiClient {
     @Override
     public String get(String key) {
         PmiLimits.checkKey(key, PmiLimits.MAX_KEY_LENGTH);
+        splitBarrier.requireNone(); // the shared table may already hold the pending fence's keys
         long start = System.nanoTime();
         String shared = sharedKvs == null ? null : sharedKvs.get(key);
         if (shared != null) {
