@@ -34,6 +34,11 @@ public final class PollingIdleStrategy implements IdleStrategy {
      * comes back within microseconds, one that ran another thread after a scheduler slice or a wake-up's work.
      */
     static final long LOST_CORE_NANOS = 50_000;
+    /**
+     * How often an adaptive wait that spins yields once to probe the cores: a wait that keeps finding its reply
+     * within the spin phase would otherwise never yield, and never learn that its peer is waiting for a core.
+     */
+    static final long PROBE_YIELD_NANOS = 100_000;
 
     /** How long a wait spins, and until when it yields, after the last work. */
     record Phases(long spinNanos, long yieldNanos) {
@@ -62,6 +67,8 @@ public final class PollingIdleStrategy implements IdleStrategy {
     private int spins;
     /** When this wait last yielded, 0 when its last look at the clock was not followed by a yield. */
     private long lastYield;
+    /** When this wait last yielded to probe the cores (or began), while {@link #contention} learns. */
+    private long lastProbe;
 
     /**
      * @param spinNanos    how long to spin after the last work
@@ -112,6 +119,7 @@ public final class PollingIdleStrategy implements IdleStrategy {
     public void idle() {
         if (idleSince == 0) {
             idleSince = clock.getAsLong();
+            lastProbe = idleSince;
         }
         if (parkNanos == 0) {
             if (++spins < SPINS_PER_CLOCK_READ) {
@@ -123,7 +131,13 @@ public final class PollingIdleStrategy implements IdleStrategy {
             Phases phases = learn(now);
             long idleFor = now - idleSince;
             if (idleFor < phases.spinNanos) {
-                Thread.onSpinWait();
+                if (contention != null && now - lastProbe >= PROBE_YIELD_NANOS) {
+                    lastProbe = now;
+                    Thread.yield();
+                    lastYield = now;
+                } else {
+                    Thread.onSpinWait();
+                }
                 return;
             }
             if (idleFor < phases.yieldNanos) {
@@ -163,6 +177,7 @@ public final class PollingIdleStrategy implements IdleStrategy {
         parkNanos = 0;
         spins = 0;
         lastYield = 0;
+        lastProbe = 0;
     }
 
     @Override

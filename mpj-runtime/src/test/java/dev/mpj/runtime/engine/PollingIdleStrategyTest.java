@@ -86,6 +86,19 @@ class PollingIdleStrategyTest {
     }
 
     @Test
+    void aWaitThatOnlySpinsProbesTheCoresWithAYieldAndLearnsThatTheyAreCrowded() {
+        AtomicLong now = new AtomicLong(1);
+        CoreContention cores = freeCores(now);
+        PollingIdleStrategy idle = adaptive(cores, now);
+        spinUntilClockRead(idle);
+        now.addAndGet(PollingIdleStrategy.PROBE_YIELD_NANOS); // still far inside the spin phase: a probe yield
+        spinUntilClockRead(idle);
+        now.addAndGet(PollingIdleStrategy.LOST_CORE_NANOS * 2); // that yield ran another thread
+        spinUntilClockRead(idle);
+        assertTrue(cores.crowded(now.get()), "a probe yield that lost the core finds the cores crowded");
+    }
+
+    @Test
     void aWaitPreemptedWhileItSpinsKeepsTheCoresFree() {
         AtomicLong now = new AtomicLong(1);
         CoreContention cores = freeCores(now);
