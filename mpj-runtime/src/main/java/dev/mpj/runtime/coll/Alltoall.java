@@ -7,8 +7,17 @@ final class Alltoall {
     private Alltoall() {
     }
 
-    /** All receives and sends posted at once (MPICH's medium-message choice). */
+    /** All receives and sends posted at once (MPICH's medium-message choice); for two members, one exchange. */
     static void scattered(Peers peers, ByteBuffer send, ByteBuffer recv) {
+        if (peers.size() == 2) {
+            int block = send.remaining() / 2;
+            int me = peers.me();
+            int other = 1 - me;
+            Bytes.copy(Bytes.range(send, me * block, (me + 1) * block), recv, me * block);
+            peers.exchange(other, Bytes.range(send, other * block, (other + 1) * block),
+                    other, Bytes.range(recv, other * block, (other + 1) * block));
+            return;
+        }
         int[] start = equalBlocks(peers.size(), send.remaining() / peers.size());
         LinearV.alltoallv(peers, RingAllgather.blocks(send, start), RingAllgather.blocks(recv, start));
     }
@@ -42,11 +51,13 @@ final class Alltoall {
         int me = peers.me();
         int block = send.remaining() / p;
         // rotate so that index i holds the block for rank me + i
-        ByteBuffer tmp = Bytes.allocate(p * block);
+        int half = (p / 2) * block;
+        ByteBuffer scratch = ScratchBuffer.ofThread().take(p * block + 2 * half);
+        ByteBuffer tmp = Bytes.range(scratch, 0, p * block);
         Bytes.copy(Bytes.range(send, me * block, p * block), tmp, 0);
         Bytes.copy(Bytes.range(send, 0, me * block), tmp, (p - me) * block);
-        ByteBuffer packed = Bytes.allocate((p / 2) * block);
-        ByteBuffer arrived = Bytes.allocate((p / 2) * block);
+        ByteBuffer packed = Bytes.range(scratch, p * block, p * block + half);
+        ByteBuffer arrived = Bytes.range(scratch, p * block + half, p * block + 2 * half);
         for (int bit = 1; bit < p; bit <<= 1) {
             int count = 0;
             for (int i = bit; i < p; i++) {

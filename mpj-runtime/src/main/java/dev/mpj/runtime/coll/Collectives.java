@@ -32,8 +32,8 @@ public final class Collectives {
     private final CollectiveTuning tuning;
     private final FlatCollectives flat;
     private final NodeMap nodeMap;
-    /** Layouts by collective context; a context freed and reused by other members is recomputed. */
-    private final Map<Integer, NodeLayout> layouts = new ConcurrentHashMap<>();
+    /** What is kept of each communicator, by collective context; a context freed and reused is made afresh. */
+    private final Map<Integer, CommunicatorCache> caches = new ConcurrentHashMap<>();
 
     /** Collectives with no node map: every algorithm is flat. */
     public Collectives(MpiBackend p2p, CollectiveTuning tuning) {
@@ -274,7 +274,16 @@ public final class Collectives {
     }
 
     private Peers peers(CommSpec comm, CollectiveKind kind) {
-        return Peers.of(p2p, comm, kind);
+        return cache(comm).peers(p2p, comm, kind);
+    }
+
+    private CommunicatorCache cache(CommSpec comm) {
+        CommunicatorCache cache = caches.get(comm.collectiveContext());
+        if (cache == null || !cache.describes(comm)) {
+            cache = new CommunicatorCache(comm);
+            caches.put(comm.collectiveContext(), cache);
+        }
+        return cache;
     }
 
     /** The communicator's layout when a node-aware algorithm could run on it, else null. */
@@ -282,11 +291,7 @@ public final class Collectives {
         if (nodeMap == null || nodeMap.nodeCount() == 1 || comm.size() < 3 || tuning.flatOnly()) {
             return null;
         }
-        NodeLayout layout = layouts.get(comm.collectiveContext());
-        if (layout == null || !layout.describes(comm.worldRanks())) {
-            layout = NodeLayout.of(comm, nodeMap);
-            layouts.put(comm.collectiveContext(), layout);
-        }
+        NodeLayout layout = cache(comm).layout(comm, nodeMap);
         return layout.spansSharedNodes() ? layout : null;
     }
 

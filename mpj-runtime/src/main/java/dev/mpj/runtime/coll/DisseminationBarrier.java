@@ -20,8 +20,13 @@ public final class DisseminationBarrier {
         run(Peers.of(backend, comm, CollectiveKind.BARRIER));
     }
 
+    /** The blocking barrier: each round's exchange on the calling thread, with no schedule to build. */
     static void run(Peers peers) {
-        rounds(new Schedule(peers)).run();
+        int p = peers.size();
+        int me = peers.me();
+        for (int k = 1; k < p; k <<= 1) {
+            peers.exchange(signalled(me, k, p), EMPTY, heardFrom(me, k, p), EMPTY);
+        }
     }
 
     /** Appends the barrier's rounds to {@code s}. */
@@ -31,10 +36,18 @@ public final class DisseminationBarrier {
         for (int k = 1; k < p; k <<= 1) {
             int step = k;
             s.then(r -> {
-                r.receive((me - step + p) % p, EMPTY);
-                r.send((me + step) % p, EMPTY);
+                r.receive(heardFrom(me, step, p), EMPTY);
+                r.send(signalled(me, step, p), EMPTY);
             });
         }
         return s;
+    }
+
+    private static int signalled(int me, int step, int p) {
+        return (me + step) % p;
+    }
+
+    private static int heardFrom(int me, int step, int p) {
+        return (me - step + p) % p;
     }
 }

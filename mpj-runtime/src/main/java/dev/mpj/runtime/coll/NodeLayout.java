@@ -13,15 +13,13 @@ import java.util.Arrays;
  * node order is combining in rank order (what a non-commutative operation needs). Immutable.
  */
 final class NodeLayout {
-    private final int[] worldRanks;
     private final int[] nodeOf;
     private final int[][] members;
     private final int node;
     private final int localIndex;
     private final boolean contiguous;
 
-    private NodeLayout(int[] worldRanks, int[] nodeOf, int[][] members, int me) {
-        this.worldRanks = worldRanks;
+    private NodeLayout(int[] nodeOf, int[][] members, int me) {
         this.nodeOf = nodeOf;
         this.members = members;
         this.node = nodeOf[me];
@@ -58,12 +56,7 @@ final class NodeLayout {
         for (int rank = 0; rank < size; rank++) {
             members[nodeOf[rank]][counts[nodeOf[rank]]++] = rank;
         }
-        return new NodeLayout(world, nodeOf, members, comm.rank());
-    }
-
-    /** Whether this layout was made for a communicator of exactly these members. */
-    boolean describes(int[] world) {
-        return world == worldRanks || Arrays.equals(world, worldRanks);
+        return new NodeLayout(nodeOf, members, comm.rank());
     }
 
     int size() {

@@ -72,11 +72,4 @@ class NodeLayoutTest {
         assertFalse(layout(NodeMap.blocks(4, 4), all(4), 0).spansSharedNodes());
         assertFalse(layout(NodeMap.blocks(8, 2), new int[] {0, 4}, 0).spansSharedNodes());
     }
-
-    @Test
-    void aLayoutDescribesCommunicatorsOfTheSameMembersOnly() {
-        NodeLayout l = layout(NodeMap.blocks(4, 2), all(4), 0);
-        assertTrue(l.describes(all(4)));
-        assertFalse(l.describes(new int[] {0, 1, 3, 2}));
-    }
 }

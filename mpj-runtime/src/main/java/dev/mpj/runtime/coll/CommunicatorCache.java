@@ -1,0 +1,53 @@
+package dev.mpj.runtime.coll;
+
+import dev.mpj.api.CommSpec;
+import dev.mpj.api.MpiBackend;
+import dev.mpj.runtime.node.NodeMap;
+
+import java.util.Arrays;
+
+/**
+ * What the blocking collectives keep of one communicator between calls, so a call does not rebuild it: the
+ * members as each kind of collective numbers them ({@link Peers}, immutable) and the node layout. Made for one
+ * set of members and one caller rank; a context freed and reused by another communicator no longer
+ * {@link #describes} it and is replaced.
+ */
+final class CommunicatorCache {
+    private static final CollectiveKind[] KINDS = CollectiveKind.values();
+
+    private final int[] worldRanks;
+    private final int rank;
+    private final Peers[] peers = new Peers[KINDS.length];
+    private NodeLayout layout;
+
+    CommunicatorCache(CommSpec comm) {
+        this.worldRanks = comm.worldRanks();
+        this.rank = comm.rank();
+    }
+
+    /** Whether this cache was made for a communicator of exactly these members and this caller. */
+    boolean describes(CommSpec comm) {
+        int[] world = comm.worldRanks();
+        return comm.rank() == rank && (world == worldRanks || Arrays.equals(world, worldRanks));
+    }
+
+    /** The members, by rank, on the context and tag of {@code kind}. */
+    Peers peers(MpiBackend backend, CommSpec comm, CollectiveKind kind) {
+        Peers p = peers[kind.ordinal()];
+        if (p == null) {
+            p = Peers.of(backend, comm, kind);
+            peers[kind.ordinal()] = p;
+        }
+        return p;
+    }
+
+    /** How the members fall on the nodes of {@code map}. */
+    NodeLayout layout(CommSpec comm, NodeMap map) {
+        NodeLayout l = layout;
+        if (l == null) {
+            l = NodeLayout.of(comm, map);
+            layout = l;
+        }
+        return l;
+    }
+}
