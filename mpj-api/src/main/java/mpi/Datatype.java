@@ -1,6 +1,7 @@
 package mpi;
 
 import dev.mpj.api.Operation;
+import dev.mpj.api.ScratchBuffer;
 
 import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
@@ -414,7 +415,12 @@ public class Datatype {
      * {@code ByteBuffer} holding the items as one run); without it the result is always a private
      * copy. Arguments are checked.
      */
-    ByteBuffer pack(Object buf, int offset, int count, boolean share) {
+    final ByteBuffer pack(Object buf, int offset, int count, boolean share) {
+        return pack(buf, offset, count, share, null);
+    }
+
+    /** {@link #pack(Object, int, int, boolean)}, a copy made in {@code scratch} (null: in a buffer of its own). */
+    ByteBuffer pack(Object buf, int offset, int count, boolean share, ScratchBuffer scratch) {
         int elementBytes = element.bytes;
         int n = count * map.size;
         if (share && map.isContiguousFor(count)) {
@@ -426,7 +432,8 @@ public class Datatype {
                 return ByteBuffer.wrap((byte[]) buf, first, n).slice();
             }
         }
-        ByteBuffer out = ByteBuffer.allocate(n * elementBytes).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer out = scratch == null ? ByteBuffer.allocate(n * elementBytes).order(ByteOrder.LITTLE_ENDIAN)
+                : scratch.take(n * elementBytes);
         packInto(buf, offset, count, out);
         return out.flip();
     }
@@ -541,7 +548,12 @@ public class Datatype {
     }
 
     /** Where a receive of up to {@code count} items into {@code buf} at {@code offset} lands. Arguments are checked. */
-    ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
+    final ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
+        return receiveBuffer(buf, offset, count, null);
+    }
+
+    /** {@link #receiveBuffer(Object, int, int)}, a room it needs taken from {@code scratch} (null: allocated). */
+    ReceiveBuffer receiveBuffer(Object buf, int offset, int count, ScratchBuffer scratch) {
         int elementBytes = element.bytes;
         int n = count * map.size;
         if (map.isContiguousFor(count)) {
@@ -553,7 +565,7 @@ public class Datatype {
                 return ReceiveBuffer.inPlace(ByteBuffer.wrap((byte[]) buf, first, n).slice());
             }
         }
-        ByteBuffer room = ByteBuffer.allocate(n * elementBytes);
+        ByteBuffer room = scratch == null ? ByteBuffer.allocate(n * elementBytes) : scratch.take(n * elementBytes);
         return ReceiveBuffer.unpacking(room, new Unpack(this, room, buf, offset, count));
     }
 

@@ -1,5 +1,7 @@
 package mpi;
 
+import dev.mpj.api.ScratchBuffer;
+
 import java.nio.ByteBuffer;
 
 /**
@@ -39,7 +41,7 @@ final class EmptyDatatype extends Datatype {
     }
 
     @Override
-    ByteBuffer pack(Object buf, int offset, int count, boolean share) {
+    ByteBuffer pack(Object buf, int offset, int count, boolean share, ScratchBuffer scratch) {
         return ByteBuffer.allocate(0);
     }
 
@@ -52,7 +54,7 @@ final class EmptyDatatype extends Datatype {
     }
 
     @Override
-    ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
+    ReceiveBuffer receiveBuffer(Object buf, int offset, int count, ScratchBuffer scratch) {
         return ReceiveBuffer.inPlace(ByteBuffer.allocate(0));
     }
 }

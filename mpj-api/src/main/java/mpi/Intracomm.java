@@ -5,6 +5,7 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
 import dev.mpj.api.Reduction;
+import dev.mpj.api.ScratchBuffer;
 import dev.mpj.api.SendMode;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -261,7 +262,7 @@ public class Intracomm extends Comm {
                 ObjectCollectives.bcast(call, spec, buf, offset, count, datatype, root);
                 return;
             }
-            Buffers b = bcastBuffers(call, spec, buf, offset, count, datatype, root);
+            Buffers b = bcastBuffers(call, spec, buf, offset, count, datatype, root, CollectiveScratch.ofThread());
             Environment.backend().bcast(spec, b.send(), root);
             b.finish();
         } catch (RuntimeException e) {
@@ -269,13 +270,13 @@ public class Intracomm extends Comm {
         }
     }
 
-    /** The root's data, or the room the others receive it in. */
+    /** The root's data, or the room the others receive it in; in {@code scratch} for a blocking call, else null. */
     private static Buffers bcastBuffers(String call, CommSpec spec, Object buf, int offset, int count,
-                                        Datatype datatype, int root) {
+                                        Datatype datatype, int root, CollectiveScratch scratch) {
         if (spec.rank() == root) {
-            return new Buffers(packed(call, buf, offset, count, datatype), null);
+            return new Buffers(packed(call, buf, offset, count, datatype, CollectiveScratch.packed(scratch)), null);
         }
-        Landing into = landing(call, buf, offset, count, datatype);
+        Landing into = landing(call, buf, offset, count, datatype, CollectiveScratch.results(scratch));
         return new Buffers(into.room(), into);
     }
 
@@ -419,7 +420,7 @@ public class Intracomm extends Comm {
                 return;
             }
             Buffers b = allgatherBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                    recvcount, recvtype);
+                    recvcount, recvtype, CollectiveScratch.ofThread());
             Environment.backend().allgather(spec, b.send(), b.room());
             b.finish();
         } catch (RuntimeException e) {
@@ -429,12 +430,14 @@ public class Intracomm extends Comm {
 
     private static Buffers allgatherBuffers(String call, CommSpec spec, Object sendbuf, int sendoffset, int sendcount,
                                             Datatype sendtype, Object recvbuf, int recvoffset, int recvcount,
-                                            Datatype recvtype) {
+                                            Datatype recvtype, CollectiveScratch scratch) {
         checkCount(call, recvcount);
-        Landing all = landing(call, recvbuf, recvoffset, recvcount * spec.size(), recvtype);
+        Landing all = landing(call, recvbuf, recvoffset, recvcount * spec.size(), recvtype,
+                CollectiveScratch.results(scratch));
         ByteBuffer mine = sendbuf == MPI.IN_PLACE
-                ? copied(call, recvbuf, recvoffset + spec.rank() * recvcount * recvtype.Extent(), recvcount, recvtype)
-                : packed(call, sendbuf, sendoffset, sendcount, sendtype);
+                ? copied(call, recvbuf, recvoffset + spec.rank() * recvcount * recvtype.Extent(), recvcount, recvtype,
+                CollectiveScratch.packed(scratch))
+                : packed(call, sendbuf, sendoffset, sendcount, sendtype, CollectiveScratch.packed(scratch));
         return new Buffers(mine, all);
     }
 
@@ -477,7 +480,7 @@ public class Intracomm extends Comm {
                 return;
             }
             Buffers b = alltoallBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                    recvcount, recvtype);
+                    recvcount, recvtype, CollectiveScratch.ofThread());
             Environment.backend().alltoall(spec, b.send(), b.room());
             b.finish();
         } catch (RuntimeException e) {
@@ -487,16 +490,16 @@ public class Intracomm extends Comm {
 
     private static Buffers alltoallBuffers(String call, CommSpec spec, Object sendbuf, int sendoffset, int sendcount,
                                            Datatype sendtype, Object recvbuf, int recvoffset, int recvcount,
-                                           Datatype recvtype) {
+                                           Datatype recvtype, CollectiveScratch scratch) {
         checkCount(call, recvcount);
         int p = spec.size();
-        Landing all = landing(call, recvbuf, recvoffset, recvcount * p, recvtype);
+        Landing all = landing(call, recvbuf, recvoffset, recvcount * p, recvtype, CollectiveScratch.results(scratch));
         ByteBuffer send;
         if (sendbuf == MPI.IN_PLACE) {
-            send = copied(call, recvbuf, recvoffset, recvcount * p, recvtype);
+            send = copied(call, recvbuf, recvoffset, recvcount * p, recvtype, CollectiveScratch.packed(scratch));
         } else {
             checkCount(call, sendcount);
-            send = packed(call, sendbuf, sendoffset, sendcount * p, sendtype);
+            send = packed(call, sendbuf, sendoffset, sendcount * p, sendtype, CollectiveScratch.packed(scratch));
         }
         return new Buffers(send, all);
     }
@@ -544,7 +547,8 @@ public class Intracomm extends Comm {
                 return;
             }
             Reduction reduction = reduction(call, op, datatype);
-            Buffers b = reduceBuffers(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, root);
+            Buffers b = reduceBuffers(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, root,
+                    CollectiveScratch.ofThread());
             Environment.backend().reduce(spec, b.send(), b.room(), reduction, root);
             b.finish();
         } catch (RuntimeException e) {
@@ -552,21 +556,27 @@ public class Intracomm extends Comm {
         }
     }
 
-    /** The contribution, and at the root the room of the result. */
+    /** The contribution, and at the root the room of the result; in {@code scratch} for a blocking call, else null. */
     private static Buffers reduceBuffers(String call, CommSpec spec, Object sendbuf, int sendoffset, Object recvbuf,
-                                         int recvoffset, int count, Datatype datatype, int root) {
+                                         int recvoffset, int count, Datatype datatype, int root,
+                                         CollectiveScratch scratch) {
         if (spec.rank() != root) {
             rejectInPlace(call, sendbuf, "send buffer (MPI.IN_PLACE is for the root only)");
-            return new Buffers(packed(call, sendbuf, sendoffset, count, datatype), null);
+            return new Buffers(packed(call, sendbuf, sendoffset, count, datatype, CollectiveScratch.packed(scratch)),
+                    null);
         }
-        return reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+        return reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, scratch);
     }
 
-    /** The contribution and the room of the result of a reduction whose result every member gets. */
+    /**
+     * The contribution and the room of the result of a reduction whose result every member gets; in
+     * {@code scratch} for a blocking call, else null.
+     */
     private static Buffers reductionBuffers(String call, Object sendbuf, int sendoffset, Object recvbuf,
-                                            int recvoffset, int count, Datatype datatype) {
-        Landing result = landing(call, recvbuf, recvoffset, count, datatype);
-        return new Buffers(contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype), result);
+                                            int recvoffset, int count, Datatype datatype, CollectiveScratch scratch) {
+        Landing result = landing(call, recvbuf, recvoffset, count, datatype, CollectiveScratch.results(scratch));
+        return new Buffers(contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
+                CollectiveScratch.packed(scratch)), result);
     }
 
     /** {@link #Reduce} with the result at every member. */
@@ -580,7 +590,8 @@ public class Intracomm extends Comm {
                 return;
             }
             Reduction reduction = reduction(call, op, datatype);
-            Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+            Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
+                    CollectiveScratch.ofThread());
             Environment.backend().allreduce(spec, b.send(), b.room(), reduction);
             b.finish();
         } catch (RuntimeException e) {
@@ -639,7 +650,8 @@ public class Intracomm extends Comm {
                 return;
             }
             Reduction reduction = reduction(call, op, datatype);
-            Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+            Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
+                    CollectiveScratch.ofThread());
             Environment.backend().scan(spec, b.send(), b.room(), reduction);
             b.finish();
         } catch (RuntimeException e) {
@@ -719,7 +731,7 @@ public class Intracomm extends Comm {
         String call = "Ibcast";
         CommSpec spec = checkedRoot(call, root);
         rejectObjects(call, datatype);
-        Buffers b = bcastBuffers(call, spec, buf, offset, count, datatype, root);
+        Buffers b = bcastBuffers(call, spec, buf, offset, count, datatype, root, null);
         return Request.collective(this, Environment.backend().ibcast(spec, nextCollectiveSequence(), b.send(), root),
                 b.result());
     }
@@ -731,7 +743,7 @@ public class Intracomm extends Comm {
         CommSpec spec = checkedRoot(call, root);
         rejectObjects(call, datatype);
         Reduction reduction = reduction(call, op, datatype);
-        Buffers b = reduceBuffers(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, root);
+        Buffers b = reduceBuffers(call, spec, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, root, null);
         return Request.collective(this, Environment.backend().ireduce(spec, nextCollectiveSequence(), b.send(),
                 b.room(), reduction, root), b.result());
     }
@@ -743,7 +755,7 @@ public class Intracomm extends Comm {
         CommSpec spec = spec();
         rejectObjects(call, datatype);
         Reduction reduction = reduction(call, op, datatype);
-        Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype);
+        Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, null);
         return Request.collective(this, Environment.backend().iallreduce(spec, nextCollectiveSequence(), b.send(),
                 b.room(), reduction), b.result());
     }
@@ -755,7 +767,7 @@ public class Intracomm extends Comm {
         CommSpec spec = spec();
         rejectObjects(call, sendtype, recvtype);
         Buffers b = allgatherBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                recvcount, recvtype);
+                recvcount, recvtype, null);
         return Request.collective(this, Environment.backend().iallgather(spec, nextCollectiveSequence(), b.send(),
                 b.room()), b.result());
     }
@@ -767,7 +779,7 @@ public class Intracomm extends Comm {
         CommSpec spec = spec();
         rejectObjects(call, sendtype, recvtype);
         Buffers b = alltoallBuffers(call, spec, sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset,
-                recvcount, recvtype);
+                recvcount, recvtype, null);
         return Request.collective(this, Environment.backend().ialltoall(spec, nextCollectiveSequence(), b.send(),
                 b.room()), b.result());
     }
@@ -796,33 +808,55 @@ public class Intracomm extends Comm {
 
     /** The bytes of a send buffer, shared with it where possible (collectives only read them). */
     private static ByteBuffer packed(String call, Object buf, int offset, int count, Datatype type) {
+        return packed(call, buf, offset, count, type, null);
+    }
+
+    /** {@link #packed}, a copy made in {@code scratch} (null: in a buffer of its own). */
+    private static ByteBuffer packed(String call, Object buf, int offset, int count, Datatype type,
+                                     ScratchBuffer scratch) {
         rejectInPlace(call, buf, "buffer");
         checkType(call, type);
         type.checkBuffer(call, buf, offset, count, false);
-        return type.pack(buf, offset, count, true);
+        return type.pack(buf, offset, count, true, scratch);
     }
 
     /** A private copy of part of a receive buffer: the send data of an in-place call, which the result overwrites. */
     private static ByteBuffer copied(String call, Object buf, int offset, int count, Datatype type) {
+        return copied(call, buf, offset, count, type, null);
+    }
+
+    private static ByteBuffer copied(String call, Object buf, int offset, int count, Datatype type,
+                                     ScratchBuffer scratch) {
         rejectInPlace(call, buf, "receive buffer (MPI.IN_PLACE needs a real one)");
         checkType(call, type);
         type.checkBuffer(call, buf, offset, count, true);
-        return type.pack(buf, offset, count, false);
+        return type.pack(buf, offset, count, false, scratch);
     }
 
     private static Landing landing(String call, Object buf, int offset, int count, Datatype type) {
+        return landing(call, buf, offset, count, type, null);
+    }
+
+    /** {@link #landing}, a room it needs taken from {@code scratch} (null: allocated). */
+    private static Landing landing(String call, Object buf, int offset, int count, Datatype type,
+                                   ScratchBuffer scratch) {
         rejectInPlace(call, buf, "receive buffer");
         checkType(call, type);
         type.checkBuffer(call, buf, offset, count, true);
-        return Landing.of(type, buf, offset, count);
+        return Landing.of(type, buf, offset, count, scratch);
     }
 
     /** A reduction's own contribution: its send buffer, or with MPI.IN_PLACE a copy of its receive buffer. */
     private static ByteBuffer contribution(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
                                            int count, Datatype type) {
+        return contribution(call, sendbuf, sendoffset, recvbuf, recvoffset, count, type, null);
+    }
+
+    private static ByteBuffer contribution(String call, Object sendbuf, int sendoffset, Object recvbuf, int recvoffset,
+                                           int count, Datatype type, ScratchBuffer scratch) {
         return sendbuf == MPI.IN_PLACE
-                ? copied(call, recvbuf, recvoffset, count, type)
-                : packed(call, sendbuf, sendoffset, count, type);
+                ? copied(call, recvbuf, recvoffset, count, type, scratch)
+                : packed(call, sendbuf, sendoffset, count, type, scratch);
     }
 
     private static Landing[] landings(String call, Object buf, int offset, int[] counts, int[] displs, Datatype type,

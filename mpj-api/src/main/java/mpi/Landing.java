@@ -2,6 +2,7 @@ package mpi;
 
 import dev.mpj.api.CollectiveOperation;
 import dev.mpj.api.Operation;
+import dev.mpj.api.ScratchBuffer;
 import java.nio.ByteBuffer;
 
 /**
@@ -22,7 +23,12 @@ final class Landing {
 
     /** Room for {@code count} items of {@code type} at {@code offset} of {@code buf}; arguments are checked. */
     static Landing of(Datatype type, Object buf, int offset, int count) {
-        return new Landing(type.receiveBuffer(buf, offset, count));
+        return of(type, buf, offset, count, null);
+    }
+
+    /** {@link #of(Datatype, Object, int, int)} with a room, where one is needed, from {@code scratch} (null: allocated). */
+    static Landing of(Datatype type, Object buf, int offset, int count, ScratchBuffer scratch) {
+        return new Landing(type.receiveBuffer(buf, offset, count, scratch));
     }
 
     /** The bytes for the runtime to fill, all of them. */

@@ -1,5 +1,7 @@
 package mpi;
 
+import dev.mpj.api.ScratchBuffer;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -55,7 +57,7 @@ final class ObjectDatatype extends Datatype {
     }
 
     @Override
-    ByteBuffer pack(Object buf, int offset, int count, boolean share) {
+    ByteBuffer pack(Object buf, int offset, int count, boolean share, ScratchBuffer scratch) {
         return serialiseItems((Object[]) buf, offset, count);
     }
 
@@ -110,7 +112,7 @@ final class ObjectDatatype extends Datatype {
     }
 
     @Override
-    ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
+    ReceiveBuffer receiveBuffer(Object buf, int offset, int count, ScratchBuffer scratch) {
         Object[] objects = (Object[]) buf;
         return ReceiveBuffer.unpacking(null, (completed, status) -> {
             ByteBuffer data = completed.buffer().duplicate();

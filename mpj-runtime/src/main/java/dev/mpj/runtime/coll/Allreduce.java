@@ -25,7 +25,7 @@ final class Allreduce {
     static void recursiveDoubling(Peers peers, ByteBuffer send, ByteBuffer recv, Reduction op) {
         int n = send.remaining();
         Bytes.copy(send, recv);
-        ByteBuffer tmp = ScratchBuffer.ofThread().take(n);
+        ByteBuffer tmp = Bytes.scratch(n);
         int rem = peers.size() - Bytes.floorPowerOfTwo(peers.size());
         int newRank = fold(peers, recv, tmp, op, rem);
         if (newRank >= 0) {
@@ -58,7 +58,7 @@ final class Allreduce {
     static void rabenseifner(Peers peers, ByteBuffer send, ByteBuffer recv, Reduction op) {
         int n = send.remaining();
         Bytes.copy(send, recv);
-        ByteBuffer tmp = ScratchBuffer.ofThread().take(n);
+        ByteBuffer tmp = Bytes.scratch(n);
         int pof2 = Bytes.floorPowerOfTwo(peers.size());
         int rem = peers.size() - pof2;
         int newRank = fold(peers, recv, tmp, op, rem);
@@ -148,7 +148,7 @@ final class Allreduce {
         Bytes.copy(send, recv);
         int[] start = Bytes.split(send.remaining(), p, op.itemBytes());
         ByteBuffer[] chunks = RingAllgather.blocks(recv, start);
-        ByteBuffer tmp = ScratchBuffer.ofThread().take(start[1] - start[0] + op.itemBytes());
+        ByteBuffer tmp = Bytes.scratch(start[1] - start[0] + op.itemBytes());
         int right = (me + 1) % p;
         int left = (me - 1 + p) % p;
         for (int step = 0; step < p - 1; step++) {

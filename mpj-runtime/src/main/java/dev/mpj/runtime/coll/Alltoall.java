@@ -52,7 +52,7 @@ final class Alltoall {
         int block = send.remaining() / p;
         // rotate so that index i holds the block for rank me + i
         int half = (p / 2) * block;
-        ByteBuffer scratch = ScratchBuffer.ofThread().take(p * block + 2 * half);
+        ByteBuffer scratch = Bytes.scratch(p * block + 2 * half);
         ByteBuffer tmp = Bytes.range(scratch, 0, p * block);
         Bytes.copy(Bytes.range(send, me * block, p * block), tmp, 0);
         Bytes.copy(Bytes.range(send, 0, me * block), tmp, (p - me) * block);

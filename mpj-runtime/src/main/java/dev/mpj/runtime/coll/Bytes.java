@@ -1,10 +1,14 @@
 package dev.mpj.runtime.coll;
 
+import dev.mpj.api.ScratchBuffer;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /** Byte-range helpers: collectives address their buffers by offsets from the buffer's position. */
 final class Bytes {
+    private static final ThreadLocal<ScratchBuffer> SCRATCH = ThreadLocal.withInitial(ScratchBuffer::new);
+
     private Bytes() {
     }
 
@@ -16,6 +20,14 @@ final class Bytes {
     /** A heap buffer for intermediate results, little-endian like all packed data. */
     static ByteBuffer allocate(int length) {
         return ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * {@code length} bytes of the calling thread's scratch buffer, little-endian, for an algorithm of a blocking
+     * collective that calls no other collective while it holds them (so no two holders overlap).
+     */
+    static ByteBuffer scratch(int length) {
+        return SCRATCH.get().take(length);
     }
 
     /** Copies all of {@code src} into {@code dst} at its start; neither buffer's position moves. */

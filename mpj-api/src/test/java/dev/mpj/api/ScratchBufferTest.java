@@ -1,14 +1,11 @@
-package dev.mpj.runtime.coll;
+package dev.mpj.api;
 
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ScratchBufferTest {
@@ -42,15 +39,5 @@ class ScratchBufferTest {
         assertEquals(ScratchBuffer.MAX_KEPT_BYTES + 1, big.remaining());
         assertEquals(ByteOrder.LITTLE_ENDIAN, big.order());
         assertEquals(64, s.keptBytes());
-    }
-
-    @Test
-    void eachThreadHasItsOwn() throws InterruptedException {
-        AtomicReference<ScratchBuffer> other = new AtomicReference<>();
-        Thread t = new Thread(() -> other.set(ScratchBuffer.ofThread()));
-        t.start();
-        t.join();
-        assertSame(ScratchBuffer.ofThread(), ScratchBuffer.ofThread());
-        assertNotSame(ScratchBuffer.ofThread(), other.get());
     }
 }
