@@ -1,5 +1,6 @@
 package dev.mpj.runtime.coll;
 
+import dev.mpj.api.CommSpec;
 import dev.mpj.api.Reduction;
 import dev.mpj.runtime.config.CollectiveAlgorithms.Allreduce;
 import mpi.MPIException;
@@ -53,6 +54,26 @@ class ReductionCollectivesTest {
     @MethodSource("allreduces")
     void allreduceCombinesEveryRanksVectorInRankOrder(Allreduce algorithm, int np) {
         new ThreadedJob(np, forcing(algorithm)).run(allreducesInRankOrder(SIZES));
+    }
+
+    @Test
+    void aCollectiveContextReusedByOtherMembersRunsOverThem() {
+        int np = 6;
+        int bytes = 1024;
+        new ThreadedJob(np, CollectiveTuning.automatic()).run((coll, world) -> {
+            int me = world.rank();
+            ByteBuffer all = zeros(bytes);
+            coll.allreduce(world, of(me, bytes, 1), all, SUM);
+            assertSame(reduced(SUM, 0, np - 1, bytes, 1), all, "allreduce over the world");
+            // each half takes the world's context, as a communicator does once another is freed
+            int first = me < np / 2 ? 0 : np / 2;
+            CommSpec half = new CommSpec(world.pointToPointContext(), world.collectiveContext(),
+                    IntStream.range(first, first + np / 2).toArray(), me - first);
+            ByteBuffer part = zeros(bytes);
+            coll.allreduce(half, of(me, bytes, 2), part, SUM);
+            assertSame(reduced(SUM, first, first + np / 2 - 1, bytes, 2), part, "allreduce over a half");
+            coll.barrier(half);
+        });
     }
 
     /** Allreduces of each of these sizes by a commutative and a non-commutative op, checked on every member. */
