@@ -13,6 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -143,6 +145,104 @@ class JobTest {
         Result r = run("-np", "2", "--timeout", "1.5", TestRanks.Hang.class.getName());
         assertEquals(124, r.exitCode());
         assertTrue(r.err().contains("mpjrun: job timed out after 1.5 s; stopping 2 ranks\n"), r.err());
+    }
+
+    // ---- node agents (decision 0036) ----
+
+    /** Agents on, with two children per agent: five nodes make three levels (0; 1, 2; 3, 4). */
+    private static final List<String> AGENTS = List.of("-env", "MPJ_AGENTS", "true", "-env", "MPJ_AGENT_TREE_WIDTH",
+            "2");
+
+    @Test
+    void agentsStartAlongTheTreeAndEveryRankRunsUnderItsNodesAgent() throws UsageException {
+        Result r = run(agentJob("-np", "10", "--fake-nodes", "5", TestRanks.ReportAgent.class.getName()));
+        assertEquals(0, r.exitCode(), r.err());
+        Map<Integer, Long> agentOfNode = new HashMap<>();
+        Map<Long, Long> parentOfAgent = new HashMap<>();
+        List<String> lines = r.outLines().stream().filter(l -> l.startsWith("tree rank ")).toList();
+        assertEquals(10, lines.size(), r.out());
+        for (String line : lines) {
+            String[] f = line.split(" ");
+            int node = Integer.parseInt(f[2]) / 2;
+            long agent = Long.parseLong(f[4]);
+            Long before = agentOfNode.putIfAbsent(node, agent);
+            assertTrue(before == null || before == agent, "two agents on node " + node + ": " + r.out());
+            parentOfAgent.put(agent, Long.parseLong(f[6]));
+        }
+        assertEquals(ProcessHandle.current().pid(), agentOfNode.get(0), "the launcher serves the first node");
+        assertEquals(5, new HashSet<>(agentOfNode.values()).size(), "one agent per node: " + agentOfNode);
+        for (int node = 1; node < 5; node++) {
+            assertEquals(agentOfNode.get((node - 1) / 2), parentOfAgent.get(agentOfNode.get(node)),
+                    "node " + node + "'s agent is started by its parent's: " + r.out());
+        }
+    }
+
+    @Test
+    void eachNodesAgentPublishesTheWholeJobsKvsIntoItsOwnSharedTable() throws UsageException {
+        Result r = run(agentJob("-np", "6", "--fake-nodes", "3", TestRanks.ReadSharedTable.class.getName()));
+        assertEquals(0, r.exitCode(), r.err());
+        Map<Integer, String> tableOfNode = new HashMap<>();
+        List<String> lines = r.outLines().stream().filter(l -> l.contains(" table ")).toList();
+        assertEquals(6, lines.size(), r.out());
+        for (String line : lines) {
+            String[] f = line.split(" ");
+            assertEquals("v0,v1,v2,v3,v4,v5", f[5], "every card is in the node's table: " + line);
+            String before = tableOfNode.putIfAbsent(Integer.parseInt(f[1]) / 2, f[3]);
+            assertTrue(before == null || before.equals(f[3]), "one table per node: " + r.out());
+        }
+        assertEquals(3, new HashSet<>(tableOfNode.values()).size(), "a table per node: " + tableOfNode);
+        for (String table : tableOfNode.values()) {
+            assertFalse(Files.exists(Path.of(table)), table + " left behind");
+        }
+    }
+
+    @Test
+    void rankDeathUnderAnAgentEndsTheJobNamingTheRankAndLeavesNothingBehind() throws Exception {
+        Result r = run(agentJob("-np", "6", "--fake-nodes", "3", TestRanks.ExitBeforeFinalize.class.getName(), "4",
+                "7"));
+        assertEquals(7, r.exitCode(), r.err());
+        assertTrue(r.err().matches("(?s).*mpjrun: rank 4 \\(pid \\d+\\) exited with status 7 before MPI\\.Finalize;"
+                + " stopping the other 5 ranks\n.*"), r.err());
+        assertNothingLeft(r, 7);
+    }
+
+    @Test
+    void aKilledAgentEndsTheJobNamingItsNodeAndLeavesNothingBehind() throws Exception {
+        Result r = run(agentJob("-np", "6", "--fake-nodes", "3", TestRanks.KillAgent.class.getName(), "4"));
+        assertEquals(Job.EXIT_LAUNCH_FAILED, r.exitCode(), r.err());
+        assertTrue(r.err().contains("mpjrun: the agent of node 2 "), r.err());
+        assertNothingLeft(r, 6);
+    }
+
+    private static String[] agentJob(String... args) {
+        List<String> all = new ArrayList<>(AGENTS);
+        all.addAll(List.of(args));
+        return all.toArray(new String[0]);
+    }
+
+    /** The {@code pid} lines' processes and the {@code agent pid} lines' agents are gone, and so are their tables. */
+    private static void assertNothingLeft(Result r, int pidLines) throws IOException {
+        List<Long> pids = r.outLines().stream().filter(l -> l.startsWith("pid "))
+                .map(l -> Long.parseLong(l.substring(4))).toList();
+        assertEquals(pidLines, pids.size(), r.out());
+        List<Long> agents = r.outLines().stream().filter(l -> l.startsWith("agent pid "))
+                .map(l -> Long.parseLong(l.substring(10))).filter(p -> p != ProcessHandle.current().pid())
+                .distinct().toList();
+        assertFalse(agents.isEmpty(), r.out());
+        for (long pid : concat(pids, agents)) {
+            assertFalse(isRunning(pid), "process " + pid + " survived the job");
+        }
+        try (Stream<Path> shm = Files.list(Path.of("/dev/shm"))) {
+            List<Path> left = shm.filter(f -> agents.stream().anyMatch(
+                    a -> f.getFileName().toString().startsWith("mpj-kvs-mpj_" + a + "_"))).toList();
+            assertTrue(left.isEmpty(), "shared KVS tables left behind: " + left);
+        }
+    }
+
+    private static List<Long> concat(List<Long> a, List<Long> b) {
+        List<Long> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     // ---- helpers ----

@@ -1,0 +1,48 @@
+package dev.mpj.launcher;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JVMs of node agents ({@link NodeAgentMain}): small and quick to start, on the launcher's class path, told
+ * where their parent listens and which node they are; the job's secret goes in their environment, which only
+ * their user can read, never on a command line.
+ */
+final class AgentProcesses {
+    static final String PARENT_PORT = "MPJ_AGENT_PARENT_PORT";
+    static final String NODE = "MPJ_AGENT_NODE";
+    static final String SECRET = "MPJ_AGENT_SECRET";
+
+    /** An agent needs little heap and no optimising compiler: it relays short messages and waits. */
+    private static final List<String> JVM_FLAGS = List.of("-Xmx64m", "-Xss512k", "-XX:TieredStopAtLevel=1",
+            "-XX:+UseSerialGC", "-Xshare:auto");
+
+    private AgentProcesses() {
+    }
+
+    /** A builder for the agent of {@code node}, whose parent takes children on loopback {@code parentPort}. */
+    static ProcessBuilder builder(int node, int parentPort, String secret) {
+        List<String> command = new ArrayList<>();
+        command.add(RankCommand.javaExecutable());
+        command.addAll(JVM_FLAGS);
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(NodeAgentMain.class.getName());
+        ProcessBuilder pb = new ProcessBuilder(command);
+        Map<String, String> env = pb.environment();
+        RankCommand.ENCLOSING_PMI_VARIABLES.forEach(env::remove);
+        env.put(PARENT_PORT, Integer.toString(parentPort));
+        env.put(NODE, Integer.toString(node));
+        env.put(SECRET, secret);
+        return pb;
+    }
+
+    /** SIGTERM to each (an agent then stops its ranks and children), SIGKILL to whatever is alive after a while. */
+    static void stop(List<Process> agents, long graceMillis) {
+        agents.forEach(Process::destroy);
+        Job.awaitExit(agents, graceMillis);
+        agents.stream().filter(Process::isAlive).forEach(Process::destroyForcibly);
+    }
+}
