@@ -180,7 +180,10 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
                 }
                 return;
             }
-            admit(s);
+            // on a thread of its own: a stranger that sends nothing must not hold up the children behind it
+            Thread t = new Thread(() -> admit(s), "mpj-agent-admit");
+            t.setDaemon(true);
+            t.start();
         }
     }
 
