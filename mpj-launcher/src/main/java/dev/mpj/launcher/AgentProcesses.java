@@ -2,13 +2,14 @@ package dev.mpj.launcher;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The JVMs of node agents ({@link NodeAgentMain}): small and quick to start, on the launcher's class path, told
- * where their parent listens and which node they are; the job's secret goes in their environment, which only
- * their user can read, never on a command line.
+ * The JVMs of node agents ({@link NodeAgentMain}): small and quick to start, on the launcher's class path and
+ * class-data archive, told where their parent listens and which node they are; the job's secret goes in their
+ * environment, which only their user can read, never on a command line.
  */
 final class AgentProcesses {
     static final String PARENT_PORT = "MPJ_AGENT_PARENT_PORT";
@@ -27,6 +28,7 @@ final class AgentProcesses {
         List<String> command = new ArrayList<>();
         command.add(RankCommand.javaExecutable());
         command.addAll(JVM_FLAGS);
+        command.addAll(sharedArchiveFlags());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(NodeAgentMain.class.getName());
@@ -37,6 +39,15 @@ final class AgentProcesses {
         env.put(NODE, Integer.toString(node));
         env.put(SECRET, secret);
         return pb;
+    }
+
+    /**
+     * The class-data archive this JVM runs with ({@code -XX:SharedArchiveFile=…}, as the mpjrun script gives the
+     * launcher), for the agents: they run the launcher's classes on its class path, so its archive serves them too.
+     */
+    static List<String> sharedArchiveFlags() {
+        return ProcessHandle.current().info().arguments().stream().flatMap(Arrays::stream)
+                .filter(a -> a.startsWith("-XX:SharedArchiveFile=")).limit(1).toList();
     }
 
     /** SIGTERM to each (an agent then stops its ranks and children), SIGKILL to whatever is alive after a while. */
