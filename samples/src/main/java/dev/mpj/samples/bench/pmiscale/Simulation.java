@@ -33,11 +33,12 @@ final class Simulation {
     }
 
     /**
-     * Runs {@code exchange} for the job on the server at {@code server}, with {@code threads} driver threads.
+     * Runs {@code exchange} for the job whose node n's ranks connect to {@code server[n]}, with {@code threads}
+     * driver threads.
      *
      * @throws IOException when a rank fails (a wrong reply, a closed connection) or the job takes over {@code limit}
      */
-    static Result run(String exchange, RankScript.Job job, InetSocketAddress server, int threads, Duration limit)
+    static Result run(String exchange, RankScript.Job job, InetSocketAddress[] server, int threads, Duration limit)
             throws IOException {
         int size = job.map().size();
         Simulation s = new Simulation(size);
@@ -53,7 +54,7 @@ final class Simulation {
         long deadline = System.nanoTime() + limit.toNanos();
         try {
             for (List<SimulatedRank> share : shares) {
-                RankDriver d = new RankDriver(s, server, share);
+                RankDriver d = new RankDriver(s, job, server, share);
                 drivers.add(d);
                 Thread thread = new Thread(d, "pmi-scale-" + running.size());
                 thread.setDaemon(true);
