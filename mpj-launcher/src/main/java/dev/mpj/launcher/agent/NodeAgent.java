@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,6 +67,8 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
     private int allgatherParts;
     private final SortedMap<Integer, RingPart> ring = new TreeMap<>();
     private int ringParts;
+    /** The ranks of each child's subtree, as its ring part named them: only their answers go back down to it. */
+    private final Map<Integer, Set<Integer>> ringRanksOfChild = new ConcurrentHashMap<>();
 
     private NodeAgent(ProcessMapping mapping, String kvsName, String secret, int node, int width, Events events,
                       TreeLink parent, byte[] spec) {
@@ -225,6 +228,7 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
                 } else if (m instanceof TreeLink.Allgather a) {
                     allgatherPart(a.values());
                 } else if (m instanceof TreeLink.Ring r) {
+                    ringRanksOfChild.put(child, Set.copyOf(r.parts().keySet()));
                     ringPart(r.parts());
                 } else if (m instanceof TreeLink.Event e) {
                     TreeEvent.deliver(e, events);
@@ -353,8 +357,19 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         server.completeAllgather(values);
     }
 
+    /** Each child gets its subtree's answers only, so a ring costs each link its own ranks, not the job's. */
     private void ringDone(Map<Integer, RingAnswer> answers) {
-        down(new TreeLink.RingDone(answers));
+        for (Map.Entry<Integer, TreeLink> child : children.entrySet()) {
+            Map<Integer, RingAnswer> theirs = new HashMap<>();
+            for (int rank : ringRanksOfChild.getOrDefault(child.getKey(), Set.of())) {
+                theirs.put(rank, answers.get(rank));
+            }
+            try {
+                child.getValue().send(new TreeLink.RingDone(theirs));
+            } catch (IOException e) {
+                child.getValue().close();
+            }
+        }
         server.completeRing(answers);
     }
 

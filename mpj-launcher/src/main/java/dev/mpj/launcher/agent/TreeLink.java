@@ -53,7 +53,7 @@ public final class TreeLink implements AutoCloseable {
     public record Ring(SortedMap<Integer, PmiUpstream.RingPart> parts) implements Message {
     }
 
-    /** Down: the ring's answers by rank. */
+    /** Down: the ring's answers by rank, for the ranks of the receiving subtree. */
     public record RingDone(Map<Integer, PmiUpstream.RingAnswer> answers) implements Message {
     }
 

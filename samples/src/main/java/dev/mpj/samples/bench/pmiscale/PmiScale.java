@@ -42,11 +42,13 @@ import java.util.concurrent.TimeUnit;
  * every job also runs through one real node agent per simulated node, linked along mpjrun's tree over loopback
  * (decision 0036), its rows labelled {@code exchange+agents}: the simulated ranks are the same, so the flat and the
  * tree servers are compared on equal terms (the ranks still ask their agent for every get, as if the node's shared
- * table were not there).
+ * table were not there). With {@code --in-process}, each job is followed by the CPU time the process (server,
+ * agents and simulated ranks) spent in its exchange, the measure that a loaded machine disturbs least.
  */
 public final class PmiScale {
     /** One job: the PMI operations it made (summed over ranks) and its exchange time. */
-    record Row(String exchange, int ranks, int nodes, long puts, long gets, long fences, long other, double seconds) {
+    record Row(String exchange, int ranks, int nodes, long puts, long gets, long fences, long other, double seconds,
+               double cpuSeconds) {
         String csv() {
             return String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%.3f", exchange, ranks, nodes, puts, gets, fences,
                     seconds);
@@ -104,7 +106,7 @@ public final class PmiScale {
         }
         return new Row(agents ? exchange + AGENTS : exchange, ranks, nodes, result.count(Step.Op.PUT), result.count(Step.Op.GET),
                 result.count(Step.Op.FENCE), result.count(Step.Op.RING) + result.count(Step.Op.ALLGATHER),
-                result.seconds());
+                result.seconds(), result.cpuSeconds());
     }
 
     private static Process startServer(int ranks, int nodes, String kvs, String secret, Duration limit,
@@ -180,7 +182,7 @@ public final class PmiScale {
                         if (f.gets() > maxGets
                                 || exchange.equals("allgather") && (long) ranks * f.other() > maxValues) {
                             skipped.put(label + "," + ranks, new Row(label, ranks, nodes, f.puts(), f.gets(),
-                                    f.fences(), f.other(), Double.NaN));
+                                    f.fences(), f.other(), Double.NaN, Double.NaN));
                             continue;
                         }
                         Row row = runJob(exchange, ranks, nodes, ownProcess, agents, threads, limit);
@@ -189,6 +191,10 @@ public final class PmiScale {
                             throw new IllegalStateException("the counts of " + row + " differ from the formula " + f);
                         }
                         System.out.println(row.csv());
+                        if (!ownProcess) {
+                            System.out.printf(Locale.ROOT, "# %s,%d: %.3f s CPU (server and ranks) in %.3f s%n",
+                                    label, ranks, row.cpuSeconds(), row.seconds());
+                        }
                         if (csv != null) {
                             csv.println(row.csv());
                         }
