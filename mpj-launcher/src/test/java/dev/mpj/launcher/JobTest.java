@@ -214,6 +214,15 @@ class JobTest {
         assertNothingLeft(r, 6);
     }
 
+    @Test
+    void aBarrierThatCanNeverCompleteAfterAFinalizeOnAnotherNodeFailsTheJobInsteadOfHanging() throws UsageException {
+        Result r = run(agentJob("-np", "4", "--fake-nodes", "2", TestRanks.FinalizeBeforeOthersBarrier.class.getName(),
+                "2"));
+        assertEquals(1, r.exitCode(), r.err());
+        assertTrue(r.err().matches("(?s).*mpjrun: rank [01] finalized while other ranks wait in a PMI fence, allgather"
+                + " or ring that can now never complete; stopping the other [23] ranks\n.*"), r.err());
+    }
+
     private static String[] agentJob(String... args) {
         List<String> all = new ArrayList<>(AGENTS);
         all.addAll(List.of(args));

@@ -228,6 +228,19 @@ final class TestRanks {
         }
     }
 
+    /** The first node's ranks (rank &lt; {@code args[0]}) finalize at once; the others then enter a barrier. */
+    static final class FinalizeBeforeOthersBarrier {
+        public static void main(String[] args) throws InterruptedException {
+            RawPmiClient pmi = RawPmiClient.fromEnvironment();
+            if (rank() < Integer.parseInt(args[0])) {
+                finalizeAndExit(pmi);
+            }
+            Thread.sleep(500);
+            barrier(pmi);
+            sleepForever();
+        }
+    }
+
     /** Connects, then never finishes. */
     static final class Hang {
         public static void main(String[] args) throws InterruptedException {

@@ -67,6 +67,8 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
     private int allgatherParts;
     private final SortedMap<Integer, RingPart> ring = new TreeMap<>();
     private int ringParts;
+    /** At the root: the first rank that finalized, or -1. */
+    private int firstFinalized = -1;
     /** The ranks of each child's subtree, as its ring part named them: only their answers go back down to it. */
     private final Map<Integer, Set<Integer>> ringRanksOfChild = new ConcurrentHashMap<>();
 
@@ -128,7 +130,7 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
             daemon("mpj-agent-accept", this::acceptChildren);
         }
         String hex = kvsName.substring(kvsName.lastIndexOf('_') + 1);
-        server = new PmiServer(mapping, kvsName, secret, events, node, this,
+        server = new PmiServer(mapping, kvsName, secret, parent == null ? new RootWatch() : events, node, this,
                 "mpj_" + ProcessHandle.current().pid() + "_" + hex + "n" + node);
         server.start();
         if (parent != null) {
@@ -231,6 +233,9 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
                     ringRanksOfChild.put(child, Set.copyOf(r.parts().keySet()));
                     ringPart(r.parts());
                 } else if (m instanceof TreeLink.Event e) {
+                    if (parent == null && e.kind() == TreeEvent.Kind.FINALIZED) {
+                        finalized(e.subject());
+                    }
                     TreeEvent.deliver(e, events);
                 } else {
                     throw new IOException("sent its parent a " + m.getClass().getSimpleName());
@@ -287,10 +292,42 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         return 1 + childNodes.size();
     }
 
+    /**
+     * At the root: a rank finalized. A collective with parts pending, or one whose parts come later, can then never
+     * complete (the rank cannot enter it any more), as the flat server finds when a rank finalizes while others wait
+     * in its barrier: the job fails naming the rank rather than hang.
+     */
+    private void finalized(int rank) {
+        boolean pending;
+        synchronized (this) {
+            if (firstFinalized < 0) {
+                firstFinalized = rank;
+            }
+            pending = fenceParts + allgatherParts + ringParts > 0;
+        }
+        if (pending) {
+            neverCompletes();
+        }
+    }
+
+    /** At the root, under the lock: whether a part that arrives now belongs to a collective that cannot complete. */
+    private boolean afterFinalize() {
+        return parent == null && firstFinalized >= 0;
+    }
+
+    private void neverCompletes() {
+        events.protocolError(firstFinalized, "finalized while other ranks wait in a PMI fence, allgather or ring that"
+                + " can now never complete");
+    }
+
     private void fencePart(Map<String, String> entries) {
         Map<String, String> all;
         synchronized (this) {
             fence.putAll(entries);
+            if (afterFinalize()) {
+                neverCompletes();
+                return;
+            }
             if (++fenceParts < parts()) {
                 return;
             }
@@ -309,6 +346,10 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         SortedMap<Integer, String> all;
         synchronized (this) {
             allgather.putAll(values);
+            if (afterFinalize()) {
+                neverCompletes();
+                return;
+            }
             if (++allgatherParts < parts()) {
                 return;
             }
@@ -327,6 +368,10 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         SortedMap<Integer, RingPart> all;
         synchronized (this) {
             ring.putAll(parts);
+            if (afterFinalize()) {
+                neverCompletes();
+                return;
+            }
             if (++ringParts < parts()) {
                 return;
             }
@@ -389,6 +434,45 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
             } catch (IOException e) {
                 child.close();
             }
+        }
+    }
+
+    /** The root's own server's events, passed on, its finalizes watched as those that come up the tree. */
+    private final class RootWatch implements PmiServer.Listener {
+        @Override
+        public void rankConnected(int rank) {
+            events.rankConnected(rank);
+        }
+
+        @Override
+        public void rankFinalized(int rank) {
+            finalized(rank);
+            events.rankFinalized(rank);
+        }
+
+        @Override
+        public void rankAborted(int rank, int exitCode) {
+            events.rankAborted(rank, exitCode);
+        }
+
+        @Override
+        public void rankDisconnected(int rank) {
+            events.rankDisconnected(rank);
+        }
+
+        @Override
+        public void protocolError(int rank, String problem) {
+            events.protocolError(rank, problem);
+        }
+
+        @Override
+        public void connectionsRejected(String report) {
+            events.connectionsRejected(report);
+        }
+
+        @Override
+        public void serverFailed(Exception cause) {
+            events.serverFailed(cause);
         }
     }
 
