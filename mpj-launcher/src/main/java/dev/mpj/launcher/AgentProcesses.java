@@ -15,6 +15,8 @@ final class AgentProcesses {
     static final String PARENT_PORT = "MPJ_AGENT_PARENT_PORT";
     static final String NODE = "MPJ_AGENT_NODE";
     static final String SECRET = "MPJ_AGENT_SECRET";
+    /** Names mpjrun's pid on every agent's command line, so that what a job started can be found. */
+    static final String LAUNCHER_PROPERTY = "mpj.agent.launcher";
 
     /** An agent needs little heap and no optimising compiler: it relays short messages and waits. */
     private static final List<String> JVM_FLAGS = List.of("-Xmx64m", "-Xss512k", "-XX:TieredStopAtLevel=1",
@@ -29,6 +31,8 @@ final class AgentProcesses {
         command.add(RankCommand.javaExecutable());
         command.addAll(JVM_FLAGS);
         command.addAll(sharedArchiveFlags());
+        command.add("-D" + LAUNCHER_PROPERTY + "="
+                + System.getProperty(LAUNCHER_PROPERTY, Long.toString(ProcessHandle.current().pid())));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(NodeAgentMain.class.getName());
