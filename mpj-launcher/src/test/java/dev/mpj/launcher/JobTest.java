@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -79,25 +81,28 @@ class JobTest {
         assertTrue(r.err().contains("exited with status 0 before MPI.Init; stopping the other 2 ranks"), r.err());
     }
 
-    @Test
-    void abortEndsTheJobWithTheAbortCodeNamingTheRank() throws UsageException {
-        Result r = run("-np", "4", TestRanks.AbortOnRank2.class.getName());
+    @ParameterizedTest(name = "agents {0}")
+    @ValueSource(booleans = {false, true})
+    void abortEndsTheJobWithTheAbortCodeNamingTheRank(boolean agents) throws UsageException {
+        Result r = run(placed(agents, 2, "-np", "4", TestRanks.AbortOnRank2.class.getName()));
         assertEquals(3, r.exitCode());
         assertTrue(r.err().contains("mpjrun: rank 2 called MPI.Abort(3); stopping the other 3 ranks\n"), r.err());
     }
 
-    @Test
-    void uncaughtExceptionInARankFailsTheJobNamingTheRank() throws UsageException {
-        Result r = run("-np", "3", TestRanks.ThrowOnRank1.class.getName());
+    @ParameterizedTest(name = "agents {0}")
+    @ValueSource(booleans = {false, true})
+    void uncaughtExceptionInARankFailsTheJobNamingTheRank(boolean agents) throws UsageException {
+        Result r = run(placed(agents, 3, "-np", "3", TestRanks.ThrowOnRank1.class.getName()));
         assertEquals(1, r.exitCode());
         assertTrue(r.err().contains("rank 1 fails on purpose"), "the rank's own stderr is passed on: " + r.err());
         assertTrue(r.err().matches("(?s).*mpjrun: rank 1 \\(pid \\d+\\) exited with status 1 before MPI\\.Finalize;"
                 + " stopping the other 2 ranks\n.*"), r.err());
     }
 
-    @Test
-    void malformedPmiLineFailsTheJobNamingTheRank() throws UsageException {
-        Result r = run("-np", "2", TestRanks.GarbageOnRank1.class.getName());
+    @ParameterizedTest(name = "agents {0}")
+    @ValueSource(booleans = {false, true})
+    void malformedPmiLineFailsTheJobNamingTheRank(boolean agents) throws UsageException {
+        Result r = run(placed(agents, 2, "-np", "2", TestRanks.GarbageOnRank1.class.getName()));
         assertEquals(1, r.exitCode());
         assertTrue(r.err().contains("mpjrun: rank 1 sent a malformed PMI line: "), r.err());
     }
@@ -140,9 +145,10 @@ class JobTest {
         }
     }
 
-    @Test
-    void timeoutStopsAHangingJobWithStatus124() throws UsageException {
-        Result r = run("-np", "2", "--timeout", "1.5", TestRanks.Hang.class.getName());
+    @ParameterizedTest(name = "agents {0}")
+    @ValueSource(booleans = {false, true})
+    void timeoutStopsAHangingJobWithStatus124(boolean agents) throws UsageException {
+        Result r = run(placed(agents, 2, "-np", "2", "--timeout", "1.5", TestRanks.Hang.class.getName()));
         assertEquals(124, r.exitCode());
         assertTrue(r.err().contains("mpjrun: job timed out after 1.5 s; stopping 2 ranks\n"), r.err());
     }
@@ -221,6 +227,16 @@ class JobTest {
         assertEquals(1, r.exitCode(), r.err());
         assertTrue(r.err().matches("(?s).*mpjrun: rank [01] finalized while other ranks wait in a PMI fence, allgather"
                 + " or ring that can now never complete; stopping the other [23] ranks\n.*"), r.err());
+    }
+
+    /** {@code args} as given, or with agents on {@code nodes} fake nodes, the failing rank on an agent's node. */
+    private static String[] placed(boolean agents, int nodes, String... args) {
+        if (!agents) {
+            return args;
+        }
+        List<String> all = new ArrayList<>(List.of("--fake-nodes", Integer.toString(nodes)));
+        all.addAll(List.of(args));
+        return agentJob(all.toArray(new String[0]));
     }
 
     private static String[] agentJob(String... args) {
