@@ -1,6 +1,7 @@
 package dev.mpj.launcher;
 
 import dev.mpj.runtime.config.Settings;
+import dev.mpj.launcher.agent.NodeAgent;
 import dev.mpj.launcher.pmi.PmiServer;
 import dev.mpj.runtime.pmi.wire.PmiSecret;
 import dev.mpj.runtime.node.NodeSegmentFiles;
@@ -69,6 +70,14 @@ public final class Job {
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     /** Written by the supervising thread while ranks start, read by the shutdown hook too. */
     private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
+    /** With agents: the root of the tree (node 0, whose ranks this JVM starts), else null. */
+    private NodeAgent rootAgent;
+    private volatile boolean rootAgentClosing;
+    /** With agents: the ranks agents start, by rank (null for the root's own), made before any agent starts. */
+    private final RankProcess[] remoteRanks;
+    /** The agents of the root's children, and the forwarders of their output. */
+    private final List<Process> agents = new CopyOnWriteArrayList<>();
+    private final List<Thread> agentForwarders = new CopyOnWriteArrayList<>();
     /** Set by the shutdown hook: the ranks die because the launcher does, which is no news to report. */
     private volatile boolean shuttingDown;
     /** Names a file that keeps the traces of a failed job's ranks; relative to the working directory. */
@@ -87,6 +96,7 @@ public final class Job {
         this.out = out;
         this.err = err;
         this.inheritOutput = inheritOutput;
+        this.remoteRanks = new RankProcess[options.processes()];
     }
 
     /** Runs a job whose ranks' output is copied, line by line, to {@code out} and {@code err}; returns its exit code. */
@@ -129,15 +139,36 @@ public final class Job {
 
     private int run() {
         String secret = PmiSecret.newSecret();
-        PmiServer server = new PmiServer(options.mapping(), PmiServer.newKvsName(), secret, new EventQueueListener());
-        kvsName = server.kvsName();
+        kvsName = PmiServer.newKvsName();
+        Settings settings;
+        try {
+            settings = rankSettings();
+        } catch (IllegalArgumentException e) {
+            err.println("mpjrun: " + e.getMessage());
+            return EXIT_USAGE;
+        }
+        boolean withAgents = settings.agents() && options.mapping().nodes() > 1;
+        PmiServer server = withAgents ? null
+                : new PmiServer(options.mapping(), kvsName, secret, new EventQueueListener());
         Thread stopOnShutdown = new Thread(this::stopOnShutdown, "mpjrun-shutdown");
-        try (server) {
+        try {
             RankCommand command;
+            String classPath = System.getProperty("java.class.path");
             try {
-                server.start();
-                command = RankCommand.of(options, System.getProperty("java.class.path"), server.portVariable(),
-                        secret, rankFlags);
+                String port;
+                if (withAgents) {
+                    RankCommand unserved = RankCommand.of(options, classPath, "", secret, rankFlags);
+                    unserved.requireMainClass();
+                    int width = settings.agentTreeWidth();
+                    rootAgent = NodeAgent.root(options.mapping(), kvsName, secret, width, new EventQueueListener(),
+                            unserved.agentJob(kvsName, width, options.prefixOutput()).encode());
+                    rootAgent.start();
+                    port = rootAgent.pmiPort();
+                } else {
+                    server.start();
+                    port = server.portVariable();
+                }
+                command = RankCommand.of(options, classPath, port, secret, rankFlags);
                 command.requireMainClass();
             } catch (UsageException e) {
                 err.println("mpjrun: " + e.getMessage());
@@ -148,12 +179,19 @@ public final class Job {
             }
             Runtime.getRuntime().addShutdownHook(stopOnShutdown);
             try {
+                if (rootAgent != null) {
+                    startAgents(secret); // before the root's own ranks, as every agent does
+                }
                 startRanks(command);
             } catch (IOException e) {
                 return fail(null, EXIT_LAUNCH_FAILED, e.getMessage());
             }
             return supervise();
         } finally {
+            if (server != null) {
+                server.close();
+            }
+            endAgents();
             removeNodeSegments();
             awaitOutput();
             reportTraces();
@@ -176,9 +214,11 @@ public final class Job {
      */
     private void startRanks(RankCommand command) throws IOException {
         int n = options.processes();
-        Process[] started = new Process[n];
+        // with agents, the root starts the first node's ranks (the first block), the agents the others
+        int local = rootAgent == null ? n : options.mapping().localSize(0);
+        Process[] started = new Process[local];
         IOException failure = spawn(command, started);
-        for (int rank = 0; rank < n; rank++) {
+        for (int rank = 0; rank < local; rank++) {
             if (started[rank] != null) {
                 ranks.add(new RankProcess(rank, started[rank]));
             }
@@ -186,8 +226,14 @@ public final class Job {
         if (failure != null) {
             throw failure;
         }
+        for (int rank = local; rank < n; rank++) {
+            ranks.add(remoteRanks[rank]);
+        }
         for (RankProcess r : ranks) {
             int rank = r.rank;
+            if (r.isRemote()) {
+                continue;
+            }
             if (!inheritOutput || rank != 0) {
                 r.process.getOutputStream().close(); // the rank reads end-of-file on stdin
             }
@@ -198,6 +244,62 @@ public final class Job {
             r.addForwarder(OutputForwarder.start(r.process.getErrorStream(), err, prefix, "mpjrun-err-" + rank,
                     r.traces, r.reportLines));
             r.process.onExit().thenAccept(p -> events.add(new Exited(rank, p.exitValue())));
+        }
+    }
+
+    /**
+     * Starts the agents of the root's children in the tree (they start theirs), each with its output copied to the
+     * job's; a child agent that exits while the job runs fails it.
+     */
+    private void startAgents(String secret) throws IOException {
+        for (int rank = 0; rank < remoteRanks.length; rank++) {
+            remoteRanks[rank] = RankProcess.remote(rank);
+        }
+        for (int node : rootAgent.childNodes()) {
+            ProcessBuilder pb = AgentProcesses.builder(node, rootAgent.childrenPort(), secret);
+            if (inheritOutput) {
+                pb.redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT);
+            }
+            Process p;
+            try {
+                p = pb.start();
+            } catch (IOException e) {
+                throw new IOException("cannot start the agent of node " + node + ": " + e.getMessage(), e);
+            }
+            agents.add(p);
+            p.getOutputStream().close();
+            if (!inheritOutput) {
+                agentForwarders.add(OutputForwarder.start(p.getInputStream(), out, "", "mpjrun-agent-out-" + node));
+                agentForwarders.add(OutputForwarder.start(p.getErrorStream(), err, "", "mpjrun-agent-err-" + node));
+            }
+            p.onExit().thenAccept(x -> events.add(new AgentFailed("the agent of node " + node + " (pid " + x.pid()
+                    + ") exited with status " + x.exitValue())));
+        }
+    }
+
+    /**
+     * Closes the tree: the agents see their parent link close and end, their ranks gone already or stopped; those
+     * that do not end in time are killed.
+     */
+    private void endAgents() {
+        if (rootAgent == null) {
+            return;
+        }
+        rootAgentClosing = true;
+        rootAgent.close();
+        if (!awaitExit(agents, 2 * KILL_GRACE_MILLIS)) {
+            AgentProcesses.stop(agents, KILL_GRACE_MILLIS);
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OUTPUT_DRAIN_MILLIS);
+        for (Thread t : agentForwarders) {
+            try {
+                long millis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (millis > 0) {
+                    t.join(millis);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -324,6 +426,10 @@ public final class Job {
                 if (!shuttingDown) {
                     err.println("mpjrun: " + rejected.report());
                 }
+            } else if (event instanceof AgentFailed a) {
+                if (!rootAgentClosing) {
+                    return fail(null, EXIT_LAUNCH_FAILED, a.problem());
+                }
             } else if (event instanceof ServerFailed s) {
                 return fail(null, EXIT_LAUNCH_FAILED, "the PMI server failed: " + s.cause());
             }
@@ -348,14 +454,15 @@ public final class Job {
         if (ranks.stream().noneMatch(r -> r.connected)) {
             return; // no MPI program, or none of it in MPI yet: nobody to answer
         }
-        List<RankProcess> alive = ranks.stream().filter(r -> r.process.isAlive()).toList();
+        // an agent's ranks are asked too, but their reports reach the job's stderr through the agent, uncounted
+        List<RankProcess> alive = ranks.stream().filter(r -> r.isAlive() && r.pid() > 0).toList();
         Map<RankProcess, Integer> before = new HashMap<>();
         alive.forEach(r -> before.put(r, r.reportLines.get()));
         if (!WaitReports.signal(alive.stream().map(RankProcess::pid).toList())) {
             err.println("mpjrun: could not ask every rank for its wait report (kill -" + WaitReports.SIGNAL + ")");
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REPORT_WAIT_MILLIS);
-        List<RankProcess> silent = new ArrayList<>(alive);
+        List<RankProcess> silent = new ArrayList<>(alive.stream().filter(r -> !r.isRemote()).toList());
         try {
             while (true) {
                 silent.removeIf(r -> r.reportLines.get() > before.get(r));
@@ -379,7 +486,7 @@ public final class Job {
     private int fail(RankProcess culprit, int exitCode, String reason) {
         this.culprit = culprit;
         failed = true;
-        long others = ranks.stream().filter(r -> r != culprit && r.process.isAlive()).count();
+        long others = ranks.stream().filter(r -> r != culprit && r.isAlive()).count();
         String stopping = others == 0 ? ""
                 : culprit == null ? "; stopping " + others + (others == 1 ? " rank" : " ranks")
                 : others == 1 ? "; stopping the other rank"
@@ -402,10 +509,11 @@ public final class Job {
     private void stopAll() {
         List<Process> alive = new ArrayList<>();
         for (RankProcess r : ranks) {
-            if (r.process.isAlive()) {
+            if (!r.isRemote() && r.process.isAlive()) {
                 alive.add(r.process);
             }
         }
+        agents.stream().filter(Process::isAlive).forEach(alive::add); // an agent stops its ranks and children
         alive.forEach(Process::destroy);
         List<ProcessHandle> descendants = ProcessTree.descendantsOf(alive.stream().map(Process::pid)
                 .collect(Collectors.toSet()));
@@ -417,24 +525,27 @@ public final class Job {
         awaitExit(alive, KILL_GRACE_MILLIS);
     }
 
-    private static void awaitExit(List<Process> processes, long millis) {
+    /** Waits for {@code processes} to exit, {@code millis} in all at most; returns whether they all did. */
+    static boolean awaitExit(List<Process> processes, long millis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
         try {
             for (Process p : processes) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || !p.waitFor(left, TimeUnit.NANOSECONDS)) {
-                    return;
+                    return false;
                 }
             }
+            return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return false;
         }
     }
 
     /** Ctrl-C or SIGTERM of the launcher: take the whole job down with it. */
     private void stopOnShutdown() {
         shuttingDown = true;
-        if (ranks.stream().anyMatch(r -> r.process.isAlive())) {
+        if (ranks.stream().anyMatch(RankProcess::isAlive)) {
             err.println("mpjrun: interrupted; stopping the job");
             err.flush();
             stopAll();
@@ -572,6 +683,10 @@ public final class Job {
     private record ServerFailed(Exception cause) implements Event {
     }
 
+    /** A node agent died or could not do its part: {@code problem} is the whole sentence. */
+    private record AgentFailed(String problem) implements Event {
+    }
+
     private record Exited(int rank, int status) implements Event {
     }
 
@@ -580,7 +695,23 @@ public final class Job {
     }
 
     /** Turns the PMI server's callbacks into events for the supervising thread. */
-    private final class EventQueueListener implements PmiServer.Listener {
+    private final class EventQueueListener implements NodeAgent.Events {
+        @Override
+        public void rankStarted(int rank, long pid) {
+            remoteRanks[rank].started(pid);
+        }
+
+        @Override
+        public void rankExited(int rank, int status) {
+            remoteRanks[rank].exited(status);
+            events.add(new Exited(rank, status));
+        }
+
+        @Override
+        public void agentFailed(int node, String problem) {
+            events.add(new AgentFailed(problem));
+        }
+
         @Override
         public void rankConnected(int rank) {
             events.add(new Connected(rank));

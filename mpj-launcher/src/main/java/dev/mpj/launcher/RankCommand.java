@@ -49,7 +49,8 @@ public final class RankCommand {
             "PMI_SIZE", "PMI_JOBID", "PMI_SPAWNED", "PMI_TOTALVIEW", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
             PmiVariables.PIPELINE, PmiVariables.SECRET);
 
-    private final LaunchOptions options;
+    private final Map<String, String> environment;
+    private final String workingDirectory;
     private final ProcessMapping mapping;
     private final String pmiPort;
     private final String pmiSecret;
@@ -60,11 +61,19 @@ public final class RankCommand {
 
     private RankCommand(LaunchOptions options, String pmiPort, String pmiSecret, List<String> commandLine,
                         String mainClass, List<String> classPath, RankJvmFlags rankFlags) {
+        this(options.mapping(), options.environment(), options.workingDirectory(), pmiPort, pmiSecret, commandLine,
+                mainClass, classPath, rankFlags);
+    }
+
+    private RankCommand(ProcessMapping mapping, Map<String, String> environment, String workingDirectory,
+                        String pmiPort, String pmiSecret, List<String> commandLine, String mainClass,
+                        List<String> classPath, RankJvmFlags rankFlags) {
         this.rankFlags = rankFlags;
         this.mainClass = mainClass;
         this.classPath = List.copyOf(classPath);
-        this.options = options;
-        this.mapping = options.mapping();
+        this.environment = environment;
+        this.workingDirectory = workingDirectory;
+        this.mapping = mapping;
         this.pmiPort = pmiPort;
         this.pmiSecret = pmiSecret;
         this.commandLine = List.copyOf(commandLine);
@@ -110,6 +119,24 @@ public final class RankCommand {
         return new RankCommand(options, pmiPort, pmiSecret, command, mainClass, classPath, rankFlags);
     }
 
+    /** What a node agent needs to start its ranks as this command would: the job's {@link AgentJob}. */
+    AgentJob agentJob(String kvsName, int treeWidth, boolean prefixOutput) {
+        Map<Integer, List<String>> flags = new LinkedHashMap<>();
+        for (int rank = 0; rank < mapping.size(); rank++) {
+            if (!rankFlags.of(rank).isEmpty()) {
+                flags.put(rank, rankFlags.of(rank));
+            }
+        }
+        return new AgentJob(mapping.size(), mapping.nodes(), kvsName, treeWidth, prefixOutput, commandLine, flags,
+                environment, workingDirectory);
+    }
+
+    /** The command of {@code job}'s ranks, served by the PMI server at {@code pmiPort}. */
+    static RankCommand of(AgentJob job, String pmiPort, String pmiSecret) {
+        return new RankCommand(job.mapping(), job.environment(), job.workingDirectory(), pmiPort, pmiSecret,
+                job.commandLine(), null, List.of(), rank -> job.rankFlags().getOrDefault(rank, List.of()));
+    }
+
     /** The command line shared by all ranks, without any rank's {@link RankJvmFlags}. */
     List<String> commandLine() {
         return commandLine;
@@ -137,7 +164,7 @@ public final class RankCommand {
         v.put("MPI_LOCALRANKID", Integer.toString(mapping.localRank(rank)));
         v.put("MPI_LOCALNRANKS", Integer.toString(mapping.localSize(rank)));
         v.put("MPJ_LAUNCHER_PID", Long.toString(ProcessHandle.current().pid()));
-        v.putAll(options.environment()); // the user's explicit choice wins, but for the secret the server checks
+        v.putAll(environment); // the user's explicit choice wins, but for the secret the server checks
         if (pmiSecret != null) {
             v.put(PmiVariables.SECRET, pmiSecret);
         }
@@ -150,8 +177,8 @@ public final class RankCommand {
         Map<String, String> env = pb.environment();
         ENCLOSING_PMI_VARIABLES.forEach(env::remove);
         env.putAll(variables(rank));
-        if (options.workingDirectory() != null) {
-            pb.directory(new File(options.workingDirectory()));
+        if (workingDirectory != null) {
+            pb.directory(new File(workingDirectory));
         }
         return pb;
     }

@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -77,25 +81,28 @@ class JobTest {
         assertTrue(r.err().contains("exited with status 0 before MPI.Init; stopping the other 2 ranks"), r.err());
     }
 
-    @Test
-    void abortEndsTheJobWithTheAbortCodeNamingTheRank() throws UsageException {
-        Result r = run("-np", "4", TestRanks.AbortOnRank2.class.getName());
+    @ParameterizedTest(name = "agents {0}")
+    @ValueSource(booleans = {false, true})
+    void abortEndsTheJobWithTheAbortCodeNamingTheRank(boolean agents) throws UsageException {
+        Result r = run(placed(agents, 2, "-np", "4", TestRanks.AbortOnRank2.class.getName()));
         assertEquals(3, r.exitCode());
         assertTrue(r.err().contains("mpjrun: rank 2 called MPI.Abort(3); stopping the other 3 ranks\n"), r.err());
     }
 
-    @Test
-    void uncaughtExceptionInARankFailsTheJobNamingTheRank() throws UsageException {
-        Result r = run("-np", "3", TestRanks.ThrowOnRank1.class.getName());
+    @ParameterizedTest(name = "agents {0}")
+    @ValueSource(booleans = {false, true})
+    void uncaughtExceptionInARankFailsTheJobNamingTheRank(boolean agents) throws UsageException {
+        Result r = run(placed(agents, 3, "-np", "3", TestRanks.ThrowOnRank1.class.getName()));
         assertEquals(1, r.exitCode());
         assertTrue(r.err().contains("rank 1 fails on purpose"), "the rank's own stderr is passed on: " + r.err());
         assertTrue(r.err().matches("(?s).*mpjrun: rank 1 \\(pid \\d+\\) exited with status 1 before MPI\\.Finalize;"
                 + " stopping the other 2 ranks\n.*"), r.err());
     }
 
-    @Test
-    void malformedPmiLineFailsTheJobNamingTheRank() throws UsageException {
-        Result r = run("-np", "2", TestRanks.GarbageOnRank1.class.getName());
+    @ParameterizedTest(name = "agents {0}")
+    @ValueSource(booleans = {false, true})
+    void malformedPmiLineFailsTheJobNamingTheRank(boolean agents) throws UsageException {
+        Result r = run(placed(agents, 2, "-np", "2", TestRanks.GarbageOnRank1.class.getName()));
         assertEquals(1, r.exitCode());
         assertTrue(r.err().contains("mpjrun: rank 1 sent a malformed PMI line: "), r.err());
     }
@@ -138,11 +145,129 @@ class JobTest {
         }
     }
 
-    @Test
-    void timeoutStopsAHangingJobWithStatus124() throws UsageException {
-        Result r = run("-np", "2", "--timeout", "1.5", TestRanks.Hang.class.getName());
+    @ParameterizedTest(name = "agents {0}")
+    @ValueSource(booleans = {false, true})
+    void timeoutStopsAHangingJobWithStatus124(boolean agents) throws UsageException {
+        Result r = run(placed(agents, 2, "-np", "2", "--timeout", "1.5", TestRanks.Hang.class.getName()));
         assertEquals(124, r.exitCode());
         assertTrue(r.err().contains("mpjrun: job timed out after 1.5 s; stopping 2 ranks\n"), r.err());
+    }
+
+    // ---- node agents (decision 0036) ----
+
+    /** Agents on, with two children per agent: five nodes make three levels (0; 1, 2; 3, 4). */
+    private static final List<String> AGENTS = List.of("-env", "MPJ_AGENTS", "true", "-env", "MPJ_AGENT_TREE_WIDTH",
+            "2");
+
+    @Test
+    void agentsStartAlongTheTreeAndEveryRankRunsUnderItsNodesAgent() throws UsageException {
+        Result r = run(agentJob("-np", "10", "--fake-nodes", "5", TestRanks.ReportAgent.class.getName()));
+        assertEquals(0, r.exitCode(), r.err());
+        Map<Integer, Long> agentOfNode = new HashMap<>();
+        Map<Long, Long> parentOfAgent = new HashMap<>();
+        List<String> lines = r.outLines().stream().filter(l -> l.startsWith("tree rank ")).toList();
+        assertEquals(10, lines.size(), r.out());
+        for (String line : lines) {
+            String[] f = line.split(" ");
+            int node = Integer.parseInt(f[2]) / 2;
+            long agent = Long.parseLong(f[4]);
+            Long before = agentOfNode.putIfAbsent(node, agent);
+            assertTrue(before == null || before == agent, "two agents on node " + node + ": " + r.out());
+            parentOfAgent.put(agent, Long.parseLong(f[6]));
+        }
+        assertEquals(ProcessHandle.current().pid(), agentOfNode.get(0), "the launcher serves the first node");
+        assertEquals(5, new HashSet<>(agentOfNode.values()).size(), "one agent per node: " + agentOfNode);
+        for (int node = 1; node < 5; node++) {
+            assertEquals(agentOfNode.get((node - 1) / 2), parentOfAgent.get(agentOfNode.get(node)),
+                    "node " + node + "'s agent is started by its parent's: " + r.out());
+        }
+    }
+
+    @Test
+    void eachNodesAgentPublishesTheWholeJobsKvsIntoItsOwnSharedTable() throws UsageException {
+        Result r = run(agentJob("-np", "6", "--fake-nodes", "3", TestRanks.ReadSharedTable.class.getName()));
+        assertEquals(0, r.exitCode(), r.err());
+        Map<Integer, String> tableOfNode = new HashMap<>();
+        List<String> lines = r.outLines().stream().filter(l -> l.contains(" table ")).toList();
+        assertEquals(6, lines.size(), r.out());
+        for (String line : lines) {
+            String[] f = line.split(" ");
+            assertEquals("v0,v1,v2,v3,v4,v5", f[5], "every card is in the node's table: " + line);
+            String before = tableOfNode.putIfAbsent(Integer.parseInt(f[1]) / 2, f[3]);
+            assertTrue(before == null || before.equals(f[3]), "one table per node: " + r.out());
+        }
+        assertEquals(3, new HashSet<>(tableOfNode.values()).size(), "a table per node: " + tableOfNode);
+        for (String table : tableOfNode.values()) {
+            assertFalse(Files.exists(Path.of(table)), table + " left behind");
+        }
+    }
+
+    @Test
+    void rankDeathUnderAnAgentEndsTheJobNamingTheRankAndLeavesNothingBehind() throws Exception {
+        Result r = run(agentJob("-np", "6", "--fake-nodes", "3", TestRanks.ExitBeforeFinalize.class.getName(), "4",
+                "7"));
+        assertEquals(7, r.exitCode(), r.err());
+        assertTrue(r.err().matches("(?s).*mpjrun: rank 4 \\(pid \\d+\\) exited with status 7 before MPI\\.Finalize;"
+                + " stopping the other 5 ranks\n.*"), r.err());
+        assertNothingLeft(r, 7);
+    }
+
+    @Test
+    void aKilledAgentEndsTheJobNamingItsNodeAndLeavesNothingBehind() throws Exception {
+        Result r = run(agentJob("-np", "6", "--fake-nodes", "3", TestRanks.KillAgent.class.getName(), "4"));
+        assertEquals(Job.EXIT_LAUNCH_FAILED, r.exitCode(), r.err());
+        assertTrue(r.err().contains("mpjrun: the agent of node 2 "), r.err());
+        assertNothingLeft(r, 6);
+    }
+
+    @Test
+    void aBarrierThatCanNeverCompleteAfterAFinalizeOnAnotherNodeFailsTheJobInsteadOfHanging() throws UsageException {
+        Result r = run(agentJob("-np", "4", "--fake-nodes", "2", TestRanks.FinalizeBeforeOthersBarrier.class.getName(),
+                "2"));
+        assertEquals(1, r.exitCode(), r.err());
+        assertTrue(r.err().matches("(?s).*mpjrun: rank [01] finalized while other ranks wait in a PMI fence, allgather"
+                + " or ring that can now never complete; stopping the other [23] ranks\n.*"), r.err());
+    }
+
+    /** {@code args} as given, or with agents on {@code nodes} fake nodes, the failing rank on an agent's node. */
+    private static String[] placed(boolean agents, int nodes, String... args) {
+        if (!agents) {
+            return args;
+        }
+        List<String> all = new ArrayList<>(List.of("--fake-nodes", Integer.toString(nodes)));
+        all.addAll(List.of(args));
+        return agentJob(all.toArray(new String[0]));
+    }
+
+    private static String[] agentJob(String... args) {
+        List<String> all = new ArrayList<>(AGENTS);
+        all.addAll(List.of(args));
+        return all.toArray(new String[0]);
+    }
+
+    /** The {@code pid} lines' processes and the {@code agent pid} lines' agents are gone, and so are their tables. */
+    private static void assertNothingLeft(Result r, int pidLines) throws IOException {
+        List<Long> pids = r.outLines().stream().filter(l -> l.startsWith("pid "))
+                .map(l -> Long.parseLong(l.substring(4))).toList();
+        assertEquals(pidLines, pids.size(), r.out());
+        List<Long> agents = r.outLines().stream().filter(l -> l.startsWith("agent pid "))
+                .map(l -> Long.parseLong(l.substring(10))).filter(p -> p != ProcessHandle.current().pid())
+                .distinct().toList();
+        assertFalse(agents.isEmpty(), r.out());
+        for (long pid : concat(pids, agents)) {
+            assertFalse(isRunning(pid), "process " + pid + " survived the job");
+        }
+        try (Stream<Path> shm = Files.list(Path.of("/dev/shm"))) {
+            List<Path> left = shm.filter(f -> agents.stream().anyMatch(
+                    a -> f.getFileName().toString().startsWith("mpj-kvs-mpj_" + a + "_"))).toList();
+            assertTrue(left.isEmpty(), "shared KVS tables left behind: " + left);
+        }
+    }
+
+    private static List<Long> concat(List<Long> a, List<Long> b) {
+        List<Long> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     // ---- helpers ----

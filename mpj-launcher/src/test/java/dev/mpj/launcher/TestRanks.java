@@ -1,6 +1,7 @@
 package dev.mpj.launcher;
 
 import dev.mpj.launcher.pmi.RawPmiClient;
+import dev.mpj.runtime.pmi.SharedKvsTable;
 import dev.mpj.runtime.node.NodeSegmentFiles;
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
 
@@ -44,6 +45,14 @@ final class TestRanks {
         System.exit(0);
     }
 
+    /**
+     * The pid of the process that started this rank: the node agent, or the launcher for the first node. Each rank
+     * runs under a {@link RankSupervisor} shell, whose parent that is.
+     */
+    static long agentPid() {
+        return ProcessHandle.current().parent().flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(-1L);
+    }
+
     static void sleepForever() throws InterruptedException {
         Thread.sleep(Long.MAX_VALUE);
     }
@@ -74,6 +83,7 @@ final class TestRanks {
         public static void main(String[] args) throws IOException, InterruptedException {
             RawPmiClient pmi = RawPmiClient.fromEnvironment();
             System.out.println("pid " + ProcessHandle.current().pid());
+            System.out.println("agent pid " + agentPid());
             if (rank() == 2) {
                 System.out.println("pid " + new ProcessBuilder("sleep", "60").start().pid());
             }
@@ -162,6 +172,71 @@ final class TestRanks {
             if (rank() == 1) {
                 System.exit(7);
             }
+            sleepForever();
+        }
+    }
+
+    /**
+     * Prints {@code tree rank R agent A parent B}: the pid of the process that started it (its node's agent) and
+     * that process's parent, then meets the others in a barrier and finalizes.
+     */
+    static final class ReportAgent {
+        public static void main(String[] args) {
+            RawPmiClient pmi = RawPmiClient.fromEnvironment();
+            long agent = agentPid();
+            long parent = ProcessHandle.of(agent).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(-1L);
+            System.out.println("tree rank " + rank() + " agent " + agent + " parent " + parent);
+            barrier(pmi);
+            finalizeAndExit(pmi);
+        }
+    }
+
+    /**
+     * Maps the shared KVS table {@code get_maxes} names, puts a card, fences, then reads every rank's card from the
+     * table alone and prints {@code rank R table PATH saw v0,v1,…} ({@code null} for a card the table lacks).
+     */
+    static final class ReadSharedTable {
+        public static void main(String[] args) {
+            RawPmiClient pmi = RawPmiClient.fromEnvironment();
+            String path = pmi.call("get_maxes").get(SharedKvsTable.PMI1_OFFER);
+            SharedKvsTable table = SharedKvsTable.open(Path.of(path));
+            pmi.call("put", "kvsname", kvsName(pmi), "key", "card-" + rank(), "value", "v" + rank());
+            barrier(pmi);
+            List<String> seen = new ArrayList<>();
+            for (int r = 0; r < size(); r++) {
+                seen.add(table.get("card-" + r));
+            }
+            System.out.println("rank " + rank() + " table " + path + " saw " + String.join(",", seen));
+            barrier(pmi);
+            finalizeAndExit(pmi);
+        }
+    }
+
+    /** After a barrier, rank {@code args[0]} prints its agent's pid and kills it (SIGKILL); all wait forever. */
+    static final class KillAgent {
+        public static void main(String[] args) throws InterruptedException {
+            RawPmiClient pmi = RawPmiClient.fromEnvironment();
+            System.out.println("pid " + ProcessHandle.current().pid());
+            System.out.flush();
+            barrier(pmi);
+            if (rank() == Integer.parseInt(args[0])) {
+                System.out.println("agent pid " + agentPid());
+                System.out.flush();
+                ProcessHandle.of(agentPid()).ifPresent(ProcessHandle::destroyForcibly);
+            }
+            sleepForever();
+        }
+    }
+
+    /** The first node's ranks (rank &lt; {@code args[0]}) finalize at once; the others then enter a barrier. */
+    static final class FinalizeBeforeOthersBarrier {
+        public static void main(String[] args) throws InterruptedException {
+            RawPmiClient pmi = RawPmiClient.fromEnvironment();
+            if (rank() < Integer.parseInt(args[0])) {
+                finalizeAndExit(pmi);
+            }
+            Thread.sleep(500);
+            barrier(pmi);
             sleepForever();
         }
     }

@@ -6,6 +6,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -15,8 +17,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Nothing a job started outlives it: not its rank JVMs when mpjrun is SIGKILLed, wherever the ranks are, and
- * not the children the ranks started, however the job ends. On one node (shared memory) and on two fake nodes
- * (TCP).
+ * not the children the ranks started, however the job ends. On one node (shared memory), on two fake nodes
+ * (TCP), and on three fake nodes through a chain of node agents (decision 0036), whose JVMs and shared KVS tables
+ * must go too.
  */
 @Timeout(120)
 @Tag("multi-jvm")
@@ -25,7 +28,9 @@ class JobLifetimeIT {
     private static final long GONE_WITHIN_NANOS = 2_000_000_000L;
 
     static Stream<Arguments> placements() {
-        return Stream.of(Arguments.of("one node", List.of()), Arguments.of("two nodes", List.of("--fake-nodes", "2")));
+        return Stream.of(Arguments.of("one node", List.of()), Arguments.of("two nodes", List.of("--fake-nodes", "2")),
+                Arguments.of("three nodes through agents", List.of("--fake-nodes", "3", "-env", "MPJ_AGENTS", "true",
+                        "-env", "MPJ_AGENT_TREE_WIDTH", "1")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -54,7 +59,7 @@ class JobLifetimeIT {
     @ParameterizedTest(name = "{0}")
     @MethodSource("placements")
     void aJobEndingNormallyLeavesNoChildBehind(String name, List<String> placement) throws Exception {
-        Job.Result r = Job.np(2).launcherOptions(placement.toArray(String[]::new)).timeout(60)
+        Job.Result r = Job.np(3).launcherOptions(placement.toArray(String[]::new)).timeout(60)
                 .run(LifetimeProgram.class, "normal");
         assertEquals(0, r.exitCode(), r::toString);
         assertGone(r.marker(), r);
@@ -70,11 +75,20 @@ class JobLifetimeIT {
             Thread.sleep(20);
         }
         assertNotEquals(0, Job.leftovers(job.marker()).size(), "the ranks and children run before the kill");
+        String agentMarker = "-Dmpj.agent.launcher=" + job.launcher().pid() + " ";
+        List<Long> agents = Job.leftovers(agentMarker).stream().map(ProcessHandle::pid).toList();
+        assertEquals(placement.contains("MPJ_AGENTS") ? 2 : 0, agents.size(), "the agents of nodes 1 and 2");
         Process kill = new ProcessBuilder("kill", "-KILL", Long.toString(job.launcher().pid())).start();
         assertEquals(0, kill.waitFor());
         Job.Result r = job.await(30);
         assertEquals(137, r.exitCode(), r::toString);
         assertGone(r.marker(), r);
+        assertGone(agentMarker, r);
+        try (Stream<Path> shm = Files.list(Path.of("/dev/shm"))) {
+            List<Path> tables = shm.filter(f -> agents.stream().anyMatch(
+                    a -> f.getFileName().toString().startsWith("mpj-kvs-mpj_" + a + "_"))).toList();
+            assertTrue(tables.isEmpty(), "shared KVS tables of killed agents left behind: " + tables);
+        }
     }
 
     /** Polls until no process carries {@code marker}, failing if one still does after the allowed time. */

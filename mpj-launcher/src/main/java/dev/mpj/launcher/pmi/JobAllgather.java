@@ -8,6 +8,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The job's allgather ({@link PmiAllgather}): each rank enters with one value; once all have, every rank is
@@ -20,8 +22,14 @@ final class JobAllgather extends RankCollective<JobAllgather.Entry> {
     record Entry(PmiClientConnection connection, String value, boolean pmi2, String thrid) {
     }
 
-    JobAllgather(int size) {
-        super("allgather", size);
+    private final PmiUpstream upstream;
+    /** The served ranks' entries, sent up the tree and waiting for every rank's value. */
+    private List<Entry> pending = List.of();
+
+    /** @param upstream where the served ranks' values go, null to complete here */
+    JobAllgather(int size, int served, PmiUpstream upstream) {
+        super("allgather", size, served);
+        this.upstream = upstream;
     }
 
     /** {@code c} enters with {@code value}; {@code thrid} is echoed in a PMI-2 reply when not null. */
@@ -41,13 +49,33 @@ final class JobAllgather extends RankCollective<JobAllgather.Entry> {
 
     @Override
     void complete(List<Entry> all) {
+        if (upstream != null) {
+            SortedMap<Integer, String> values = new TreeMap<>();
+            for (Entry e : all) {
+                values.put(e.connection().rank(), e.value());
+            }
+            pending = all;
+            upstream.allgatherEntered(values);
+            return;
+        }
         List<String> values = new ArrayList<>(all.size());
         for (Entry e : all) {
             values.add(e.value());
         }
+        answer(all, values);
+    }
+
+    /** The whole job's allgather completed upstream with {@code values}, in rank order: answers the served ranks. */
+    void completeUpstream(List<String> values) {
+        List<Entry> answered = pending;
+        pending = List.of();
+        answer(answered, values);
+    }
+
+    private static void answer(List<Entry> all, List<String> values) {
         ByteBuffer pmi1Values = null;
         ByteBuffer pmi2Values = null;
-        String count = Integer.toString(all.size());
+        String count = Integer.toString(values.size());
         for (Entry e : all) {
             PmiClientConnection c = e.connection();
             if (e.pmi2()) {

@@ -46,11 +46,22 @@ final class JobKvs {
 
     /** Makes the staged puts visible (in the shared table too, if any); the barrier calls it when it completes. */
     void publish() {
-        if (shared != null) {
-            shared.publish(staged);
-        }
-        published.putAll(staged);
+        publish(takeStaged());
+    }
+
+    /** The puts staged since the last barrier, which no longer are. */
+    Map<String, String> takeStaged() {
+        Map<String, String> taken = new HashMap<>(staged);
         staged.clear();
+        return taken;
+    }
+
+    /** Makes {@code entries} visible (in the shared table too, if any): what a barrier of the whole job published. */
+    void publish(Map<String, String> entries) {
+        if (shared != null) {
+            shared.publish(entries);
+        }
+        published.putAll(entries);
     }
 
     /** A published value, or the process mapping; null when nobody put {@code key} before the last barrier. */

@@ -4,6 +4,9 @@ import dev.mpj.runtime.pmi.wire.Pmi2Message;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The job's PMIX_Ring (PMI-2 {@code cmd=ring}), with the semantics of Slurm's pmi2 plugin ({@code ring.c}) for
@@ -21,8 +24,14 @@ final class JobRing extends RankCollective<JobRing.Entry> {
     record Entry(PmiClientConnection connection, int count, String left, String right, String thrid) {
     }
 
-    JobRing(int size) {
-        super("ring", size);
+    private final PmiUpstream upstream;
+    /** The served ranks' entries, sent up the tree and waiting for their answers. */
+    private List<Entry> pending = List.of();
+
+    /** @param upstream where the served ranks' parts go, null to complete here */
+    JobRing(int size, int served, PmiUpstream upstream) {
+        super("ring", size, served);
+        this.upstream = upstream;
     }
 
     /** {@code c} enters with its request's {@code ring-count}, {@code ring-left} and {@code ring-right}. */
@@ -41,29 +50,66 @@ final class JobRing extends RankCollective<JobRing.Entry> {
 
     @Override
     void complete(List<Entry> entries) {
-        int size = entries.size();
+        if (upstream != null) {
+            SortedMap<Integer, PmiUpstream.RingPart> parts = new TreeMap<>();
+            for (Entry e : entries) {
+                parts.put(e.connection().rank(), new PmiUpstream.RingPart(e.count(), e.left(), e.right()));
+            }
+            pending = entries;
+            upstream.ringEntered(parts);
+            return;
+        }
+        List<PmiUpstream.RingPart> parts = new ArrayList<>(entries.size());
+        for (Entry e : entries) {
+            parts.add(new PmiUpstream.RingPart(e.count(), e.left(), e.right()));
+        }
+        List<PmiUpstream.RingAnswer> answers = answers(parts);
+        for (int i = 0; i < entries.size(); i++) {
+            answer(entries.get(i), answers.get(i));
+        }
+    }
+
+    /** The whole job's ring completed upstream: answers the served ranks from {@code answers}, by rank. */
+    void completeUpstream(Map<Integer, PmiUpstream.RingAnswer> answers) {
+        List<Entry> answered = pending;
+        pending = List.of();
+        for (Entry e : answered) {
+            if (e.connection().rank() >= 0) {
+                answer(e, answers.get(e.connection().rank()));
+            }
+        }
+    }
+
+    private static void answer(Entry e, PmiUpstream.RingAnswer a) {
+        e.connection().send(reply(e.thrid(), a.count(), a.left(), a.right()));
+    }
+
+    /** Every rank's answer, in rank order, from every rank's part in rank order. */
+    static List<PmiUpstream.RingAnswer> answers(List<PmiUpstream.RingPart> parts) {
+        int size = parts.size();
         String[] lefts = new String[size];
-        String fromLeft = entries.get(size - 1).right();
+        String fromLeft = parts.get(size - 1).right();
         for (int i = 0; i < size; i++) {
             lefts[i] = fromLeft;
-            if (entries.get(i).right() != null) {
-                fromLeft = entries.get(i).right();
+            if (parts.get(i).right() != null) {
+                fromLeft = parts.get(i).right();
             }
         }
         String[] rights = new String[size];
-        String fromRight = entries.get(0).left();
+        String fromRight = parts.get(0).left();
         for (int i = size - 1; i >= 0; i--) {
             rights[i] = fromRight;
-            if (entries.get(i).left() != null) {
-                fromRight = entries.get(i).left();
+            if (parts.get(i).left() != null) {
+                fromRight = parts.get(i).left();
             }
         }
+        List<PmiUpstream.RingAnswer> answers = new ArrayList<>(size);
         long before = 0;
         for (int i = 0; i < size; i++) {
-            Entry e = entries.get(i);
-            e.connection().send(reply(e.thrid(), before, lefts[i], rights[i]));
-            before += e.count();
+            answers.add(new PmiUpstream.RingAnswer(before, lefts[i], rights[i]));
+            before += parts.get(i).count();
         }
+        return answers;
     }
 
     private static Pmi2Message reply(String thrid, long count, String left, String right) {

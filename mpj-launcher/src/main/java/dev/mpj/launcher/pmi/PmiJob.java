@@ -6,12 +6,14 @@ import dev.mpj.runtime.pmi.wire.ProcessMapping;
  * What the PMI server knows of its job, whatever dialect each rank speaks: the placement, the KVS name, which
  * connection holds which rank, the {@link JobKvs KVS}, the {@link JobBarrier barrier}, the PMI-2
  * {@link JobRing ring} and the {@link JobAllgather allgather}; and what both dialects do alike: identify a
- * rank, finalize, abort. Used on the server thread only.
+ * rank, finalize, abort. A node agent's server ({@code node} ≥ 0) serves the ranks of one node of the mapping
+ * only, and its collectives complete {@link PmiUpstream up the tree}. Used on the server thread only.
  */
 final class PmiJob {
     private final ProcessMapping mapping;
     private final String kvsName;
     private final PmiServer.Listener listener;
+    private final int node;
     private final PmiClientConnection[] connectionOfRank;
     private final JobKvs kvs;
     private final JobBarrier barrier;
@@ -19,15 +21,36 @@ final class PmiJob {
     private final JobAllgather allgather;
     private SharedKvsPublisher shared;
 
-    PmiJob(ProcessMapping mapping, String kvsName, PmiServer.Listener listener) {
+    /**
+     * @param node     the node whose ranks are served, or -1 for every rank
+     * @param upstream where the collectives go once the served ranks have entered; null (with node -1) to
+     *                 complete them here
+     */
+    PmiJob(ProcessMapping mapping, String kvsName, PmiServer.Listener listener, int node, PmiUpstream upstream) {
         this.mapping = mapping;
         this.kvsName = kvsName;
         this.listener = listener;
+        this.node = node;
         this.connectionOfRank = new PmiClientConnection[mapping.size()];
         this.kvs = new JobKvs(mapping);
-        this.barrier = new JobBarrier(mapping.size(), kvs);
-        this.ring = new JobRing(mapping.size());
-        this.allgather = new JobAllgather(mapping.size());
+        int served = servedRanks(mapping, node);
+        this.barrier = new JobBarrier(served, kvs, upstream);
+        this.ring = new JobRing(mapping.size(), served, upstream);
+        this.allgather = new JobAllgather(mapping.size(), served, upstream);
+    }
+
+    /** How many ranks a server of {@code node} serves (-1: all). */
+    static int servedRanks(ProcessMapping mapping, int node) {
+        if (node < 0) {
+            return mapping.size();
+        }
+        int served = 0;
+        for (int rank = 0; rank < mapping.size(); rank++) {
+            if (mapping.nodeOf(rank) == node) {
+                served++;
+            }
+        }
+        return served;
     }
 
     ProcessMapping mapping() {
@@ -73,6 +96,11 @@ final class PmiJob {
     boolean identify(PmiClientConnection c, int id) {
         if (id < 0 || id >= mapping.size()) {
             c.fail("claimed pmiid=" + id + " in a job of " + mapping.size() + " ranks");
+            return false;
+        }
+        if (node >= 0 && mapping.nodeOf(id) != node) {
+            c.fail("claimed pmiid=" + id + ", a rank of node " + mapping.nodeOf(id) + ", from the server of node "
+                    + node);
             return false;
         }
         if (connectionOfRank[id] != null) {

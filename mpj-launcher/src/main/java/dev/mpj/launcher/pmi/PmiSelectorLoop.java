@@ -8,6 +8,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,6 +48,8 @@ final class PmiSelectorLoop {
     private final Accepting accepting;
     private final Thread thread;
     private volatile boolean closing;
+    /** Work handed in by other threads ({@link #execute}), run on the loop's thread after each pass. */
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private long acceptPauseMillis;
     /** While accepting is paused: when it resumes; 0 otherwise. */
     private long acceptResumesAt;
@@ -88,6 +91,12 @@ final class PmiSelectorLoop {
         return (InetSocketAddress) acceptor.getLocalAddress();
     }
 
+    /** Runs {@code task} on the loop's thread, soon. */
+    void execute(Runnable task) {
+        tasks.add(task);
+        selector.wakeup();
+    }
+
     /** Stops serving and closes every channel; waits for the thread to end. */
     void close() {
         closing = true;
@@ -121,6 +130,9 @@ final class PmiSelectorLoop {
                     }
                 }
                 selector.selectedKeys().clear();
+                for (Runnable task = tasks.poll(); task != null; task = tasks.poll()) {
+                    task.run();
+                }
                 long now = System.nanoTime();
                 waitNanos = Math.min(handler.tick(now), resumeAccepting(now));
             }

@@ -12,6 +12,8 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -84,6 +86,7 @@ public final class PmiServer implements AutoCloseable {
     private final Pmi1Commands pmi1;
     private final Pmi2Commands pmi2;
     private final ConnectionGate gate;
+    private final String tableName;
     private PmiSelectorLoop loop;
     private SharedKvsPublisher shared;
     /** The gate's count, published for other threads after every pass of the loop. */
@@ -98,17 +101,35 @@ public final class PmiServer implements AutoCloseable {
      * @param listener receives the job's PMI events
      */
     public PmiServer(ProcessMapping mapping, String kvsName, String secret, Listener listener) {
-        this(mapping, kvsName, secret, listener, ConnectionGate.Limits.forJob(mapping.size()));
+        this(mapping, kvsName, secret, listener, ConnectionGate.Limits.forJob(mapping.size()), -1, null, kvsName);
+    }
+
+    /**
+     * A node agent's server (decision 0036): it serves the ranks of {@code node} only, and sends its collectives
+     * to {@code upstream} once they have entered; its shared KVS table is named after {@code tableName}, which
+     * starts {@code mpj_<pid>_} with the pid of the process that owns it, so a table left by a killed agent is
+     * found stale.
+     */
+    public PmiServer(ProcessMapping mapping, String kvsName, String secret, Listener listener, int node,
+                     PmiUpstream upstream, String tableName) {
+        this(mapping, kvsName, secret, listener,
+                ConnectionGate.Limits.forJob(PmiJob.servedRanks(mapping, node)), node, upstream, tableName);
     }
 
     PmiServer(ProcessMapping mapping, String kvsName, String secret, Listener listener, ConnectionGate.Limits limits) {
+        this(mapping, kvsName, secret, listener, limits, -1, null, kvsName);
+    }
+
+    private PmiServer(ProcessMapping mapping, String kvsName, String secret, Listener listener,
+                      ConnectionGate.Limits limits, int node, PmiUpstream upstream, String tableName) {
         if (kvsName.isEmpty() || kvsName.length() >= PmiLimits.KVSNAME_MAX || !kvsName.matches("[A-Za-z0-9_.-]+")) {
             throw new IllegalArgumentException("unusable KVS name '" + kvsName + "'");
         }
         if (secret == null || secret.isEmpty()) {
             throw new IllegalArgumentException("a PMI server needs a job secret");
         }
-        this.job = new PmiJob(mapping, kvsName, listener);
+        this.job = new PmiJob(mapping, kvsName, listener, node, upstream);
+        this.tableName = tableName;
         this.pmi1 = new Pmi1Commands(job);
         this.pmi2 = new Pmi2Commands(job);
         this.gate = new ConnectionGate(secret, limits, listener);
@@ -130,7 +151,7 @@ public final class PmiServer implements AutoCloseable {
         if (loop != null) {
             throw new IllegalStateException("already started");
         }
-        shared = SharedKvsPublisher.create(sharedDirectory(), job.kvsName(), job.mapping().size());
+        shared = SharedKvsPublisher.create(sharedDirectory(), tableName, job.mapping().size());
         if (shared != null) {
             job.shareKvs(shared);
         }
@@ -170,6 +191,26 @@ public final class PmiServer implements AutoCloseable {
     /** How many connections were rejected so far (no secret, broken before identifying, over the cap, too slow). */
     public long rejectedConnections() {
         return rejected;
+    }
+
+    /** The whole job's fence completed up the tree with {@code published}: answers the served ranks. Any thread. */
+    public void completeFence(Map<String, String> published) {
+        loop.execute(() -> job.barrier().complete(published));
+    }
+
+    /** The whole job's allgather completed with {@code values}, in rank order: answers the served ranks. Any thread. */
+    public void completeAllgather(List<String> values) {
+        loop.execute(() -> job.allgather().completeUpstream(values));
+    }
+
+    /** The whole job's ring completed with {@code answers} by rank: answers the served ranks. Any thread. */
+    public void completeRing(Map<Integer, PmiUpstream.RingAnswer> answers) {
+        loop.execute(() -> job.ring().completeUpstream(answers));
+    }
+
+    /** Every rank's ring answer, in rank order, from every rank's part in rank order: what the tree's root does. */
+    public static List<PmiUpstream.RingAnswer> ringAnswers(List<PmiUpstream.RingPart> parts) {
+        return JobRing.answers(parts);
     }
 
     /** Stops serving and closes every connection; waits for the server thread to end. */

@@ -1,5 +1,6 @@
 package dev.mpj.launcher.pmi;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -13,19 +14,28 @@ import java.util.List;
 abstract class RankCollective<E> {
     private final String name;
     private final Object[] entries;
+    private final int expected;
     private int entered;
     private int firstFinalizedRank = -1;
 
-    /** @param name the collective, as it reads after "the PMI" in failure messages */
-    RankCollective(String name, int size) {
+    /**
+     * @param name     the collective, as it reads after "the PMI" in failure messages
+     * @param size     the job's ranks
+     * @param expected the ranks this server serves, whose entries complete it here
+     */
+    RankCollective(String name, int size, int expected) {
         this.name = name;
         this.entries = new Object[size];
+        this.expected = expected;
     }
 
     /** The connection {@code entry} came on. */
     abstract PmiClientConnection connection(E entry);
 
-    /** Every rank has entered: answer them; {@code all} is in rank order and the collective is empty again. */
+    /**
+     * Every served rank has entered: answer them (or send their entries up the tree); {@code all} is in rank order
+     * and the collective is empty again.
+     */
     abstract void complete(List<E> all);
 
     /** {@code c} enters with {@code entry}; the last rank to enter completes the collective. */
@@ -43,8 +53,13 @@ abstract class RankCollective<E> {
         }
         entries[rank] = entry;
         entered++;
-        if (entered == entries.length) {
-            List<E> all = (List<E>) Arrays.asList(entries.clone());
+        if (entered == expected) {
+            List<E> all = new ArrayList<>(expected);
+            for (Object e : entries) {
+                if (e != null) {
+                    all.add((E) e);
+                }
+            }
             Arrays.fill(entries, null); // before answering: a failed write closes its connection, which leaves
             entered = 0;
             complete(all);

@@ -62,6 +62,14 @@ public enum Setting {
             "split the job into this many pretend nodes by blocks of consecutive ranks, whatever the process"
                     + " manager says (0: the real node map)",
             atLeast(0, " (0: real nodes)")),
+    AGENTS("mpj.agents", "false",
+            "mpjrun starts one node agent JVM per fake node along a tree, each serving its node's PMI (KVS in shared"
+                    + " memory, fences up and down the tree) and starting its ranks; off by default: one JVM more"
+                    + " per node",
+            flag()),
+    AGENT_TREE_WIDTH("mpj.agentTreeWidth", "16",
+            "children per node agent in mpjrun's launch tree (as Slurm's TreeWidth)",
+            atLeast(1)),
     SEGMENT_DIR("mpj.segmentDir", "/dev/shm",
             "directory of the node segment files (java.io.tmpdir when the default /dev/shm is absent)",
             SegmentDirectory::parse),

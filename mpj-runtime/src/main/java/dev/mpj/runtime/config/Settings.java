@@ -30,6 +30,8 @@ public final class Settings {
     private final PmiDialect pmi;
     private final int initTimeoutSeconds;
     private final int fakeNodes;
+    private final boolean agents;
+    private final int agentTreeWidth;
     private final SegmentDirectory segmentDirectory;
     private final int shmTransportBytes;
     private final TransportMode transports;
@@ -66,6 +68,8 @@ public final class Settings {
         pmi = (PmiDialect) v.get(Setting.PMI);
         initTimeoutSeconds = (Integer) v.get(Setting.INIT_TIMEOUT);
         fakeNodes = (Integer) v.get(Setting.FAKE_NODES);
+        agents = (Boolean) v.get(Setting.AGENTS);
+        agentTreeWidth = (Integer) v.get(Setting.AGENT_TREE_WIDTH);
         segmentDirectory = (SegmentDirectory) v.get(Setting.SEGMENT_DIR);
         shmTransportBytes = (Integer) v.get(Setting.SHM_TRANSPORT_BYTES);
         transports = (TransportMode) v.get(Setting.TRANSPORTS);
@@ -181,6 +185,16 @@ public final class Settings {
     /** Pretend nodes to split the job into; 0 when the real node map is used. */
     public int fakeNodes() {
         return fakeNodes;
+    }
+
+    /** Whether mpjrun starts a node agent per fake node (decision 0036). */
+    public boolean agents() {
+        return agents;
+    }
+
+    /** Children per node agent in mpjrun's launch tree. */
+    public int agentTreeWidth() {
+        return agentTreeWidth;
     }
 
     public SegmentDirectory segmentDirectory() {

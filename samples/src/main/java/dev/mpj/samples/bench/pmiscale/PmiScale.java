@@ -38,11 +38,17 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Options: {@code --ranks R --nodes N [--min-nodes n] [--exchanges simple,allgather,shm,roots,ring]
  * [--max-gets G] [--max-values V] [--rounds k] [--threads t] [--limit seconds] [--csv FILE] [--chart FILE.svg|png]
- * [--in-process]}. The server runs in a child JVM unless {@code --in-process}.
+ * [--in-process] [--agents]}. The server runs in a child JVM unless {@code --in-process}. With {@code --agents}
+ * every job also runs through one real node agent per simulated node, linked along mpjrun's tree over loopback
+ * (decision 0036), its rows labelled {@code exchange+agents}: the simulated ranks are the same, so the flat and the
+ * tree servers are compared on equal terms (the ranks still ask their agent for every get, as if the node's shared
+ * table were not there). With {@code --in-process}, each job is followed by the CPU time the process (server,
+ * agents and simulated ranks) spent in its exchange, the measure that a loaded machine disturbs least.
  */
 public final class PmiScale {
     /** One job: the PMI operations it made (summed over ranks) and its exchange time. */
-    record Row(String exchange, int ranks, int nodes, long puts, long gets, long fences, long other, double seconds) {
+    record Row(String exchange, int ranks, int nodes, long puts, long gets, long fences, long other, double seconds,
+               double cpuSeconds) {
         String csv() {
             return String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%.3f", exchange, ranks, nodes, puts, gets, fences,
                     seconds);
@@ -54,8 +60,15 @@ public final class PmiScale {
     private PmiScale() {
     }
 
-    /** The formula of a simulated exchange ({@code allgather} is {@code simple} over the allgather). */
-    static ExchangeFormula formula(String exchange, long ranks, long nodes) {
+    /** How a run through node agents is labelled: {@code roots+agents}. */
+    static final String AGENTS = "+agents";
+
+    /**
+     * The formula of a simulated exchange ({@code allgather} is {@code simple} over the allgather; agents do not
+     * change it).
+     */
+    static ExchangeFormula formula(String label, long ranks, long nodes) {
+        String exchange = label.endsWith(AGENTS) ? label.substring(0, label.length() - AGENTS.length()) : label;
         boolean allgather = exchange.equals("allgather");
         return ExchangeFormula.of(allgather ? "simple" : exchange, ranks, nodes, allgather);
     }
@@ -64,17 +77,18 @@ public final class PmiScale {
      * Runs one simulated job of {@code exchange}.
      *
      * @param ownProcess whether the server runs in a child JVM (else in this one)
+     * @param agents     whether one node agent per node serves the ranks (decision 0036), else one flat server
      */
-    static Row runJob(String exchange, int ranks, int nodes, boolean ownProcess, int threads, Duration limit)
-            throws IOException {
+    static Row runJob(String exchange, int ranks, int nodes, boolean ownProcess, boolean agents, int threads,
+                      Duration limit) throws IOException {
         String kvs = "pmiscale_" + ranks + "_" + nodes;
         String secret = PmiSecret.newSecret();
         RankScript.Job job = RankScript.Job.of(NodeMap.blocks(ranks, nodes), kvs, secret);
         Simulation.Result result;
         if (ownProcess) {
-            Process server = startServer(ranks, nodes, kvs, secret, limit);
+            Process server = startServer(ranks, nodes, kvs, secret, limit, agents);
             try {
-                result = Simulation.run(exchange, job, serverAddress(server), threads, limit);
+                result = Simulation.run(exchange, job, serverAddresses(server, nodes), threads, limit);
                 if (!server.waitFor(limit.toSeconds(), TimeUnit.SECONDS) || server.exitValue() != 0) {
                     throw new IOException("the PMI server of the simulated " + exchange + " job did not end well");
                 }
@@ -85,36 +99,43 @@ public final class PmiScale {
                 server.destroyForcibly();
             }
         } else {
-            try (ServerRun server = new ServerRun(ranks, nodes, kvs, secret)) {
-                result = Simulation.run(exchange, job, server.address(), threads, limit);
+            try (ServerRun server = new ServerRun(ranks, nodes, kvs, secret, agents)) {
+                result = Simulation.run(exchange, job, server.addressOfNode(), threads, limit);
                 server.awaitFinalized(limit);
             }
         }
-        return new Row(exchange, ranks, nodes, result.count(Step.Op.PUT), result.count(Step.Op.GET),
+        return new Row(agents ? exchange + AGENTS : exchange, ranks, nodes, result.count(Step.Op.PUT), result.count(Step.Op.GET),
                 result.count(Step.Op.FENCE), result.count(Step.Op.RING) + result.count(Step.Op.ALLGATHER),
-                result.seconds());
+                result.seconds(), result.cpuSeconds());
     }
 
-    private static Process startServer(int ranks, int nodes, String kvs, String secret, Duration limit)
-            throws IOException {
+    private static Process startServer(int ranks, int nodes, String kvs, String secret, Duration limit,
+                                       boolean agents) throws IOException {
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
                 PmiScaleServer.class.getName(), Integer.toString(ranks), Integer.toString(nodes), kvs,
-                Long.toString(limit.toSeconds()));
+                Long.toString(limit.toSeconds()), agents ? "agents" : "flat");
         pb.environment().put(PmiVariables.SECRET, secret);
         pb.redirectError(ProcessBuilder.Redirect.INHERIT);
         return pb.start();
     }
 
-    private static InetSocketAddress serverAddress(Process server) throws IOException {
+    /** The address of each node's server, from the server process's {@code port HOST:PORT …} line. */
+    private static InetSocketAddress[] serverAddresses(Process server, int nodes) throws IOException {
         BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
-        if (line == null || !line.startsWith("port ")) {
-            throw new IOException("the PMI server did not say its port: " + line);
+        String[] ports = line == null ? new String[0] : line.split(" ");
+        if (ports.length != nodes + 1 || !ports[0].equals("port")) {
+            throw new IOException("the PMI server did not say its ports: " + line);
         }
-        String hostPort = line.substring("port ".length());
-        int colon = hostPort.lastIndexOf(':');
-        return new InetSocketAddress(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+        InetSocketAddress[] addresses = new InetSocketAddress[nodes];
+        for (int n = 0; n < nodes; n++) {
+            String hostPort = ports[n + 1];
+            int colon = hostPort.lastIndexOf(':');
+            addresses[n] = new InetSocketAddress(hostPort.substring(0, colon),
+                    Integer.parseInt(hostPort.substring(colon + 1)));
+        }
+        return addresses;
     }
 
     public static void main(String[] args) throws IOException {
@@ -130,6 +151,7 @@ public final class PmiScale {
         int threads = Integer.parseInt(o.getOrDefault("--threads", "2"));
         Duration limit = Duration.ofSeconds(Long.parseLong(o.getOrDefault("--limit", "600")));
         boolean ownProcess = !o.containsKey("--in-process");
+        List<Boolean> servers = o.containsKey("--agents") ? List.of(false, true) : List.of(false);
         if (maxRanks % maxNodes != 0) {
             throw new IllegalArgumentException("--ranks must be a multiple of --nodes");
         }
@@ -154,22 +176,30 @@ public final class PmiScale {
             for (int nodes : nodeCounts) {
                 int ranks = nodes * perNode;
                 for (String exchange : exchanges) {
-                    ExchangeFormula f = formula(exchange, ranks, nodes);
-                    if (f.gets() > maxGets || exchange.equals("allgather") && (long) ranks * f.other() > maxValues) {
-                        skipped.put(exchange + "," + ranks, new Row(exchange, ranks, nodes, f.puts(), f.gets(),
-                                f.fences(), f.other(), Double.NaN));
-                        continue;
+                    for (boolean agents : servers) {
+                        String label = agents ? exchange + AGENTS : exchange;
+                        ExchangeFormula f = formula(exchange, ranks, nodes);
+                        if (f.gets() > maxGets
+                                || exchange.equals("allgather") && (long) ranks * f.other() > maxValues) {
+                            skipped.put(label + "," + ranks, new Row(label, ranks, nodes, f.puts(), f.gets(),
+                                    f.fences(), f.other(), Double.NaN, Double.NaN));
+                            continue;
+                        }
+                        Row row = runJob(exchange, ranks, nodes, ownProcess, agents, threads, limit);
+                        if (row.puts() != f.puts() || row.gets() != f.gets() || row.fences() != f.fences()
+                                || row.other() != f.other()) {
+                            throw new IllegalStateException("the counts of " + row + " differ from the formula " + f);
+                        }
+                        System.out.println(row.csv());
+                        if (!ownProcess) {
+                            System.out.printf(Locale.ROOT, "# %s,%d: %.3f s CPU (server and ranks) in %.3f s%n",
+                                    label, ranks, row.cpuSeconds(), row.seconds());
+                        }
+                        if (csv != null) {
+                            csv.println(row.csv());
+                        }
+                        runs.computeIfAbsent(label + "," + ranks, k -> new ArrayList<>()).add(row);
                     }
-                    Row row = runJob(exchange, ranks, nodes, ownProcess, threads, limit);
-                    if (row.puts() != f.puts() || row.gets() != f.gets() || row.fences() != f.fences()
-                            || row.other() != f.other()) {
-                        throw new IllegalStateException("the counts of " + row + " differ from the formula " + f);
-                    }
-                    System.out.println(row.csv());
-                    if (csv != null) {
-                        csv.println(row.csv());
-                    }
-                    runs.computeIfAbsent(exchange + "," + ranks, k -> new ArrayList<>()).add(row);
                 }
             }
         }
@@ -217,7 +247,7 @@ public final class PmiScale {
                 System.out.printf(Locale.ROOT, "# %s at %d ranks not run%n", s.exchange(), s.ranks());
                 continue;
             }
-            boolean values = s.exchange().equals("allgather");
+            boolean values = s.exchange().startsWith("allgather");
             String unit = values ? "value" : "get";
             long work = values ? (long) s.ranks() * s.ranks() : s.gets();
             double perUnit = largest.seconds() / (values ? (double) largest.ranks() * largest.ranks() : largest.gets());
@@ -277,14 +307,14 @@ public final class PmiScale {
     private static Map<String, String> options(String[] args) {
         Map<String, String> o = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--in-process")) {
+            if (args[i].equals("--in-process") || args[i].equals("--agents")) {
                 o.put(args[i], "");
             } else if (args[i].startsWith("--") && i + 1 < args.length) {
                 o.put(args[i], args[++i]);
             } else {
                 throw new IllegalArgumentException("usage: pmi-scale --ranks R --nodes N [--min-nodes n]"
                         + " [--exchanges simple,allgather,shm,roots,ring] [--max-gets G] [--rounds k] [--threads t]"
-                        + " [--limit seconds] [--csv FILE] [--chart FILE.svg|png] [--in-process]");
+                        + " [--limit seconds] [--csv FILE] [--chart FILE.svg|png] [--in-process] [--agents]");
             }
         }
         return o;

@@ -22,7 +22,9 @@ final class RankDriver implements Runnable {
     private static final int CONNECTING = 64;
 
     private final Simulation simulation;
-    private final InetSocketAddress server;
+    /** Where the ranks of each node connect. */
+    private final InetSocketAddress[] server;
+    private final RankScript.Job job;
     private final ArrayDeque<SimulatedRank> unconnected;
     private final List<SimulatedRank> ranks;
     private final List<SimulatedRank> waiting = new ArrayList<>();
@@ -32,8 +34,10 @@ final class RankDriver implements Runnable {
     private int part;
     private int finished;
 
-    RankDriver(Simulation simulation, InetSocketAddress server, List<SimulatedRank> ranks) throws IOException {
+    RankDriver(Simulation simulation, RankScript.Job job, InetSocketAddress[] server, List<SimulatedRank> ranks)
+            throws IOException {
         this.simulation = simulation;
+        this.job = job;
         this.server = server;
         this.ranks = ranks;
         this.unconnected = new ArrayDeque<>(ranks);
@@ -105,7 +109,7 @@ final class RankDriver implements Runnable {
             channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
             SelectionKey key = channel.register(selector, SelectionKey.OP_CONNECT, r);
             connecting++;
-            if (channel.connect(server)) {
+            if (channel.connect(server[job.map().nodeOf(r.rank)])) {
                 r.connected(channel, key);
                 if (!r.advance(0)) {
                     done(r);

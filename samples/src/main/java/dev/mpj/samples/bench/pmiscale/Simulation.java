@@ -1,6 +1,7 @@
 package dev.mpj.samples.bench.pmiscale;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,8 +16,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * a few {@link RankDriver} threads.
  */
 final class Simulation {
-    /** What a job did: the steps completed over all ranks, by {@link Step.Op}, and the exchange's wall time. */
-    record Result(long[] counts, double seconds) {
+    /**
+     * What a job did: the steps completed over all ranks, by {@link Step.Op}, the exchange's wall time, and the CPU
+     * time this process spent meanwhile (its server's too when it runs in this process).
+     */
+    record Result(long[] counts, double seconds, double cpuSeconds) {
         long count(Step.Op op) {
             return counts[op.ordinal()];
         }
@@ -33,11 +37,12 @@ final class Simulation {
     }
 
     /**
-     * Runs {@code exchange} for the job on the server at {@code server}, with {@code threads} driver threads.
+     * Runs {@code exchange} for the job whose node n's ranks connect to {@code server[n]}, with {@code threads}
+     * driver threads.
      *
      * @throws IOException when a rank fails (a wrong reply, a closed connection) or the job takes over {@code limit}
      */
-    static Result run(String exchange, RankScript.Job job, InetSocketAddress server, int threads, Duration limit)
+    static Result run(String exchange, RankScript.Job job, InetSocketAddress[] server, int threads, Duration limit)
             throws IOException {
         int size = job.map().size();
         Simulation s = new Simulation(size);
@@ -53,7 +58,7 @@ final class Simulation {
         long deadline = System.nanoTime() + limit.toNanos();
         try {
             for (List<SimulatedRank> share : shares) {
-                RankDriver d = new RankDriver(s, server, share);
+                RankDriver d = new RankDriver(s, job, server, share);
                 drivers.add(d);
                 Thread thread = new Thread(d, "pmi-scale-" + running.size());
                 thread.setDaemon(true);
@@ -62,9 +67,11 @@ final class Simulation {
             }
             s.await(0, deadline, exchange);
             long start = System.nanoTime();
+            long cpuStart = processCpuNanos();
             s.open(1, drivers);
             s.await(1, deadline, exchange);
             double seconds = (System.nanoTime() - start) / 1e9;
+            double cpuSeconds = (processCpuNanos() - cpuStart) / 1e9;
             s.open(2, drivers);
             s.await(2, deadline, exchange);
             long[] counts = new long[Step.Op.values().length];
@@ -73,7 +80,7 @@ final class Simulation {
                     counts[i] += d.counts()[i];
                 }
             }
-            return new Result(counts, seconds);
+            return new Result(counts, seconds, cpuSeconds);
         } finally {
             if (s.failure.get() == null) {
                 s.failure.compareAndSet(null, new IllegalStateException("the simulation ended"));
@@ -87,6 +94,12 @@ final class Simulation {
                 }
             }
         }
+    }
+
+    /** This process's CPU time so far, or 0 where the JVM does not tell. */
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? Math.max(0, os.getProcessCpuTime()) : 0;
     }
 
     private void open(int next, List<RankDriver> drivers) {

@@ -12,21 +12,24 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The simulator against mpjrun's real PMI server in this JVM, at a small size: every simulated rank's replies are
- * checked (each get returns the card its peer put, the allgather every card in rank order, the ring the
- * neighbour nodes' root cards), and the job's PMI operations equal the exchange's formula.
+ * The simulator against mpjrun's real PMI server in this JVM, flat and through one node agent per node, at a small
+ * size: every simulated rank's replies are checked (each get returns the card its peer put, the allgather every
+ * card in rank order, the ring the neighbour nodes' root cards), and the job's PMI operations equal the exchange's
+ * formula.
  */
 @Timeout(120)
 class PmiScaleTest {
     static Stream<Arguments> jobs() {
-        return RankScript.EXCHANGES.stream().flatMap(x -> Stream.of(Arguments.of(x, 24, 4), Arguments.of(x, 7, 3),
-                Arguments.of(x, 5, 1)));
+        // 40 nodes: the agents' tree of width 16 has three levels
+        return RankScript.EXCHANGES.stream().flatMap(x -> Stream.of(false, true).flatMap(agents -> Stream.of(
+                Arguments.of(x, 24, 4, agents), Arguments.of(x, 7, 3, agents), Arguments.of(x, 5, 1, agents),
+                Arguments.of(x, 80, 40, agents))));
     }
 
-    @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes")
+    @ParameterizedTest(name = "{0}: {1} ranks on {2} nodes, agents {3}")
     @MethodSource("jobs")
-    void theJobsOperationsEqualTheFormula(String exchange, int ranks, int nodes) throws Exception {
-        PmiScale.Row row = PmiScale.runJob(exchange, ranks, nodes, false, 2, Duration.ofSeconds(60));
+    void theJobsOperationsEqualTheFormula(String exchange, int ranks, int nodes, boolean agents) throws Exception {
+        PmiScale.Row row = PmiScale.runJob(exchange, ranks, nodes, false, agents, 2, Duration.ofSeconds(60));
         ExchangeFormula f = PmiScale.formula(exchange, ranks, nodes);
         assertEquals("puts=" + f.puts() + " gets=" + f.gets() + " fences=" + f.fences() + " other=" + f.other(),
                 "puts=" + row.puts() + " gets=" + row.gets() + " fences=" + row.fences() + " other=" + row.other(),
