@@ -15,6 +15,8 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +45,16 @@ import java.util.function.BooleanSupplier;
 public final class ProgressEngine implements FrameSink {
     /** A revocation's reason is cut to this, so it fits one shared-memory record. */
     private static final int MAX_REASON_BYTES = 2048;
+    private static final VarHandle WAITING_FOR;
+
+    static {
+        try {
+            WAITING_FOR = MethodHandles.lookup().findVarHandle(ProgressEngine.class, "waitingFor",
+                    BooleanSupplier.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private final int rank;
     private final int eagerThreshold;
     private final int chunkSize;
@@ -79,8 +91,11 @@ public final class ProgressEngine implements FrameSink {
     private volatile String failure;
     /** Null until a collective context is revoked, so operations pay one null check for the feature. */
     private RevokedContexts revoked;
-    /** What {@link #await} waits for, and since when ({@code System.nanoTime}): read by the wait report's thread. */
-    private volatile BooleanSupplier waitingFor;
+    /**
+     * What {@link #await} waits for, and since when ({@code System.nanoTime}): read by the wait report's thread.
+     * Written with release stores, no fences: the report only needs the time written before the condition.
+     */
+    private BooleanSupplier waitingFor;
     private long waitingSince;
 
     /** Where the engine sends frames to other ranks, and where it polls for frames nobody pushes. */
@@ -377,8 +392,8 @@ public final class ProgressEngine implements FrameSink {
                 if (!published) {
                     // A wait that ends without idling is never reported, so it publishes nothing.
                     published = true;
-                    waitingSince = System.nanoTime(); // published by the volatile write after it
-                    waitingFor = done;
+                    waitingSince = System.nanoTime(); // published by the release store after it
+                    WAITING_FOR.setRelease(this, done);
                 }
                 if (shared) {
                     l.unlock();
@@ -396,8 +411,8 @@ public final class ProgressEngine implements FrameSink {
                 }
             }
         } finally {
-            if (published && waitingFor == done) {
-                waitingFor = null;
+            if (published && WAITING_FOR.getAcquire(this) == done) {
+                WAITING_FOR.setRelease(this, (BooleanSupplier) null);
             }
             l.unlock();
         }
@@ -486,7 +501,7 @@ public final class ProgressEngine implements FrameSink {
      * it reads the wait published by {@link #await} and the queue's length, never the queues themselves.
      */
     public List<String> waitReport() {
-        BooleanSupplier condition = waitingFor;
+        BooleanSupplier condition = (BooleanSupplier) WAITING_FOR.getAcquire(this);
         long waited = System.nanoTime() - waitingSince;
         return WaitReport.lines(rank, condition, waited, unexpected.size());
     }
