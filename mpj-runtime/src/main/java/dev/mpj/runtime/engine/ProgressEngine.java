@@ -8,7 +8,6 @@ import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.config.WaitPolicy;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
-import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -83,7 +82,7 @@ public final class ProgressEngine implements FrameSink {
     /** Work advanced on every progress pass besides frames (non-blocking collectives); MPI thread only. */
     private final ArrayList<Task> tasks = new ArrayList<>();
     private long nextId = 1;
-    private EngineLock lock = EngineLock.forThreadLevel(MPI.THREAD_SINGLE);
+    private EngineLock lock = EngineLock.beforeInit();
     /** The one waiter that idles, below {@code THREAD_MULTIPLE}. */
     private volatile Thread parked;
     /** The waiters that idle under {@code THREAD_MULTIPLE}; null below. */
@@ -146,11 +145,12 @@ public final class ProgressEngine implements FrameSink {
     }
 
     /**
-     * Who may call the engine from now on, by the MPI thread level granted at {@code MPI.Init} (before it the
-     * level is {@code THREAD_SINGLE}). Called by the thread that initialised MPI, before any other may call.
+     * Who may call the engine from now on, by the MPI thread level granted at {@code MPI.Init} (before it, one
+     * thread at a time). Called by the thread that initialised MPI, before any other may call: under
+     * {@code THREAD_SINGLE} and {@code THREAD_FUNNELED} it is the only one that may.
      */
     public void setThreadLevel(int level) {
-        lock = EngineLock.forThreadLevel(level);
+        lock = EngineLock.forThreadLevel(level, Thread.currentThread());
         parkedThreads = lock.sharedWhileIdle() ? ConcurrentHashMap.newKeySet() : null;
     }
 
