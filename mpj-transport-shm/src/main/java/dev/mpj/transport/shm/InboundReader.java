@@ -32,7 +32,10 @@ final class InboundReader implements ControlledMessageHandler {
     /** Local rank of each world rank that may send here; -1 for the others. */
     private final LocalRanks locals;
     private final ByteBuffer[] partial;
-    /** The ring's memory as a ByteBuffer, for frames the sink reads in place; index 0 is the ring's index 0. */
+    /**
+     * The ring's memory as a ByteBuffer, for frames the sink reads in place: one view, moved over each frame in
+     * turn (the sink reads it only during the call), so reading a frame allocates nothing.
+     */
     private final ByteBuffer inPlace;
     private final int inPlaceAdjustment;
     private boolean reading;
@@ -66,7 +69,9 @@ final class InboundReader implements ControlledMessageHandler {
 
     @Override
     public Action onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
-        take(type, buffer, index, length);
+        if (take(type, buffer, index, length) && !sink.keepReading()) {
+            return Action.BREAK;
+        }
         uncommitted += length;
         if (uncommitted >= commitBytes) {
             uncommitted = 0;
@@ -75,7 +80,8 @@ final class InboundReader implements ControlledMessageHandler {
         return Action.CONTINUE;
     }
 
-    private void take(int type, MutableDirectBuffer buffer, int index, int length) {
+    /** Hands one record to the sink; true when the sink took a whole frame in place. */
+    private boolean take(int type, MutableDirectBuffer buffer, int index, int length) {
         int sender = RecordType.sender(type);
         int local = locals.localRankOf(sender);
         if (!RecordType.isValid(type) || local < 0) {
@@ -86,11 +92,12 @@ final class InboundReader implements ControlledMessageHandler {
             case RecordType.WHOLE -> {
                 if (length < FrameHeader.LENGTH) {
                     malformed(sender, "a frame of " + length + " bytes");
-                    return;
+                    return false;
                 }
-                if (sink.onFrameInPlace(sender, inPlace.slice(inPlaceAdjustment + index, length)
-                        .order(ByteOrder.LITTLE_ENDIAN))) {
-                    return;
+                int at = inPlaceAdjustment + index;
+                inPlace.limit(at + length).position(at);
+                if (sink.onFrameInPlace(sender, inPlace)) {
+                    return true;
                 }
                 FramePool.PooledFrame f = pool.take(length);
                 buffer.getBytes(index, f.buffer, 0, length);
@@ -100,7 +107,7 @@ final class InboundReader implements ControlledMessageHandler {
                 int total = buffer.getInt(index);
                 if (total < FrameHeader.LENGTH || total < length - Integer.BYTES || partial[local] != null) {
                     malformed(sender, "a first piece of a " + total + "-byte frame");
-                    return;
+                    return false;
                 }
                 ByteBuffer frame = ByteBuffer.allocate(total).order(ByteOrder.LITTLE_ENDIAN);
                 frame.limit(length - Integer.BYTES);
@@ -112,7 +119,7 @@ final class InboundReader implements ControlledMessageHandler {
                 ByteBuffer frame = partial[local];
                 if (frame == null || frame.remaining() < length) {
                     malformed(sender, "a piece of " + length + " bytes with no frame to add it to");
-                    return;
+                    return false;
                 }
                 buffer.getBytes(index, frame, frame.position(), length);
                 frame.position(frame.position() + length);
@@ -120,16 +127,18 @@ final class InboundReader implements ControlledMessageHandler {
                     partial[local] = null;
                     if (frame.hasRemaining()) {
                         malformed(sender, "a frame " + frame.remaining() + " bytes short");
-                        return;
+                        return false;
                     }
                     // offered in place like a whole frame, so the sink sees every frame of a sender in order
-                    if (!sink.onFrameInPlace(sender, frame.flip())) {
-                        sink.onFrame(sender, frame, FramePool.NO_RELEASE);
+                    if (sink.onFrameInPlace(sender, frame.flip())) {
+                        return true;
                     }
+                    sink.onFrame(sender, frame, FramePool.NO_RELEASE);
                 }
             }
             default -> throw new AssertionError(type);
         }
+        return false;
     }
 
     private void malformed(int sender, String what) {

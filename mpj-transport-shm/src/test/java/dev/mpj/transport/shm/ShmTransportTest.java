@@ -112,6 +112,36 @@ class ShmTransportTest {
     }
 
     @Test
+    void aSinkThatStopsTheReadingFindsTheNextFramesInTheRingAtTheNextPoll() throws Exception {
+        try (ShmNode node = node(2)) {
+            List<Integer> taken = new ArrayList<>();
+            RecordingSink oneAtATime = new RecordingSink() {
+                @Override
+                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
+                    taken.add(FrameHeader.tag(frame));
+                    return true;
+                }
+
+                @Override
+                public boolean keepReading() {
+                    return false;
+                }
+            };
+            ShmTransport receiver = node.start(1, oneAtATime);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            for (int tag = 0; tag < 3; tag++) {
+                sender.send(1, Frames.header(FrameHeader.EAGER, tag, 8), Frames.payload(tag, 8));
+            }
+            assertEquals(1, receiver.poll());
+            assertEquals(List.of(0), taken);
+            assertEquals(1, receiver.poll());
+            assertEquals(1, receiver.poll());
+            assertEquals(List.of(0, 1, 2), taken, "every frame in its turn, none lost");
+            assertEquals(0, receiver.poll());
+        }
+    }
+
+    @Test
     void aFrameThatCameInPiecesIsOfferedInPlaceInItsTurn() throws Exception {
         try (ShmNode node = node(2)) {
             List<Integer> offered = new ArrayList<>();
