@@ -76,6 +76,14 @@ public class StormBenchmark {
         return engine;
     }
 
+    ProgressEngine sender() {
+        return sender;
+    }
+
+    ProgressEngine receiver() {
+        return receiver;
+    }
+
     @Benchmark
     @OperationsPerInvocation(BATCH)
     public long sendThenReceive() {
