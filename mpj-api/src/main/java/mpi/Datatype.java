@@ -434,7 +434,11 @@ public class Datatype {
         }
         ByteBuffer out = scratch == null ? ByteBuffer.allocate(n * elementBytes).order(ByteOrder.LITTLE_ENDIAN)
                 : scratch.take(n * elementBytes);
-        packInto(buf, offset, count, out);
+        if (map.isContiguousFor(count) && !(buf instanceof ByteBuffer)) {
+            element.write(out, buf, offset + map.firstOffset(), n); // one run: no cursor to walk
+        } else {
+            packInto(buf, offset, count, out);
+        }
         return out.flip();
     }
 
@@ -565,7 +569,8 @@ public class Datatype {
                 return ReceiveBuffer.inPlace(ByteBuffer.wrap((byte[]) buf, first, n).slice());
             }
         }
-        ByteBuffer room = scratch == null ? ByteBuffer.allocate(n * elementBytes) : scratch.take(n * elementBytes);
+        ByteBuffer room = scratch == null ? ByteBuffer.allocate(n * elementBytes).order(ByteOrder.LITTLE_ENDIAN)
+                : scratch.take(n * elementBytes);
         return ReceiveBuffer.unpacking(room, new Unpack(this, room, buf, offset, count));
     }
 
@@ -591,8 +596,14 @@ public class Datatype {
 
         @Override
         public void unpack(Operation completed, Status status) {
-            ByteBuffer data = room.duplicate().clear().limit(completed.byteCount()).order(ByteOrder.LITTLE_ENDIAN);
-            type.unpackFrom(data, buf, offset, count);
+            // the room is this receive's own and the runtime writes it by index: it may be read in place
+            ByteBuffer data = room.clear().limit(completed.byteCount());
+            if (type.map.isContiguousFor(count)) {
+                type.element.read(data, buf, offset + type.map.firstOffset(),
+                        Math.min(data.remaining() / type.element.bytes, count * type.map.size));
+            } else {
+                type.unpackFrom(data, buf, offset, count);
+            }
         }
     }
 

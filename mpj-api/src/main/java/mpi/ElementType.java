@@ -5,7 +5,8 @@ import java.nio.ByteBuffer;
 /**
  * A Java primitive that datatypes are built from: its size on the wire and its bulk copies between a
  * Java array and a little-endian {@link ByteBuffer}. Multi-byte types go through the buffer's typed
- * views, so a copy is one bulk (byte-swapping where needed) transfer, never a loop over boxed values.
+ * views, so a copy is one bulk (byte-swapping where needed) transfer, never a loop over boxed values; runs of at
+ * most {@link #SCALAR_RUN} values go value by value, without a view.
  * The buffers given must already be little-endian: a view takes its order from the buffer.
  */
 enum ElementType {
@@ -67,55 +68,117 @@ enum ElementType {
     INT(4, int[].class) {
         @Override
         void write(ByteBuffer out, Object array, int index, int n) {
-            out.asIntBuffer().put((int[]) array, index, n);
+            int[] values = (int[]) array;
+            if (n <= SCALAR_RUN) {
+                for (int i = index, end = index + n; i < end; i++) {
+                    out.putInt(values[i]);
+                }
+                return;
+            }
+            out.asIntBuffer().put(values, index, n);
             advance(out, n);
         }
 
         @Override
         void read(ByteBuffer in, Object array, int index, int n) {
-            in.asIntBuffer().get((int[]) array, index, n);
+            int[] values = (int[]) array;
+            if (n <= SCALAR_RUN) {
+                for (int i = index, end = index + n; i < end; i++) {
+                    values[i] = in.getInt();
+                }
+                return;
+            }
+            in.asIntBuffer().get(values, index, n);
             advance(in, n);
         }
     },
     LONG(8, long[].class) {
         @Override
         void write(ByteBuffer out, Object array, int index, int n) {
-            out.asLongBuffer().put((long[]) array, index, n);
+            long[] values = (long[]) array;
+            if (n <= SCALAR_RUN) {
+                for (int i = index, end = index + n; i < end; i++) {
+                    out.putLong(values[i]);
+                }
+                return;
+            }
+            out.asLongBuffer().put(values, index, n);
             advance(out, n);
         }
 
         @Override
         void read(ByteBuffer in, Object array, int index, int n) {
-            in.asLongBuffer().get((long[]) array, index, n);
+            long[] values = (long[]) array;
+            if (n <= SCALAR_RUN) {
+                for (int i = index, end = index + n; i < end; i++) {
+                    values[i] = in.getLong();
+                }
+                return;
+            }
+            in.asLongBuffer().get(values, index, n);
             advance(in, n);
         }
     },
     FLOAT(4, float[].class) {
         @Override
         void write(ByteBuffer out, Object array, int index, int n) {
-            out.asFloatBuffer().put((float[]) array, index, n);
+            float[] values = (float[]) array;
+            if (n <= SCALAR_RUN) {
+                for (int i = index, end = index + n; i < end; i++) {
+                    out.putFloat(values[i]);
+                }
+                return;
+            }
+            out.asFloatBuffer().put(values, index, n);
             advance(out, n);
         }
 
         @Override
         void read(ByteBuffer in, Object array, int index, int n) {
-            in.asFloatBuffer().get((float[]) array, index, n);
+            float[] values = (float[]) array;
+            if (n <= SCALAR_RUN) {
+                for (int i = index, end = index + n; i < end; i++) {
+                    values[i] = in.getFloat();
+                }
+                return;
+            }
+            in.asFloatBuffer().get(values, index, n);
             advance(in, n);
         }
     },
     DOUBLE(8, double[].class) {
         @Override
         void write(ByteBuffer out, Object array, int index, int n) {
-            out.asDoubleBuffer().put((double[]) array, index, n);
+            double[] values = (double[]) array;
+            if (n <= SCALAR_RUN) {
+                for (int i = index, end = index + n; i < end; i++) {
+                    out.putDouble(values[i]);
+                }
+                return;
+            }
+            out.asDoubleBuffer().put(values, index, n);
             advance(out, n);
         }
 
         @Override
         void read(ByteBuffer in, Object array, int index, int n) {
-            in.asDoubleBuffer().get((double[]) array, index, n);
+            double[] values = (double[]) array;
+            if (n <= SCALAR_RUN) {
+                for (int i = index, end = index + n; i < end; i++) {
+                    values[i] = in.getDouble();
+                }
+                return;
+            }
+            in.asDoubleBuffer().get(values, index, n);
             advance(in, n);
         }
     };
+
+    /**
+     * Runs of multi-byte values up to this long are copied one value at a time: a typed view is an object made per
+     * copy, which costs more than the copy itself for the few values of a typical small message.
+     */
+    static final int SCALAR_RUN = 8;
 
     /** Bytes per value on the wire. */
     final int bytes;

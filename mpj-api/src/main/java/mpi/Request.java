@@ -99,7 +99,7 @@ public class Request {
         }
         Operation op = operation;
         if (op != null && !op.isComplete()) {
-            Environment.backend().await(new Done(call, new Request[] {this}, false));
+            Environment.backend().await(new OneDone(call, this));
         }
         return finish();
     }
@@ -327,6 +327,36 @@ public class Request {
         return found == statuses.length ? statuses : Arrays.copyOf(statuses, found);
     }
 
+    /** Adds the wait report's entry for this request, pending in {@code call} (null: the call that started it). */
+    private void describePending(String call, List<String> entries) {
+        if (active && !isDone()) {
+            String started = starter.describe(comm);
+            String what = started != null ? started : "a request";
+            entries.add(call == null ? what : call + " for " + what);
+        }
+    }
+
+    /** The wait condition of {@link #await}: one request done (no array to allocate per blocking call). */
+    private static final class OneDone implements WaitCondition {
+        private final String call;
+        private final Request request;
+
+        OneDone(String call, Request request) {
+            this.call = call;
+            this.request = request;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return request.isDone();
+        }
+
+        @Override
+        public void describePending(List<String> entries) {
+            request.describePending(call, entries);
+        }
+    }
+
     /**
      * The wait condition of {@link #Waitall} (every active request done) or, {@code any}, of {@link #Waitany} and
      * {@link #Waitsome} (some request done), which names the call and the requests it waits for. A class, not a
@@ -343,18 +373,30 @@ public class Request {
             this.any = any;
         }
 
+        /** Requests before this index are done, or null or inactive: a wait need not look at them again. */
+        private int settled;
+
         @Override
         public boolean getAsBoolean() {
-            return any ? firstDone(requests) >= 0 : allActiveDone(requests);
+            if (any) {
+                return firstDone(requests) >= 0;
+            }
+            // each pass looks at the requests from the first one not done, not at every request again
+            while (settled < requests.length) {
+                Request r = requests[settled];
+                if (r != null && r.active && !r.isDone()) {
+                    return false;
+                }
+                settled++;
+            }
+            return true;
         }
 
         @Override
         public void describePending(List<String> entries) {
             for (Request r : requests) {
-                if (r != null && r.active && !r.isDone()) {
-                    String started = r.starter.describe(r.comm);
-                    String what = started != null ? started : "a request";
-                    entries.add(call == null ? what : call + " for " + what);
+                if (r != null) {
+                    r.describePending(call, entries);
                 }
             }
         }

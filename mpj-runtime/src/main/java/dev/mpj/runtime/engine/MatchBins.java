@@ -9,10 +9,19 @@ import java.util.List;
  * FIFO bins of entries keyed by (context, source, tag), where source and tag may be the wildcards as keys; one
  * map of bins per communicator context. A bin is a doubly linked list of {@link MatchLink}s in insertion order,
  * so its head is its earliest entry, appending and taking the head are O(1), and so is unlinking any entry. An
- * empty bin leaves its map, so bins never outnumber live entries. Not thread-safe: the owner serialises access.
+ * empty bin leaves its map once {@value #LINGERING} other bins have emptied after it, so bins never outnumber live
+ * entries by more than that, while traffic that empties and refills the same few bins (a stream of receives for
+ * one envelope) finds them in place instead of making and dropping one per message. Not thread-safe: the owner
+ * serialises access.
  */
 final class MatchBins<T> {
+    /** Empty bins kept in their maps at most: the four an unexpected message is linked into. */
+    static final int LINGERING = 4;
     private final Int2ObjectHashMap<Long2ObjectHashMap<Bin<T>>> contexts = new Int2ObjectHashMap<>();
+    /** The bins that emptied last, oldest replaced first; each may have been refilled since. */
+    @SuppressWarnings("unchecked")
+    private final Bin<T>[] emptied = new Bin[LINGERING];
+    private int nextEmptied;
     /** The context looked up last (traffic tends to stay on one communicator); context maps are never dropped. */
     private int lastContext;
     private Long2ObjectHashMap<Bin<T>> lastBins;
@@ -23,6 +32,8 @@ final class MatchBins<T> {
         private final long key;
         MatchLink<T> head;
         MatchLink<T> tail;
+        /** Whether it is among the {@code emptied} bins. */
+        boolean lingering;
 
         Bin(Long2ObjectHashMap<Bin<T>> owner, long key) {
             this.owner = owner;
@@ -108,8 +119,22 @@ final class MatchBins<T> {
         }
         link.prev = null;
         link.next = null;
-        if (bin.head == null) {
-            bin.owner.remove(bin.key);
+        if (bin.head == null && !bin.lingering) {
+            linger(bin);
         }
+    }
+
+    /** Keeps an emptied bin in its map for now, dropping the bin that emptied {@value #LINGERING} bins ago if still empty. */
+    private void linger(Bin<T> bin) {
+        Bin<T> old = emptied[nextEmptied];
+        if (old != null) {
+            old.lingering = false;
+            if (old.head == null) {
+                old.owner.remove(old.key);
+            }
+        }
+        bin.lingering = true;
+        emptied[nextEmptied] = bin;
+        nextEmptied = (nextEmptied + 1) % LINGERING;
     }
 }

@@ -8,13 +8,14 @@ import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.config.WaitPolicy;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
-import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.collections.Long2ObjectHashMap;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.jctools.queues.MpscUnboundedXaddArrayQueue;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -43,6 +44,16 @@ import java.util.function.BooleanSupplier;
 public final class ProgressEngine implements FrameSink {
     /** A revocation's reason is cut to this, so it fits one shared-memory record. */
     private static final int MAX_REASON_BYTES = 2048;
+    private static final VarHandle WAITING_FOR;
+
+    static {
+        try {
+            WAITING_FOR = MethodHandles.lookup().findVarHandle(ProgressEngine.class, "waitingFor",
+                    BooleanSupplier.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     private final int rank;
     private final int eagerThreshold;
     private final int chunkSize;
@@ -61,11 +72,17 @@ public final class ProgressEngine implements FrameSink {
      * the inbox was last drained: while there are any, eager frames are refused too, so none overtakes them.
      */
     private int refusedInPlace;
+    /**
+     * Set when a frame taken in place matched the last posted receive: the polled transport is asked to leave the
+     * frames after it in its memory until the next pass, where a receive posted meanwhile can take them in place
+     * too, rather than have each copied into an unexpected message.
+     */
+    private boolean allPostedMatched;
     private FrameRouter router;
     /** Work advanced on every progress pass besides frames (non-blocking collectives); MPI thread only. */
     private final ArrayList<Task> tasks = new ArrayList<>();
     private long nextId = 1;
-    private EngineLock lock = EngineLock.forThreadLevel(MPI.THREAD_SINGLE);
+    private EngineLock lock = EngineLock.beforeInit();
     /** The one waiter that idles, below {@code THREAD_MULTIPLE}. */
     private volatile Thread parked;
     /** The waiters that idle under {@code THREAD_MULTIPLE}; null below. */
@@ -73,8 +90,11 @@ public final class ProgressEngine implements FrameSink {
     private volatile String failure;
     /** Null until a collective context is revoked, so operations pay one null check for the feature. */
     private RevokedContexts revoked;
-    /** What {@link #await} waits for, and since when ({@code System.nanoTime}): read by the wait report's thread. */
-    private volatile BooleanSupplier waitingFor;
+    /**
+     * What {@link #await} waits for, and since when ({@code System.nanoTime}): read by the wait report's thread.
+     * Written with release stores, no fences: the report only needs the time written before the condition.
+     */
+    private BooleanSupplier waitingFor;
     private long waitingSince;
 
     /** Where the engine sends frames to other ranks, and where it polls for frames nobody pushes. */
@@ -125,11 +145,12 @@ public final class ProgressEngine implements FrameSink {
     }
 
     /**
-     * Who may call the engine from now on, by the MPI thread level granted at {@code MPI.Init} (before it the
-     * level is {@code THREAD_SINGLE}). Called by the thread that initialised MPI, before any other may call.
+     * Who may call the engine from now on, by the MPI thread level granted at {@code MPI.Init} (before it, one
+     * thread at a time). Called by the thread that initialised MPI, before any other may call: under
+     * {@code THREAD_SINGLE} and {@code THREAD_FUNNELED} it is the only one that may.
      */
     public void setThreadLevel(int level) {
-        lock = EngineLock.forThreadLevel(level);
+        lock = EngineLock.forThreadLevel(level, Thread.currentThread());
         parkedThreads = lock.sharedWhileIdle() ? ConcurrentHashMap.newKeySet() : null;
     }
 
@@ -196,11 +217,22 @@ public final class ProgressEngine implements FrameSink {
         byte kind = FrameHeader.kind(frame);
         if (kind == FrameHeader.DATA || kind == FrameHeader.CREDIT
                 || kind == FrameHeader.EAGER && refusedInPlace == 0) {
+            allPostedMatched = false;
             handle(peer, frame.order(ByteOrder.LITTLE_ENDIAN));
             return true;
         }
         refusedInPlace++;
         return false;
+    }
+
+    /**
+     * False right after a frame taken in place matched the last posted receive. The transport then stops reading
+     * until the next progress pass, which costs nothing but a pass: every pass reads at least one frame, so no
+     * frame waits for ever, and a wait for anything else polls again at once.
+     */
+    @Override
+    public boolean keepReading() {
+        return !allPostedMatched;
     }
 
     @Override
@@ -229,31 +261,35 @@ public final class ProgressEngine implements FrameSink {
     }
 
     private Operation sendLocked(ByteBuffer data, int dest, int tag, int context, SendMode mode) {
-        ByteBuffer d = data.slice().order(ByteOrder.LITTLE_ENDIAN);
-        SendOperation op = new SendOperation(nextId++, dest, tag, context, d);
         if (revoked != null && revoked.contains(context)) {
+            SendOperation op = new SendOperation(nextId++, dest, tag, context, data);
             op.error = revoked.error(context);
             op.finish();
             return op;
         }
+        int length = data.remaining();
         boolean sync = mode == SendMode.SYNCHRONOUS;
-        int length = d.remaining();
-        if (dest == rank) {
-            sendToSelf(op, sync);
-        } else if (length <= eagerThreshold && credit.tryCharge(dest, length)) {
+        if (dest != rank && length <= eagerThreshold && credit.tryCharge(dest, length)) {
+            // copied before router.send returns, so the operation keeps no view of the data
+            SendOperation op = new SendOperation(nextId++, dest, tag, context, data);
             FrameHeader.write(header, sync ? FrameHeader.EAGER_SYNC : FrameHeader.EAGER, context, rank, tag,
                     op.id, length);
-            router.send(dest, header, d);
+            router.send(dest, header, data);
             if (sync) {
                 sendsInFlight.put(op.id, op);
                 op.data = null;
             } else {
                 op.finish();
             }
+            return op;
+        }
+        SendOperation op = new SendOperation(nextId++, dest, tag, context, data.slice().order(ByteOrder.LITTLE_ENDIAN));
+        if (dest == rank) {
+            sendToSelf(op, sync);
         } else {
             sendsInFlight.put(op.id, op);
             FrameHeader.write(header, FrameHeader.RTS, context, rank, tag, op.id, length);
-            router.send(dest, header, d.slice(0, 0));
+            router.send(dest, header, op.data.slice(0, 0));
         }
         return op;
     }
@@ -263,12 +299,12 @@ public final class ProgressEngine implements FrameSink {
         ReceiveOperation r = posted.take(op.context, rank, op.tag);
         if (r != null) {
             r.match(rank, op.tag, length);
-            r.deliver(0, op.data);
+            r.deliver(0, op.data, op.data.position(), length);
             r.markComplete();
             op.finish();
         } else if (!sync && length <= eagerThreshold) {
             unexpected.add(new UnexpectedMessage(FrameHeader.EAGER, op.context, rank, op.tag, length, 0,
-                    copyOf(op.data), null));
+                    copyOf(op.data, op.data.position(), length), null));
             op.finish();
         } else {
             // Held by reference like a rendezvous: completes when a receive matches it.
@@ -287,8 +323,7 @@ public final class ProgressEngine implements FrameSink {
     }
 
     private Operation receiveLocked(ByteBuffer room, int source, int tag, int context) {
-        ByteBuffer r = room == null ? null : room.slice().order(ByteOrder.LITTLE_ENDIAN);
-        ReceiveOperation op = new ReceiveOperation(this, nextId++, r, source, tag, context);
+        ReceiveOperation op = new ReceiveOperation(this, nextId++, room, source, tag, context);
         if (revoked != null && revoked.contains(context)) {
             op.error = revoked.error(context);
             op.markComplete();
@@ -338,8 +373,7 @@ public final class ProgressEngine implements FrameSink {
         boolean shared = l.sharedWhileIdle();
         IdleStrategy idle = idleStrategy();
         idle.reset();
-        waitingSince = System.nanoTime(); // published by the volatile write after it
-        waitingFor = done;
+        boolean published = false;
         l.lock();
         try {
             while (true) {
@@ -353,7 +387,15 @@ public final class ProgressEngine implements FrameSink {
                 }
                 if (work != 0) {
                     idle.reset();
-                } else if (shared) {
+                    continue;
+                }
+                if (!published) {
+                    // A wait that ends without idling is never reported, so it publishes nothing.
+                    published = true;
+                    waitingSince = System.nanoTime(); // published by the release store after it
+                    WAITING_FOR.setRelease(this, done);
+                }
+                if (shared) {
                     l.unlock();
                     try {
                         idleShared(idle, done);
@@ -369,8 +411,8 @@ public final class ProgressEngine implements FrameSink {
                 }
             }
         } finally {
-            if (waitingFor == done) {
-                waitingFor = null;
+            if (published && WAITING_FOR.getAcquire(this) == done) {
+                WAITING_FOR.setRelease(this, (BooleanSupplier) null);
             }
             l.unlock();
         }
@@ -459,7 +501,7 @@ public final class ProgressEngine implements FrameSink {
      * it reads the wait published by {@link #await} and the queue's length, never the queues themselves.
      */
     public List<String> waitReport() {
-        BooleanSupplier condition = waitingFor;
+        BooleanSupplier condition = (BooleanSupplier) WAITING_FOR.getAcquire(this);
         long waited = System.nanoTime() - waitingSince;
         return WaitReport.lines(rank, condition, waited, unexpected.size());
     }
@@ -577,30 +619,35 @@ public final class ProgressEngine implements FrameSink {
         int tag = FrameHeader.tag(frame);
         long cookie = FrameHeader.cookie(frame);
         long arg = FrameHeader.arg(frame);
-        ByteBuffer payload = frame.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        payload.position(frame.position() + FrameHeader.LENGTH);
+        // the payload is read by absolute index, so no view of it is made per frame
+        int from = frame.position() + FrameHeader.LENGTH;
+        int length = frame.limit() - from;
         switch (kind) {
-            case FrameHeader.EAGER, FrameHeader.EAGER_SYNC -> onEager(peer, kind, context, tag, cookie, payload);
+            case FrameHeader.EAGER, FrameHeader.EAGER_SYNC -> onEager(peer, kind, context, tag, cookie, frame, from,
+                    length);
             case FrameHeader.RTS -> onRequestToSend(peer, context, tag, cookie, arg);
             case FrameHeader.CTS -> onClearToSend(peer, cookie, arg);
-            case FrameHeader.DATA -> onData(cookie, arg, payload);
+            case FrameHeader.DATA -> onData(cookie, arg, frame, from, length);
             case FrameHeader.ACK -> onAck(cookie);
             case FrameHeader.CREDIT -> credit.returned(peer, arg);
-            case FrameHeader.REVOKE -> markRevoked(context, peer, StandardCharsets.UTF_8.decode(payload).toString());
+            case FrameHeader.REVOKE -> markRevoked(context, peer,
+                    StandardCharsets.UTF_8.decode(frame.slice(from, length)).toString());
             default -> fail("rank " + peer + " sent a frame of unknown kind " + kind);
         }
     }
 
-    private void onEager(int peer, byte kind, int context, int tag, long cookie, ByteBuffer payload) {
+    private void onEager(int peer, byte kind, int context, int tag, long cookie, ByteBuffer frame, int from,
+                         int length) {
         ReceiveOperation r = posted.take(context, peer, tag);
         if (r == null) {
-            unexpected.add(new UnexpectedMessage(kind, context, peer, tag, payload.remaining(), cookie,
-                    copyOf(payload), null));
+            unexpected.add(new UnexpectedMessage(kind, context, peer, tag, length, cookie,
+                    copyOf(frame, from, length), null));
             return;
         }
-        credit.consumed(peer, payload.remaining());
-        r.match(peer, tag, payload.remaining());
-        r.deliver(0, payload);
+        allPostedMatched = posted.size() == 0;
+        credit.consumed(peer, length);
+        r.match(peer, tag, length);
+        r.deliver(0, frame, from, length);
         r.markComplete();
         if (kind == FrameHeader.EAGER_SYNC) {
             sendControl(peer, FrameHeader.ACK, cookie, 0);
@@ -642,13 +689,13 @@ public final class ProgressEngine implements FrameSink {
         s.finish();
     }
 
-    private void onData(long receiveId, long offset, ByteBuffer payload) {
+    private void onData(long receiveId, long offset, ByteBuffer frame, int from, int length) {
         ReceiveOperation r = receivesInFlight.get(receiveId);
         if (r == null) {
             fail("data for an unknown receive " + receiveId);
             return;
         }
-        r.deliver(offset, payload);
+        r.deliver(offset, frame, from, length);
         if (r.allReceived()) {
             receivesInFlight.remove(receiveId);
             r.markComplete();
@@ -664,8 +711,9 @@ public final class ProgressEngine implements FrameSink {
 
     private void consumeUnexpected(ReceiveOperation r, UnexpectedMessage m) {
         if (m.selfSend != null) {
+            ByteBuffer d = m.selfSend.data;
             r.match(rank, m.tag, m.length);
-            r.deliver(0, m.selfSend.data);
+            r.deliver(0, d, d.position(), d.remaining());
             r.markComplete();
             m.selfSend.finish();
         } else if (m.kind == FrameHeader.RTS) {
@@ -675,7 +723,7 @@ public final class ProgressEngine implements FrameSink {
                 credit.consumed(m.source, m.length);
             }
             r.match(m.source, m.tag, m.length);
-            r.deliver(0, m.data);
+            r.deliver(0, m.data, 0, m.data.limit());
             r.markComplete();
             if (m.kind == FrameHeader.EAGER_SYNC) {
                 sendControl(m.source, FrameHeader.ACK, m.cookie, 0);
@@ -708,9 +756,7 @@ public final class ProgressEngine implements FrameSink {
         router.send(peer, header, header.slice(0, 0));
     }
 
-    private static ByteBuffer copyOf(ByteBuffer src) {
-        ByteBuffer c = ByteBuffer.allocate(src.remaining()).order(ByteOrder.LITTLE_ENDIAN);
-        c.put(src.duplicate());
-        return c.flip();
+    private static ByteBuffer copyOf(ByteBuffer src, int from, int length) {
+        return ByteBuffer.allocate(length).put(0, src, from, length);
     }
 }

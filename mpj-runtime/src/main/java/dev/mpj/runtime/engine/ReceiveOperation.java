@@ -12,7 +12,7 @@ final class ReceiveOperation extends BaseOperation {
     final int wantSource;
     final int wantTag;
     private final ProgressEngine engine;
-    /** Where data goes (position = start); null until matched when the runtime allocates. */
+    /** Where data goes, from {@code roomStart}; null until matched when the runtime allocates. */
     ByteBuffer room;
     int roomStart;
     int roomSize;
@@ -57,14 +57,14 @@ final class ReceiveOperation extends BaseOperation {
         byteCount = (int) Math.min(length, roomSize);
     }
 
-    /** Copies part of the message; bytes beyond the room are dropped (the error says so). */
-    void deliver(long offset, ByteBuffer src) {
-        int n = src.remaining();
+    /**
+     * Copies the {@code n} bytes of {@code src} from index {@code from}, part of the message at {@code offset};
+     * bytes beyond the room are dropped (the error says so). Neither buffer's position moves.
+     */
+    void deliver(long offset, ByteBuffer src, int from, int n) {
         if (offset < roomSize) {
             int fit = (int) Math.min(n, roomSize - offset);
-            ByteBuffer part = src.duplicate();
-            part.limit(part.position() + fit);
-            room.put(roomStart + (int) offset, part, part.position(), fit);
+            room.put(roomStart + (int) offset, src, from, fit);
         }
         received += n;
     }

@@ -25,6 +25,15 @@ public interface FrameSink {
         return false;
     }
 
+    /**
+     * Asked by a polled transport after each frame the sink took in place: false when the transport should leave
+     * the frames behind it where they are until its next {@code poll}. Reading on is never wrong, only dearer: the
+     * sink would copy frames it cannot use yet.
+     */
+    default boolean keepReading() {
+        return true;
+    }
+
     /** The connection to {@code peer} was lost without that peer leaving in order. */
     void onPeerLost(int peer, Throwable cause);
 }

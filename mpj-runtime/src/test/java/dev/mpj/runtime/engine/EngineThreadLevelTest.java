@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,19 +49,49 @@ class EngineThreadLevelTest {
         return thrown;
     }
 
-    @ParameterizedTest(name = "{1}")
-    @CsvSource({"0, MPI.THREAD_SINGLE", "1, MPI.THREAD_FUNNELED", "2, MPI.THREAD_SERIALIZED"})
-    void belowMultipleASecondThreadIsRefusedNamingTheLevelAndTheQueuesStayIntact(int level, String name)
-            throws Exception {
+    @Test
+    void underSerializedASecondThreadIsRefusedWhileOneIsInsideAndTheQueuesStayIntact() throws Exception {
         ProgressEngine engine = h.get(1);
-        engine.setThreadLevel(level);
+        engine.setThreadLevel(MPI.THREAD_SERIALIZED);
 
         Throwable refused = whileAnotherThreadWaits(engine, () -> engine.receive(ByteBuffer.allocate(4), 0, 3, 0));
 
+        assertRefusedNaming("MPI.THREAD_SERIALIZED", refused);
+        // one thread at a time is still fine, and the refused receive left nothing behind to match
+        assertOneReceiveWorks(engine);
+    }
+
+    @ParameterizedTest(name = "{1}")
+    @CsvSource({"0, MPI.THREAD_SINGLE", "1, MPI.THREAD_FUNNELED"})
+    void underSingleAndFunneledOnlyTheThreadThatInitialisedMayCallAndTheQueuesStayIntact(int level, String name)
+            throws Exception {
+        ProgressEngine engine = h.get(1);
+        engine.setThreadLevel(level); // this thread initialised MPI
+
+        AtomicReference<Throwable> refused = new AtomicReference<>();
+        Thread other = new Thread(() -> {
+            try {
+                engine.receive(ByteBuffer.allocate(4), 0, 3, 0);
+            } catch (RuntimeException e) {
+                refused.set(e);
+            }
+        }, "other");
+        other.start();
+        other.join();
+
+        assertRefusedNaming(name, refused.get());
+        assertTrue(refused.get().getMessage().contains("\"other\""), refused.get().getMessage());
+        assertOneReceiveWorks(engine);
+    }
+
+    private static void assertRefusedNaming(String level, Throwable refused) {
         MPIException e = (MPIException) refused;
         assertEquals(MPI.ERR_OTHER, e.getErrorClass(), e::getMessage);
-        assertTrue(e.getMessage().contains(name), e.getMessage());
-        // one thread at a time is still fine, and the refused receive left nothing behind to match
+        assertTrue(e.getMessage().contains(level), e.getMessage());
+    }
+
+    /** A receive on {@code engine} from this thread gets the one message sent to it: nothing else was queued. */
+    private void assertOneReceiveWorks(ProgressEngine engine) {
         ByteBuffer room = ByteBuffer.allocate(4);
         Operation recv = engine.receive(room, 0, 3, 0);
         Operation send = h.get(0).send(ByteBuffer.wrap(new byte[] {1, 2, 3, 4}), 1, 3, 0, SendMode.STANDARD);

@@ -58,6 +58,21 @@ class ProgressEngineInPlaceTest {
     }
 
     @Test
+    void theTransportIsAskedToStopReadingOnceTheLastPostedReceiveIsMatched() {
+        Operation first = engine.receive(ByteBuffer.allocate(1), PEER, 5, CONTEXT);
+        Operation second = engine.receive(ByteBuffer.allocate(1), PEER, 5, CONTEXT);
+        assertTrue(engine.onFrameInPlace(PEER, frame(FrameHeader.EAGER, 5, 0, new byte[] {1})));
+        assertTrue(first.isComplete());
+        assertTrue(engine.keepReading(), "a receive is still posted: the next frame may go straight into it");
+        assertTrue(engine.onFrameInPlace(PEER, frame(FrameHeader.EAGER, 5, 0, new byte[] {2})));
+        assertTrue(second.isComplete());
+        assertFalse(engine.keepReading(), "no receive is posted: more frames would only be copied");
+        assertTrue(engine.onFrameInPlace(PEER, frame(FrameHeader.EAGER, 5, 0, new byte[] {3})));
+        assertTrue(engine.keepReading(), "an unexpected frame does not stop the reading");
+        assertEquals(1, engine.unexpectedCount());
+    }
+
+    @Test
     void anUnexpectedEagerFrameIsKeptAsACopyOfItsOwn() {
         ByteBuffer ring = frame(FrameHeader.EAGER, 5, 0, new byte[] {9, 8, 7});
         assertTrue(engine.onFrameInPlace(PEER, ring));

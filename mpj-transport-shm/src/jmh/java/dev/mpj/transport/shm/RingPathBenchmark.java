@@ -106,7 +106,8 @@ public class RingPathBenchmark {
         }
     }
 
-    private record Context(int rank, FrameSink sink, NodeMap nodeMap, NodeSegment nodeSegment)
+    /** What a rank of this two-rank node gives its transport; the storm benchmark starts its ranks with it too. */
+    record Context(int rank, FrameSink sink, NodeMap nodeMap, NodeSegment nodeSegment)
             implements TransportContext {
         @Override
         public int size() {

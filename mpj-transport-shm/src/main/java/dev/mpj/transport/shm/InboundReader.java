@@ -2,9 +2,12 @@ package dev.mpj.transport.shm;
 
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
+import org.agrona.BitUtil;
 import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.ControlledMessageHandler;
+import org.agrona.concurrent.AtomicBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -16,31 +19,49 @@ import java.nio.ByteOrder;
  * that came in pieces back together (one partial frame per sender: a sender's records are in order, other
  * senders' records may come between them), and hands whole frames to the sink.
  *
- * <p>The room of the records read is given back to the senders (zeroed and the head moved) after every
- * {@value #COMMIT_BYTES} bytes (or a quarter of a smaller ring) rather than once per read, so a sender streaming
- * a large message fills the ring behind the reader while the reader still copies out of it.
+ * <p>It reads the records of Agrona's many-to-one ring itself rather than through {@code controlledRead}, which
+ * gives the room of what it read back to the senders (zeroed and the head moved) at the end of every read. Here
+ * that happens after every {@value #COMMIT_BYTES} bytes (or a quarter of a smaller ring) and when a read reaches
+ * the end of what was written. So a sender streaming a large message fills the ring behind the reader while the
+ * reader still copies out of it; a receiver that takes one message per read (the sink stops the reading, {@link
+ * FrameSink#keepReading}) does not move the head, which the senders of a full ring watch, once per message; and a
+ * ping-pong whose receive stops the reading moves it while it waits for the reply, not between a message and the
+ * answer. Room is never held while the reader waits: a wait polls, and a poll that finds nothing gives back what
+ * was read.
  */
-final class InboundReader implements ControlledMessageHandler {
+final class InboundReader {
     /** Records read per poll at most, so one busy sender cannot hold the MPI thread for long. */
     private static final int READ_LIMIT = 256;
     /** Bytes read after which their room goes back to the senders within one read. */
     static final int COMMIT_BYTES = 64 * 1024;
 
-    private final RingBuffer ring;
+    private final AtomicBuffer buffer;
+    private final int mask;
+    private final int headPositionIndex;
     private final FrameSink sink;
     private final FramePool pool;
     /** Local rank of each world rank that may send here; -1 for the others. */
     private final LocalRanks locals;
     private final ByteBuffer[] partial;
-    /** The ring's memory as a ByteBuffer, for frames the sink reads in place; index 0 is the ring's index 0. */
+    /**
+     * The ring's memory as a ByteBuffer, for frames the sink reads in place: one view, moved over each frame in
+     * turn (the sink reads it only during the call), so reading a frame allocates nothing.
+     */
     private final ByteBuffer inPlace;
     private final int inPlaceAdjustment;
     private boolean reading;
     private final int commitBytes;
-    private int uncommitted;
+    /** The position of the next record to read; the head, which the senders see, may be behind it. */
+    private long position;
+    /** The head as last given back to the senders: the room from here to {@code position} is still held. */
+    private long committed;
 
     InboundReader(RingBuffer ring, FrameSink sink, LocalRanks locals) {
-        this.ring = ring;
+        this.buffer = ring.buffer();
+        this.mask = ring.capacity() - 1;
+        this.headPositionIndex = ring.capacity() + RingBufferDescriptor.HEAD_POSITION_OFFSET;
+        this.position = ring.consumerPosition();
+        this.committed = position;
         this.inPlace = ring.buffer().byteBuffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         this.inPlaceAdjustment = ring.buffer().wrapAdjustment();
         this.sink = sink;
@@ -57,25 +78,56 @@ final class InboundReader implements ControlledMessageHandler {
         }
         reading = true;
         try {
-            uncommitted = 0;
-            return ring.controlledRead(this, READ_LIMIT);
+            int records = 0;
+            while (records < READ_LIMIT) {
+                int index = (int) position & mask;
+                int length = buffer.getIntVolatile(RecordDescriptor.lengthOffset(index));
+                if (length <= 0) {
+                    commit(); // read up to what was written: nothing to wait for, give the room back
+                    break;
+                }
+                int type = buffer.getInt(RecordDescriptor.typeOffset(index));
+                position += BitUtil.align(length, RecordDescriptor.ALIGNMENT); // read, even if handling throws
+                boolean stop = false;
+                if (type != RingBuffer.PADDING_MSG_TYPE_ID) {
+                    records++;
+                    stop = take(type, buffer, index + RecordDescriptor.HEADER_LENGTH,
+                            length - RecordDescriptor.HEADER_LENGTH) && !sink.keepReading();
+                }
+                if (position - committed >= commitBytes) {
+                    commit();
+                }
+                if (stop) {
+                    break;
+                }
+            }
+            return records;
         } finally {
             reading = false;
         }
     }
 
-    @Override
-    public Action onMessage(int type, MutableDirectBuffer buffer, int index, int length) {
-        take(type, buffer, index, length);
-        uncommitted += length;
-        if (uncommitted >= commitBytes) {
-            uncommitted = 0;
-            return Action.COMMIT;
+    /**
+     * Gives the room of the records read since the last commit back to the senders: zeroed, as Agrona's senders
+     * expect of free room (in two parts when it wraps past the ring's end), then the head moved with a release
+     * store.
+     */
+    private void commit() {
+        int bytes = (int) (position - committed);
+        if (bytes > 0) {
+            int headIndex = (int) committed & mask;
+            int toEnd = Math.min(bytes, mask + 1 - headIndex);
+            buffer.setMemory(headIndex, toEnd, (byte) 0);
+            if (toEnd < bytes) {
+                buffer.setMemory(0, bytes - toEnd, (byte) 0);
+            }
+            buffer.putLongRelease(headPositionIndex, position);
+            committed = position;
         }
-        return Action.CONTINUE;
     }
 
-    private void take(int type, MutableDirectBuffer buffer, int index, int length) {
+    /** Hands one record to the sink; true when the sink took a whole frame in place. */
+    private boolean take(int type, MutableDirectBuffer buffer, int index, int length) {
         int sender = RecordType.sender(type);
         int local = locals.localRankOf(sender);
         if (!RecordType.isValid(type) || local < 0) {
@@ -86,11 +138,12 @@ final class InboundReader implements ControlledMessageHandler {
             case RecordType.WHOLE -> {
                 if (length < FrameHeader.LENGTH) {
                     malformed(sender, "a frame of " + length + " bytes");
-                    return;
+                    return false;
                 }
-                if (sink.onFrameInPlace(sender, inPlace.slice(inPlaceAdjustment + index, length)
-                        .order(ByteOrder.LITTLE_ENDIAN))) {
-                    return;
+                int at = inPlaceAdjustment + index;
+                inPlace.limit(at + length).position(at);
+                if (sink.onFrameInPlace(sender, inPlace)) {
+                    return true;
                 }
                 FramePool.PooledFrame f = pool.take(length);
                 buffer.getBytes(index, f.buffer, 0, length);
@@ -100,7 +153,7 @@ final class InboundReader implements ControlledMessageHandler {
                 int total = buffer.getInt(index);
                 if (total < FrameHeader.LENGTH || total < length - Integer.BYTES || partial[local] != null) {
                     malformed(sender, "a first piece of a " + total + "-byte frame");
-                    return;
+                    return false;
                 }
                 ByteBuffer frame = ByteBuffer.allocate(total).order(ByteOrder.LITTLE_ENDIAN);
                 frame.limit(length - Integer.BYTES);
@@ -112,7 +165,7 @@ final class InboundReader implements ControlledMessageHandler {
                 ByteBuffer frame = partial[local];
                 if (frame == null || frame.remaining() < length) {
                     malformed(sender, "a piece of " + length + " bytes with no frame to add it to");
-                    return;
+                    return false;
                 }
                 buffer.getBytes(index, frame, frame.position(), length);
                 frame.position(frame.position() + length);
@@ -120,16 +173,18 @@ final class InboundReader implements ControlledMessageHandler {
                     partial[local] = null;
                     if (frame.hasRemaining()) {
                         malformed(sender, "a frame " + frame.remaining() + " bytes short");
-                        return;
+                        return false;
                     }
                     // offered in place like a whole frame, so the sink sees every frame of a sender in order
-                    if (!sink.onFrameInPlace(sender, frame.flip())) {
-                        sink.onFrame(sender, frame, FramePool.NO_RELEASE);
+                    if (sink.onFrameInPlace(sender, frame.flip())) {
+                        return true;
                     }
+                    sink.onFrame(sender, frame, FramePool.NO_RELEASE);
                 }
             }
             default -> throw new AssertionError(type);
         }
+        return false;
     }
 
     private void malformed(int sender, String what) {

@@ -112,6 +112,99 @@ class ShmTransportTest {
     }
 
     @Test
+    void aSinkThatStopsTheReadingFindsTheNextFramesInTheRingAtTheNextPoll() throws Exception {
+        try (ShmNode node = node(2)) {
+            List<Integer> taken = new ArrayList<>();
+            RecordingSink oneAtATime = new RecordingSink() {
+                @Override
+                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
+                    taken.add(FrameHeader.tag(frame));
+                    return true;
+                }
+
+                @Override
+                public boolean keepReading() {
+                    return false;
+                }
+            };
+            ShmTransport receiver = node.start(1, oneAtATime);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            for (int tag = 0; tag < 3; tag++) {
+                sender.send(1, Frames.header(FrameHeader.EAGER, tag, 8), Frames.payload(tag, 8));
+            }
+            assertEquals(1, receiver.poll());
+            assertEquals(List.of(0), taken);
+            assertEquals(1, receiver.poll());
+            assertEquals(1, receiver.poll());
+            assertEquals(List.of(0, 1, 2), taken, "every frame in its turn, none lost");
+            assertEquals(0, receiver.poll());
+        }
+    }
+
+    @Test
+    void theRoomOfFramesTakenOneAtATimeGoesBackOnceAReadReachesTheEnd() throws Exception {
+        try (ShmNode node = node(2)) {
+            ShmLayout layout = node.layout();
+            RecordingSink oneAtATime = new RecordingSink() {
+                @Override
+                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
+                    return true;
+                }
+
+                @Override
+                public boolean keepReading() {
+                    return false;
+                }
+            };
+            ShmTransport receiver = node.start(1, oneAtATime);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            for (int tag = 0; tag < 3; tag++) {
+                sender.send(1, Frames.header(FrameHeader.EAGER, tag, 8), Frames.payload(tag, 8));
+            }
+            long written = layout.ring(1).producerPosition();
+            for (int i = 0; i < 3; i++) {
+                assertEquals(1, receiver.poll());
+                assertEquals(0, layout.ring(1).consumerPosition(), "a frame taken does not move the head");
+            }
+            assertEquals(0, receiver.poll());
+            assertEquals(written, layout.ring(1).consumerPosition(), "a read that finds nothing gives the room back");
+        }
+    }
+
+    @Test
+    void framesTakenOneAtATimeWhileTheSenderWaitsForRoomGoRoundTheRingInOrder() throws Exception {
+        try (ShmNode node = node(2)) {
+            int count = 20_000; // records of 48 bytes: the 64 KiB ring wraps about 15 times, with padding
+            List<Long> taken = new ArrayList<>();
+            RecordingSink oneAtATime = new RecordingSink() {
+                @Override
+                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
+                    taken.add(frame.getLong(frame.position() + FrameHeader.LENGTH));
+                    return true;
+                }
+
+                @Override
+                public boolean keepReading() {
+                    return false;
+                }
+            };
+            ShmTransport receiver = node.start(1, oneAtATime);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            Future<?> sent = CompletableFuture.runAsync(() -> {
+                ByteBuffer payload = ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                for (long i = 0; i < count; i++) {
+                    sender.send(1, Frames.header(FrameHeader.EAGER, 1, 8), payload.putLong(0, i));
+                }
+            });
+            pollUntil(receiver, () -> taken.size() == count);
+            sent.get(10, TimeUnit.SECONDS);
+            for (int i = 0; i < count; i++) {
+                assertEquals(i, taken.get(i), "frame " + i);
+            }
+        }
+    }
+
+    @Test
     void aFrameThatCameInPiecesIsOfferedInPlaceInItsTurn() throws Exception {
         try (ShmNode node = node(2)) {
             List<Integer> offered = new ArrayList<>();
