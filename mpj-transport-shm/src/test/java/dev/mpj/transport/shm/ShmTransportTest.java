@@ -114,29 +114,18 @@ class ShmTransportTest {
     @Test
     void aSinkThatStopsTheReadingFindsTheNextFramesInTheRingAtTheNextPoll() throws Exception {
         try (ShmNode node = node(2)) {
-            List<Integer> taken = new ArrayList<>();
-            RecordingSink oneAtATime = new RecordingSink() {
-                @Override
-                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
-                    taken.add(FrameHeader.tag(frame));
-                    return true;
-                }
-
-                @Override
-                public boolean keepReading() {
-                    return false;
-                }
-            };
+            OneAtATimeSink oneAtATime = new OneAtATimeSink(FrameHeader::tag);
+            List<Long> taken = oneAtATime.taken;
             ShmTransport receiver = node.start(1, oneAtATime);
             ShmTransport sender = node.start(0, new RecordingSink());
             for (int tag = 0; tag < 3; tag++) {
                 sender.send(1, Frames.header(FrameHeader.EAGER, tag, 8), Frames.payload(tag, 8));
             }
             assertEquals(1, receiver.poll());
-            assertEquals(List.of(0), taken);
+            assertEquals(List.of(0L), taken);
             assertEquals(1, receiver.poll());
             assertEquals(1, receiver.poll());
-            assertEquals(List.of(0, 1, 2), taken, "every frame in its turn, none lost");
+            assertEquals(List.of(0L, 1L, 2L), taken, "every frame in its turn, none lost");
             assertEquals(0, receiver.poll());
         }
     }
@@ -145,17 +134,7 @@ class ShmTransportTest {
     void theRoomOfFramesTakenOneAtATimeGoesBackOnceAReadReachesTheEnd() throws Exception {
         try (ShmNode node = node(2)) {
             ShmLayout layout = node.layout();
-            RecordingSink oneAtATime = new RecordingSink() {
-                @Override
-                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
-                    return true;
-                }
-
-                @Override
-                public boolean keepReading() {
-                    return false;
-                }
-            };
+            OneAtATimeSink oneAtATime = new OneAtATimeSink(FrameHeader::tag);
             ShmTransport receiver = node.start(1, oneAtATime);
             ShmTransport sender = node.start(0, new RecordingSink());
             for (int tag = 0; tag < 3; tag++) {
@@ -175,19 +154,9 @@ class ShmTransportTest {
     void framesTakenOneAtATimeWhileTheSenderWaitsForRoomGoRoundTheRingInOrder() throws Exception {
         try (ShmNode node = node(2)) {
             int count = 20_000; // records of 48 bytes: the 64 KiB ring wraps about 15 times, with padding
-            List<Long> taken = new ArrayList<>();
-            RecordingSink oneAtATime = new RecordingSink() {
-                @Override
-                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
-                    taken.add(frame.getLong(frame.position() + FrameHeader.LENGTH));
-                    return true;
-                }
-
-                @Override
-                public boolean keepReading() {
-                    return false;
-                }
-            };
+            OneAtATimeSink oneAtATime =
+                    new OneAtATimeSink(frame -> frame.getLong(frame.position() + FrameHeader.LENGTH));
+            List<Long> taken = oneAtATime.taken;
             ShmTransport receiver = node.start(1, oneAtATime);
             ShmTransport sender = node.start(0, new RecordingSink());
             Future<?> sent = CompletableFuture.runAsync(() -> {
@@ -199,7 +168,7 @@ class ShmTransportTest {
             pollUntil(receiver, () -> taken.size() == count);
             sent.get(10, TimeUnit.SECONDS);
             for (int i = 0; i < count; i++) {
-                assertEquals(i, taken.get(i), "frame " + i);
+                assertEquals(i, (long) taken.get(i), "frame " + i);
             }
         }
     }
