@@ -224,14 +224,11 @@ public final class Pmi1Client implements PmiClient {
     public String get(String key) {
         PmiLimits.checkKey(key, maxKeyLength);
         splitBarrier.requireNone(); // the shared table may already hold the pending fence's keys
-        long start = System.nanoTime();
-        String shared = sharedKvs == null ? null : sharedKvs.get(key);
-        if (shared != null) {
-            connection.counters().countGet(System.nanoTime() - start);
-            return shared;
-        }
+        return SharedFirstGet.get(sharedKvs, connection.counters(), key, this::serverGet);
+    }
+
+    private String serverGet(String key) {
         Pmi1Message reply = call(Pmi1Message.of("get", "kvsname", kvsName, "key", key), "get_result");
-        connection.counters().countGet(System.nanoTime() - start);
         return reply.rc() != 0 ? null : reply.require("value");
     }
 

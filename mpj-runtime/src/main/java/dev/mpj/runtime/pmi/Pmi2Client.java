@@ -198,15 +198,7 @@ public final class Pmi2Client implements PmiClient {
     public String get(String key) {
         PmiLimits.checkKey(key, PmiLimits.MAX_KEY_LENGTH);
         splitBarrier.requireNone(); // the shared table may already hold the pending fence's keys
-        long start = System.nanoTime();
-        String shared = sharedKvs == null ? null : sharedKvs.get(key);
-        if (shared != null) {
-            connection.counters().countGet(System.nanoTime() - start);
-            return shared;
-        }
-        String value = kvsGet(key);
-        connection.counters().countGet(System.nanoTime() - start);
-        return value;
+        return SharedFirstGet.get(sharedKvs, connection.counters(), key, this::kvsGet);
     }
 
     /** As MPICH: the job id of {@code job-getid} and srcid -1 (PMI2_ID_NULL: any source). */
