@@ -13,7 +13,9 @@ import dev.mpj.runtime.engine.WaitReport;
  * lines of different ranks never interleave, each optionally prefixed with {@code [rank] }. A line longer than
  * {@value #MAX_PENDING} bytes is passed on in pieces rather than held in memory. Whole lines that an
  * {@link UncaughtTraces} holds are not passed on. Lines of a wait report ({@link WaitReport#LINE}) are counted once
- * passed on, so the launcher knows when a rank has answered.
+ * passed on, so the launcher knows when a rank has answered. A last line a rank left unterminated (killed while
+ * printing) is ended when lines are prefixed or traces held (a rank's stderr, which the launcher writes to as well);
+ * otherwise bytes pass on unchanged.
  */
 final class OutputForwarder implements Runnable {
     static final int MAX_PENDING = 64 * 1024;
@@ -92,8 +94,9 @@ final class OutputForwarder implements Runnable {
         if (pending.size() > 0) {
             startLine(batch);
             movePending(batch);
-            if (prefix.length > 0) {
-                batch.write('\n'); // the next rank's prefix must not continue this line
+            if (prefix.length > 0 || traces != null) {
+                // the next rank's prefix, or the launcher's own line about this rank, must not continue this line
+                batch.write('\n');
             }
             emit(batch);
         }

@@ -46,6 +46,18 @@ class OutputForwarderTest {
     }
 
     @Test
+    void aRanksStderrCutOffMidLineIsEndedSoTheLaunchersNextLineStandsAlone() throws InterruptedException {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        PrintStream to = new PrintStream(sink, true, StandardCharsets.UTF_8);
+        String cutOff = "before\nException in thread \"main\" ";
+        OutputForwarder.start(new ByteArrayInputStream(cutOff.getBytes(StandardCharsets.UTF_8)), to, "", "test",
+                new UncaughtTraces(), null).join();
+        to.print("mpjrun: rank 2 (pid 7) exited\n");
+        assertEquals("before\nException in thread \"main\" \nmpjrun: rank 2 (pid 7) exited\n",
+                sink.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void waitReportLinesAreCountedOncePassedOnWhateverThePrefix() throws InterruptedException {
         String input = "rank 1 waits in Recv(source=0, tag=99, COMM_WORLD) for 10.0 s; unexpected queue: 0\n"
                 + "rank 1 is what the program says\n"

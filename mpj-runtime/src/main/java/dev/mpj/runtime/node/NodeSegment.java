@@ -52,13 +52,14 @@ public final class NodeSegment implements AutoCloseable {
     private int barrierSense;
     private boolean closed;
 
-    private NodeSegment(Path file, MappedByteBuffer mapped, boolean creator, long timeoutNanos) {
+    /** {@code part}: the creator's name for the file while it fills it; null for the other ranks. */
+    private NodeSegment(Path file, Path part, MappedByteBuffer mapped, long timeoutNanos) {
         this.file = file;
         this.mapped = mapped;
         this.buffer = new UnsafeBuffer(mapped);
-        this.creator = creator;
+        this.creator = part != null;
         this.timeoutNanos = timeoutNanos;
-        this.removeOnExit = creator ? new RemoveOnExit(file) : null;
+        this.removeOnExit = creator ? new RemoveOnExit(file, part) : null;
     }
 
     /**
@@ -93,25 +94,35 @@ public final class NodeSegment implements AutoCloseable {
                     + jobSize);
         }
         int length = NodeSegmentDescriptor.segmentLength(jobSize, cardCapacity, transportLength);
+        long pid = ProcessId.current();
+        // Filled under a name that carries this pid, then published by a link: a creator killed half-way leaves
+        // no file without a header, which no later job could tell from one still being made.
+        Path part = NodeSegmentFiles.partPath(file, pid);
         MappedByteBuffer mapped;
         // The JDK rather than IoUtil.mapNewFile: the file must be owner-only from its first moment.
-        try (FileChannel channel = FileChannel.open(file,
+        try (FileChannel channel = FileChannel.open(part,
                 EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
             mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-        } catch (FileAlreadyExistsException e) {
-            throw new NodeSegmentException("node segment " + file + " exists already: left by an earlier job with"
-                    + " the same id? Remove it", e);
         } catch (IOException | UnsupportedOperationException e) {
+            remove(part);
             throw new NodeSegmentException("cannot create the node segment " + file + ": " + e, e);
         }
-        NodeSegment segment = new NodeSegment(file, mapped, true, timeout.toNanos());
+        NodeSegment segment = new NodeSegment(file, part, mapped, timeout.toNanos());
         Runtime.getRuntime().addShutdownHook(segment.removeOnExit);
         UnsafeBuffer b = segment.buffer;
-        NodeSegmentDescriptor.fillHeader(b, nodeId, localSize, jobSize, cardCapacity, transportLength,
-                ProcessId.current());
+        NodeSegmentDescriptor.fillHeader(b, nodeId, localSize, jobSize, cardCapacity, transportLength, pid);
         b.putInt(ATTACHED_OFFSET, 1);
         NodeSegmentDescriptor.signalReady(b);
+        try {
+            publish(part, file);
+        } catch (RuntimeException e) {
+            // the name belongs to someone else: leave it
+            IoUtil.unmap(mapped);
+            segment.closed = true;
+            Runtime.getRuntime().removeShutdownHook(segment.removeOnExit);
+            throw e;
+        }
         // after publishing, so the node's other ranks do not wait for it
         NodeSegmentFiles.removeStale(file.getParent());
         return segment;
@@ -141,7 +152,7 @@ public final class NodeSegment implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new NodeSegmentException("cannot map the node segment " + file + ": " + e, e);
         }
-        NodeSegment segment = new NodeSegment(file, mapped, false, timeout.toNanos());
+        NodeSegment segment = new NodeSegment(file, null, mapped, timeout.toNanos());
         try {
             segment.awaitReady(deadline, nodeId, localSize, jobSize);
         } catch (RuntimeException e) {
@@ -328,6 +339,25 @@ public final class NodeSegment implements AutoCloseable {
         }
     }
 
+    /** Gives the filled file {@code part} its name {@code file}, failing if that name is taken, and drops {@code part}. */
+    private static void publish(Path part, Path file) {
+        try {
+            try {
+                Files.createLink(file, part);
+            } catch (UnsupportedOperationException e) {
+                Files.move(part, file); // no hard links here: a rename, which checks for the name first
+            }
+        } catch (FileAlreadyExistsException e) {
+            remove(part);
+            throw new NodeSegmentException("node segment " + file + " exists already: left by an earlier job with"
+                    + " the same id? Remove it", e);
+        } catch (IOException | RuntimeException e) {
+            remove(part);
+            throw new NodeSegmentException("cannot create the node segment " + file + ": " + e, e);
+        }
+        remove(part);
+    }
+
     /** Removes the file now (the segment stays mapped by whoever has it mapped). */
     public void unlink() {
         removeFile();
@@ -348,14 +378,17 @@ public final class NodeSegment implements AutoCloseable {
     /** The creator's shutdown hook (a class, not a lambda: no lambda bootstrap on the init path). */
     private static final class RemoveOnExit extends Thread {
         private final Path file;
+        private final Path part;
 
-        RemoveOnExit(Path file) {
+        RemoveOnExit(Path file, Path part) {
             super("mpj-remove-node-segment");
             this.file = file;
+            this.part = part;
         }
 
         @Override
         public void run() {
+            remove(part);
             remove(file);
         }
     }

@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
  */
 public final class NodeSegmentFiles {
     public static final String PREFIX = "mpj-";
+    private static final String PART = ".part-";
     /** Job ids are at most 255 characters (PMI-1's kvsname_max); file names too, so long ids are shortened. */
     private static final int MAX_ID_LENGTH = 96;
 
@@ -64,11 +65,21 @@ public final class NodeSegmentFiles {
     }
 
     /**
-     * Removes every segment of the job from {@code directory} (files named {@code mpj-<job id>-n<digits>}, and
-     * nothing else); returns how many it removed. Failures are ignored: this runs while a job is torn down.
+     * The name the creator of {@code segment} fills it under before publishing it: the segment's name, then
+     * {@value #PART} and the creator's pid, so a file a killed creator leaves half-made is known as stale.
+     */
+    public static Path partPath(Path segment, long creatorPid) {
+        return segment.resolveSibling(segment.getFileName() + PART + creatorPid);
+    }
+
+    /**
+     * Removes every segment of the job from {@code directory} (files named {@code mpj-<job id>-n<digits>}, those
+     * being filled as well, and nothing else); returns how many it removed. Failures are ignored: this runs while
+     * a job is torn down.
      */
     public static int removeAll(Path directory, String jobId) {
-        Pattern ours = Pattern.compile(Pattern.quote(PREFIX + sanitise(jobId) + "-n") + "[0-9]+");
+        Pattern ours = Pattern.compile(Pattern.quote(PREFIX + sanitise(jobId) + "-n") + "[0-9]+("
+                + Pattern.quote(PART) + "[0-9]+)?");
         int removed = 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, PREFIX + "*")) {
             for (Path file : files) {
@@ -85,16 +96,20 @@ public final class NodeSegmentFiles {
     /**
      * Removes the segments in {@code directory} whose creator is gone: files named like a segment
      * ({@code mpj-<id>-n<digits>}) whose header carries the {@link NodeSegmentDescriptor#MAGIC magic} and a
-     * creator pid that no longer runs on this machine. A job whose last rank on a node was killed leaves its
-     * segment; the next job on that node removes it. A segment still being created (no pid yet), a file this
-     * user may not read or remove (another user's), and one whose creator's pid has been reused are left alone.
+     * creator pid that no longer runs on this machine, and files being filled ({@link #partPath}) whose pid no
+     * longer runs. A job whose last rank on a node was killed leaves its segment; the next job on that node removes
+     * it. A file this user may not read or remove (another user's), and one whose creator's pid has been reused,
+     * are left alone.
      * Returns how many it removed; failures are ignored. The directory must be node-local, as the default is.
      */
     public static int removeStale(Path directory) {
         int removed = 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, PREFIX + "*")) {
             for (Path file : files) {
-                if (isSegmentName(file.getFileName().toString()) && isStale(file) && deleteQuietly(file)) {
+                String name = file.getFileName().toString();
+                long partCreator = partCreator(name);
+                boolean stale = partCreator > 0 ? !isRunning(partCreator) : isSegmentName(name) && isStale(file);
+                if (stale && deleteQuietly(file)) {
                     removed++;
                 }
             }
@@ -116,6 +131,27 @@ public final class NodeSegmentFiles {
             }
         }
         return true;
+    }
+
+    /** The pid in the name of a segment being filled ({@link #partPath}), or -1 for any other name. */
+    static long partCreator(String name) {
+        int part = name.lastIndexOf(PART);
+        if (part < 0 || !isSegmentName(name.substring(0, part))) {
+            return -1;
+        }
+        long pid = 0;
+        int digits = part + PART.length();
+        if (digits == name.length() || name.length() - digits > 18) {
+            return -1;
+        }
+        for (int i = digits; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            pid = pid * 10 + (c - '0');
+        }
+        return pid;
     }
 
     private static boolean isStale(Path file) {

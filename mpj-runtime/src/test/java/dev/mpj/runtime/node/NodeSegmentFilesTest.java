@@ -44,13 +44,15 @@ class NodeSegmentFilesTest {
 
     @Test
     void removeAllRemovesEveryNodeOfTheJobAndNothingElse() throws IOException {
-        for (String name : new String[]{"mpj-job-n0", "mpj-job-n1", "mpj-job-n12", "mpj-job-n1x-n0", "mpj-jobs-n0",
-                "mpj-job-n", "other-job-n0"}) {
+        for (String name : new String[]{"mpj-job-n0", "mpj-job-n1", "mpj-job-n12", "mpj-job-n2.part-77",
+                "mpj-job-n1x-n0", "mpj-jobs-n0", "mpj-job-n", "other-job-n0", "mpj-job-n3.part-", "mpj-jobs-n3.part-7"}) {
             Files.createFile(dir.resolve(name));
         }
-        assertEquals(3, NodeSegmentFiles.removeAll(dir, "job"));
+        assertEquals(4, NodeSegmentFiles.removeAll(dir, "job"));
         assertFalse(Files.exists(dir.resolve("mpj-job-n12")));
-        for (String kept : new String[]{"mpj-job-n1x-n0", "mpj-jobs-n0", "mpj-job-n", "other-job-n0"}) {
+        assertFalse(Files.exists(dir.resolve("mpj-job-n2.part-77")), "a segment being filled is the job's too");
+        for (String kept : new String[]{"mpj-job-n1x-n0", "mpj-jobs-n0", "mpj-job-n", "other-job-n0",
+                "mpj-job-n3.part-", "mpj-jobs-n3.part-7"}) {
             assertTrue(Files.exists(dir.resolve(kept)), kept);
         }
     }
@@ -95,6 +97,35 @@ class NodeSegmentFilesTest {
                 "other-job-n0", "mpj-no-magic-n0", "mpj-short-n0"}) {
             assertTrue(Files.exists(dir.resolve(kept)), kept);
         }
+    }
+
+    @Test
+    @Timeout(30)
+    void removeStaleRemovesSegmentsBeingFilledWhoseCreatorIsGone() throws Exception {
+        Process finished = new ProcessBuilder("true").start();
+        finished.waitFor();
+        long gone = finished.pid();
+        long alive = ProcessHandle.current().pid();
+        Path dead = NodeSegmentFiles.partPath(dir.resolve("mpj-killed-n0"), gone);
+        Path filling = NodeSegmentFiles.partPath(dir.resolve("mpj-filling-n0"), alive);
+        Files.write(dead, new byte[8]); // killed before it wrote a header
+        Files.write(filling, new byte[8]);
+        Files.write(dir.resolve("mpj-killed-n0.part-x"), new byte[8]);
+
+        assertEquals(1, NodeSegmentFiles.removeStale(dir));
+        assertFalse(Files.exists(dead));
+        assertTrue(Files.exists(filling), "its creator still fills it");
+        assertTrue(Files.exists(dir.resolve("mpj-killed-n0.part-x")), "not a name this runtime makes");
+    }
+
+    @Test
+    void thePidOfASegmentBeingFilledIsReadFromItsName() {
+        assertEquals(4242, NodeSegmentFiles.partCreator("mpj-kvs_1_0-n3.part-4242"));
+        assertEquals(-1, NodeSegmentFiles.partCreator("mpj-kvs_1_0-n3"));
+        assertEquals(-1, NodeSegmentFiles.partCreator("mpj-kvs_1_0-n3.part-"));
+        assertEquals(-1, NodeSegmentFiles.partCreator("mpj-kvs_1_0-nx.part-1"));
+        assertEquals(-1, NodeSegmentFiles.partCreator("mpj-kvs_1_0-n3.part-1x"));
+        assertEquals(-1, NodeSegmentFiles.partCreator("mpj-kvs_1_0-n3.part-" + "9".repeat(30)));
     }
 
     @Test

@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -104,11 +105,28 @@ class NodeSegmentTest {
     }
 
     @Test
-    void creatingASegmentThatExistsFailsClearly() {
+    void creatingASegmentThatExistsFailsClearly() throws IOException {
         try (NodeSegment ignored = NodeSegment.create(file(), 0, 1, 1, 8, 0, TIMEOUT)) {
             NodeSegmentException e = assertThrows(NodeSegmentException.class,
                     () -> NodeSegment.create(file(), 0, 1, 1, 8, 0, TIMEOUT));
             assertTrue(e.getMessage().contains("exists already"), e.getMessage());
+            assertEquals(List.of(file()), filesBeside(file()), "the failed creator's own file is gone");
+        }
+    }
+
+    @Test
+    void aCreatedSegmentIsPublishedWholeUnderItsNameAlone() throws IOException {
+        try (NodeSegment ignored = NodeSegment.create(file(), 0, 1, 1, 8, 0, TIMEOUT)) {
+            assertEquals(List.of(file()), filesBeside(file()), "no file left under the name it was filled under");
+            UnsafeBuffer header = new UnsafeBuffer(Files.readAllBytes(file()));
+            assertEquals(ProcessHandle.current().pid(), NodeSegmentDescriptor.creatorPid(header),
+                    "the header is in the published file");
+        }
+    }
+
+    private static List<Path> filesBeside(Path file) throws IOException {
+        try (Stream<Path> s = Files.list(file.getParent())) {
+            return s.toList();
         }
     }
 
