@@ -472,7 +472,7 @@ public class Datatype {
             RunCopy.gatherBytes(runs, element.bytes, (ByteBuffer) buf, out);
         } else if (gathersFirst()) {
             int n = count * map.size;
-            Object dense = newArray(n);
+            Object dense = GatherArrays.take(element, n);
             RunCopy.gather(runs, buf, dense);
             element.write(out, dense, 0, n);
         } else {
@@ -547,7 +547,7 @@ public class Datatype {
         if (buf instanceof ByteBuffer) {
             RunCopy.scatterBytes(in, runs, element.bytes, (ByteBuffer) buf);
         } else if (gathersFirst()) {
-            Object dense = newArray(elements);
+            Object dense = GatherArrays.take(element, elements);
             element.read(in, dense, 0, elements);
             RunCopy.scatter(dense, runs, buf);
         } else {
@@ -565,10 +565,6 @@ public class Datatype {
     private boolean gathersFirst() {
         return element != ElementType.BYTE && element != ElementType.BOOLEAN && map.runCount() > 1
                 && map.size < SHORT_RUN * (long) map.runCount();
-    }
-
-    private Object newArray(int length) {
-        return Array.newInstance(element.arrayClass.getComponentType(), length);
     }
 
     /**
