@@ -3,6 +3,7 @@ package mpi;
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
+import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
 import dev.mpj.api.WaitCondition;
 import java.nio.ByteBuffer;
@@ -558,8 +559,17 @@ public abstract class Comm {
 
         @Override
         public void start(Request request) {
-            ByteBuffer bytes = datatype == null ? (ByteBuffer) buf : datatype.pack(buf, offset, count, true);
-            request.started(Environment.backend().send(bytes, world, tag, context, mode), null);
+            ByteBuffer lent = datatype == null ? null : datatype.packLent(buf, offset, count);
+            ByteBuffer bytes = lent != null ? lent
+                    : datatype == null ? (ByteBuffer) buf : datatype.pack(buf, offset, count, true);
+            Operation op = Environment.backend().send(bytes, world, tag, context, mode);
+            if (lent != null && op.isComplete()) {
+                // the runtime copied the data before returning (eager, or delivered to this rank)
+                TransferBuffers.giveBack(lent);
+                lent = null;
+            }
+            request.started(op, null);
+            request.lent(lent);
         }
     }
 

@@ -423,23 +423,43 @@ public class Datatype {
     ByteBuffer pack(Object buf, int offset, int count, boolean share, ScratchBuffer scratch) {
         int elementBytes = element.bytes;
         int n = count * map.size;
-        if (share && map.isContiguousFor(count)) {
+        if (share && sharesBytes(buf, count)) {
             int first = offset + map.firstOffset();
             if (buf instanceof ByteBuffer) {
                 return ((ByteBuffer) buf).slice(first * elementBytes, n * elementBytes);
             }
-            if (element == ElementType.BYTE) {
-                return ByteBuffer.wrap((byte[]) buf, first, n).slice();
-            }
+            return ByteBuffer.wrap((byte[]) buf, first, n).slice();
         }
         ByteBuffer out = scratch == null ? ByteBuffer.allocate(n * elementBytes).order(ByteOrder.LITTLE_ENDIAN)
                 : scratch.take(n * elementBytes);
+        return packCopy(buf, offset, count, out);
+    }
+
+    /** Whether {@code count} items in {@code buf} are one run of bytes a send may read in place. */
+    private boolean sharesBytes(Object buf, int count) {
+        return map.isContiguousFor(count) && (buf instanceof ByteBuffer || element == ElementType.BYTE);
+    }
+
+    /** Packs the items into {@code out} (little-endian, position 0, room for them) and returns it flipped. */
+    private ByteBuffer packCopy(Object buf, int offset, int count, ByteBuffer out) {
         if (map.isContiguousFor(count) && !(buf instanceof ByteBuffer)) {
-            element.write(out, buf, offset + map.firstOffset(), n); // one run: no cursor to walk
+            element.write(out, buf, offset + map.firstOffset(), count * map.size); // one run: no cursor to walk
         } else {
             packInto(buf, offset, count, out);
         }
         return out.flip();
+    }
+
+    /**
+     * For a point-to-point send: the packed items in a buffer lent by {@link TransferBuffers}, which the caller
+     * gives back once the send no longer reads it; null when {@code pack(buf, offset, count, true)} needs no copy
+     * of its own (the user's bytes read in place). Arguments are checked.
+     */
+    ByteBuffer packLent(Object buf, int offset, int count) {
+        if (sharesBytes(buf, count)) {
+            return null;
+        }
+        return packCopy(buf, offset, count, TransferBuffers.lend(count * map.size * element.bytes));
     }
 
     /**
@@ -452,7 +472,7 @@ public class Datatype {
             RunCopy.gatherBytes(runs, element.bytes, (ByteBuffer) buf, out);
         } else if (gathersFirst()) {
             int n = count * map.size;
-            Object dense = newArray(n);
+            Object dense = GatherArrays.take(element, n);
             RunCopy.gather(runs, buf, dense);
             element.write(out, dense, 0, n);
         } else {
@@ -527,7 +547,7 @@ public class Datatype {
         if (buf instanceof ByteBuffer) {
             RunCopy.scatterBytes(in, runs, element.bytes, (ByteBuffer) buf);
         } else if (gathersFirst()) {
-            Object dense = newArray(elements);
+            Object dense = GatherArrays.take(element, elements);
             element.read(in, dense, 0, elements);
             RunCopy.scatter(dense, runs, buf);
         } else {
@@ -547,17 +567,20 @@ public class Datatype {
                 && map.size < SHORT_RUN * (long) map.runCount();
     }
 
-    private Object newArray(int length) {
-        return Array.newInstance(element.arrayClass.getComponentType(), length);
-    }
-
-    /** Where a receive of up to {@code count} items into {@code buf} at {@code offset} lands. Arguments are checked. */
-    final ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
-        return receiveBuffer(buf, offset, count, null);
+    /**
+     * Where a point-to-point receive of up to {@code count} items into {@code buf} at {@code offset} lands: a room
+     * it needs is lent by {@link TransferBuffers} and given back once unpacked. Arguments are checked.
+     */
+    ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
+        return receiveBuffer(buf, offset, count, null, true);
     }
 
     /** {@link #receiveBuffer(Object, int, int)}, a room it needs taken from {@code scratch} (null: allocated). */
     ReceiveBuffer receiveBuffer(Object buf, int offset, int count, ScratchBuffer scratch) {
+        return receiveBuffer(buf, offset, count, scratch, false);
+    }
+
+    private ReceiveBuffer receiveBuffer(Object buf, int offset, int count, ScratchBuffer scratch, boolean lend) {
         int elementBytes = element.bytes;
         int n = count * map.size;
         if (map.isContiguousFor(count)) {
@@ -569,9 +592,10 @@ public class Datatype {
                 return ReceiveBuffer.inPlace(ByteBuffer.wrap((byte[]) buf, first, n).slice());
             }
         }
-        ByteBuffer room = scratch == null ? ByteBuffer.allocate(n * elementBytes).order(ByteOrder.LITTLE_ENDIAN)
+        ByteBuffer room = lend ? TransferBuffers.lend(n * elementBytes)
+                : scratch == null ? ByteBuffer.allocate(n * elementBytes).order(ByteOrder.LITTLE_ENDIAN)
                 : scratch.take(n * elementBytes);
-        return ReceiveBuffer.unpacking(room, new Unpack(this, room, buf, offset, count));
+        return ReceiveBuffer.unpacking(room, new Unpack(this, room, buf, offset, count, lend));
     }
 
     /**
@@ -585,13 +609,16 @@ public class Datatype {
         private final Object buf;
         private final int offset;
         private final int count;
+        /** The room is lent by {@link TransferBuffers}: given back once unpacked. */
+        private final boolean lent;
 
-        Unpack(Datatype type, ByteBuffer room, Object buf, int offset, int count) {
+        Unpack(Datatype type, ByteBuffer room, Object buf, int offset, int count, boolean lent) {
             this.type = type;
             this.room = room;
             this.buf = buf;
             this.offset = offset;
             this.count = count;
+            this.lent = lent;
         }
 
         @Override
@@ -603,6 +630,9 @@ public class Datatype {
                         Math.min(data.remaining() / type.element.bytes, count * type.map.size));
             } else {
                 type.unpackFrom(data, buf, offset, count);
+            }
+            if (lent) {
+                TransferBuffers.giveBack(room);
             }
         }
     }

@@ -54,6 +54,16 @@ final class EmptyDatatype extends Datatype {
     }
 
     @Override
+    ByteBuffer packLent(Object buf, int offset, int count) {
+        return null;
+    }
+
+    @Override
+    ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
+        return receiveBuffer(buf, offset, count, null);
+    }
+
+    @Override
     ReceiveBuffer receiveBuffer(Object buf, int offset, int count, ScratchBuffer scratch) {
         return ReceiveBuffer.inPlace(ByteBuffer.allocate(0));
     }

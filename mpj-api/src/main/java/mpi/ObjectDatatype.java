@@ -112,6 +112,16 @@ final class ObjectDatatype extends Datatype {
     }
 
     @Override
+    ByteBuffer packLent(Object buf, int offset, int count) {
+        return null;
+    }
+
+    @Override
+    ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
+        return receiveBuffer(buf, offset, count, null);
+    }
+
+    @Override
     ReceiveBuffer receiveBuffer(Object buf, int offset, int count, ScratchBuffer scratch) {
         Object[] objects = (Object[]) buf;
         return ReceiveBuffer.unpacking(null, (completed, status) -> {

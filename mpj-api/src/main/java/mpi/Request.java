@@ -2,6 +2,7 @@ package mpi;
 
 import dev.mpj.api.Operation;
 import dev.mpj.api.WaitCondition;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 
@@ -28,6 +29,8 @@ public class Request {
     private final Starter starter;
     private Operation operation;
     private ReceiveBuffer target;
+    /** A send's packed data, lent by {@link TransferBuffers} until the send completes; else null. */
+    private ByteBuffer lent;
     /** The result of a request that completed when it started (PROC_NULL, buffered sends). */
     private Status immediate;
     private boolean active;
@@ -68,6 +71,11 @@ public class Request {
     final void started(Operation op, ReceiveBuffer into) {
         operation = op;
         target = into;
+    }
+
+    /** Called by a starter: the send reads {@code buffer}, lent by {@link TransferBuffers}, until it completes. */
+    final void lent(ByteBuffer buffer) {
+        lent = buffer;
     }
 
     /** Called by a starter: the communication is already complete with {@code status}. */
@@ -139,12 +147,17 @@ public class Request {
         Operation op = operation;
         ReceiveBuffer into = target;
         Status early = immediate;
+        ByteBuffer packed = lent;
         operation = null;
         target = null;
         immediate = null;
+        lent = null;
         active = false;
         if (op == null) {
             return early;
+        }
+        if (packed != null && op.error() == null) {
+            TransferBuffers.giveBack(packed);
         }
         Status status = new Status(comm.toCommRank(op.source()), op.tag(), op.byteCount());
         if (op.isCancelled()) {

@@ -30,6 +30,8 @@ public final class LoopbackBackend implements MpiBackend {
     private final List<Message> unexpected = new ArrayList<>();
     private final List<LoopbackOperation> posted = new ArrayList<>();
     private final List<Message> outbox = new ArrayList<>();
+    /** The data of sends still in the outbox and not complete, read when taken, as a rendezvous reads them late. */
+    private final java.util.Map<Message, ByteBuffer> unread = new java.util.IdentityHashMap<>();
     private final Deque<Runnable> later = new ArrayDeque<>();
     private int rank;
     private int size;
@@ -103,6 +105,9 @@ public final class LoopbackBackend implements MpiBackend {
             arrive(message);
         } else {
             outbox.add(message);
+            if (!send.complete) {
+                unread.put(message, data.duplicate());
+            }
         }
         return send;
     }
@@ -333,6 +338,12 @@ public final class LoopbackBackend implements MpiBackend {
             if (message.dest == dest) {
                 it.remove();
                 message.send.complete = true;
+                ByteBuffer late = unread.remove(message);
+                if (late != null) {
+                    byte[] bytes = new byte[late.remaining()];
+                    late.get(bytes);
+                    return new Message(message.source, message.dest, message.tag, message.context, bytes, message.send);
+                }
                 return message;
             }
         }

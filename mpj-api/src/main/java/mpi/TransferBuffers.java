@@ -1,0 +1,96 @@
+package mpi;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The calling thread's spare buffers for point-to-point transfers of arrays the runtime cannot address as bytes
+ * (every array but {@code byte[]}, and strided layouts): a send packs into one, a receive lands in one before it
+ * is unpacked. A buffer is lent while the runtime may use it and given back when the transfer has completed
+ * (a send the runtime copied at once: when the call returns), so a halo exchange repeated every iteration
+ * reuses a few buffers instead of allocating and zeroing two per message. A buffer given back on another thread
+ * than the one it was lent on joins that thread's spares.
+ */
+final class TransferBuffers {
+    /** Spare buffers kept per thread. */
+    static final int MAX_KEPT = 8;
+    /** Bytes kept per thread, all spares together; a larger buffer is never kept. */
+    static final int MAX_KEPT_BYTES = 4 << 20;
+
+    private static final ThreadLocal<TransferBuffers> OF_THREAD = ThreadLocal.withInitial(TransferBuffers::new);
+
+    private final ByteBuffer[] spare = new ByteBuffer[MAX_KEPT];
+    private int count;
+    private long keptBytes;
+
+    TransferBuffers() {
+    }
+
+    /** A buffer of at least {@code length} bytes, little-endian, position 0 and limit {@code length}; content undefined. */
+    static ByteBuffer lend(int length) {
+        return OF_THREAD.get().take(length);
+    }
+
+    /** Gives back a buffer {@link #lend} gave, once nothing reads or writes it any more. */
+    static void giveBack(ByteBuffer buffer) {
+        OF_THREAD.get().keep(buffer);
+    }
+
+    ByteBuffer take(int length) {
+        int best = -1;
+        for (int i = 0; i < count; i++) {
+            int capacity = spare[i].capacity();
+            if (capacity >= length && (best < 0 || capacity < spare[best].capacity())) {
+                best = i;
+            }
+        }
+        if (best < 0) {
+            return ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        ByteBuffer b = spare[best];
+        keptBytes -= b.capacity();
+        spare[best] = spare[--count];
+        spare[count] = null;
+        b.clear().limit(length);
+        return b;
+    }
+
+    void keep(ByteBuffer buffer) {
+        int capacity = buffer.capacity();
+        if (capacity > MAX_KEPT_BYTES) {
+            return;
+        }
+        // full: the smallest spare makes way for a larger buffer, which serves more requests
+        while (count > 0 && (count == MAX_KEPT || keptBytes + capacity > MAX_KEPT_BYTES)) {
+            int smallest = 0;
+            for (int i = 1; i < count; i++) {
+                if (spare[i].capacity() < spare[smallest].capacity()) {
+                    smallest = i;
+                }
+            }
+            if (spare[smallest].capacity() >= capacity) {
+                return;
+            }
+            keptBytes -= spare[smallest].capacity();
+            spare[smallest] = spare[--count];
+            spare[count] = null;
+        }
+        spare[count++] = buffer.order(ByteOrder.LITTLE_ENDIAN);
+        keptBytes += capacity;
+    }
+
+    /** Spare buffers kept now. */
+    int spares() {
+        return count;
+    }
+
+    /** Bytes the spare buffers hold. */
+    long keptBytes() {
+        return keptBytes;
+    }
+
+    /** The calling thread's spares. */
+    static TransferBuffers ofThread() {
+        return OF_THREAD.get();
+    }
+}

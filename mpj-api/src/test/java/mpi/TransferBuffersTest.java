@@ -1,0 +1,105 @@
+package mpi;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Point-to-point transfers of arrays other than {@code byte[]} pack into, and land in, buffers lent by the thread's
+ * {@link TransferBuffers}: given back when the transfer completes and lent again, never while the runtime may
+ * still read them, and kept within bounds.
+ */
+class TransferBuffersTest extends MpiTestSupport {
+    private static final int MIB = 1 << 20;
+
+    @Test
+    void aBufferGivenBackIsLentAgainForAShorterLength() {
+        TransferBuffers buffers = new TransferBuffers();
+        ByteBuffer first = buffers.take(1000);
+        buffers.keep(first);
+        ByteBuffer again = buffers.take(800);
+        assertSame(first, again);
+        assertEquals(0, again.position());
+        assertEquals(800, again.limit());
+        assertEquals(ByteOrder.LITTLE_ENDIAN, again.order());
+        assertNotSame(again, buffers.take(800), "a lent buffer is not lent twice");
+    }
+
+    @Test
+    void theSmallestBufferThatFitsIsLent() {
+        TransferBuffers buffers = new TransferBuffers();
+        ByteBuffer large = ByteBuffer.allocate(4096);
+        ByteBuffer small = ByteBuffer.allocate(512);
+        buffers.keep(large);
+        buffers.keep(small);
+        assertSame(small, buffers.take(500));
+        assertSame(large, buffers.take(500));
+    }
+
+    @Test
+    void keepsAtMostEightBuffersAndFourMiBPreferringLargerOnes() {
+        TransferBuffers buffers = new TransferBuffers();
+        for (int i = 1; i <= 12; i++) {
+            buffers.keep(ByteBuffer.allocate(i * 100));
+        }
+        assertEquals(TransferBuffers.MAX_KEPT, buffers.spares());
+        assertEquals(sumOfHundreds(5, 12), buffers.keptBytes(), "the four smallest made way");
+        for (int i = 0; i < 6; i++) {
+            buffers.keep(ByteBuffer.allocate(MIB));
+        }
+        assertTrue(buffers.keptBytes() <= TransferBuffers.MAX_KEPT_BYTES, "bytes kept " + buffers.keptBytes());
+        buffers.keep(ByteBuffer.allocate(TransferBuffers.MAX_KEPT_BYTES + 1));
+        assertTrue(buffers.keptBytes() <= TransferBuffers.MAX_KEPT_BYTES, "a buffer above the bound is not kept");
+    }
+
+    @Test
+    void aSendStillInProgressKeepsItsPackedDataUntilItCompletes() {
+        start(2, 0);
+        backend.eagerToPeers = false;
+        Request first = MPI.COMM_WORLD.Isend(new double[] {1.5, 2.5, 3.5}, 0, 3, MPI.DOUBLE, 1, 7);
+        Request second = MPI.COMM_WORLD.Isend(new double[] {-4, -5, -6}, 0, 3, MPI.DOUBLE, 1, 8);
+        assertArrayEquals(new double[] {1.5, 2.5, 3.5}, doublesOf(backend.takeSent(1).data()));
+        assertArrayEquals(new double[] {-4, -5, -6}, doublesOf(backend.takeSent(1).data()));
+        first.Wait();
+        second.Wait();
+    }
+
+    @Test
+    void completedSendsAndReceivesOfDoublesReuseOneBuffer() {
+        start(1, 0);
+        TransferBuffers buffers = TransferBuffers.ofThread();
+        while (buffers.spares() > 0) {
+            buffers.take(0); // what earlier tests on this thread left
+        }
+        double[] received = new double[64];
+        for (int round = 0; round < 3; round++) {
+            double[] sent = new double[64];
+            java.util.Arrays.fill(sent, round + 0.25);
+            Request receive = MPI.COMM_WORLD.Irecv(received, 0, 64, MPI.DOUBLE, 0, round);
+            MPI.COMM_WORLD.Send(sent, 0, 64, MPI.DOUBLE, 0, round);
+            receive.Wait();
+            assertArrayEquals(sent, received);
+        }
+        assertEquals(2, buffers.spares(), "each round's receive and send gave back the two buffers and took them again");
+    }
+
+    private static long sumOfHundreds(int from, int to) {
+        long sum = 0;
+        for (int i = from; i <= to; i++) {
+            sum += i * 100L;
+        }
+        return sum;
+    }
+
+    private static double[] doublesOf(byte[] wire) {
+        double[] values = new double[wire.length / 8];
+        ByteBuffer.wrap(wire).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(values);
+        return values;
+    }
+}
