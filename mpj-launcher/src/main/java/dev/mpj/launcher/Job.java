@@ -181,6 +181,7 @@ public final class Job {
             try {
                 if (rootAgent != null) {
                     startAgents(secret); // before the root's own ranks, as every agent does
+                    awaitChildAgents(settings);
                 }
                 startRanks(command);
             } catch (IOException e) {
@@ -272,8 +273,25 @@ public final class Job {
                 agentForwarders.add(OutputForwarder.start(p.getInputStream(), out, "", "mpjrun-agent-out-" + node));
                 agentForwarders.add(OutputForwarder.start(p.getErrorStream(), err, "", "mpjrun-agent-err-" + node));
             }
-            p.onExit().thenAccept(x -> events.add(new AgentFailed("the agent of node " + node + " (pid " + x.pid()
-                    + ") exited with status " + x.exitValue())));
+            p.onExit().thenAccept(x -> {
+                rootAgent.stopWaitingForChildren();
+                events.add(new AgentFailed("the agent of node " + node + " (pid " + x.pid()
+                        + ") exited with status " + x.exitValue()));
+            });
+        }
+    }
+
+    /**
+     * Waits for the root's child agents to connect before starting the first node's ranks, at most the ranks' init
+     * timeout: ranks started while the agents' JVMs boot would count that boot, under load tens of seconds, against
+     * their own {@code MPI.Init} timeout, and would take the cores the agents need. Past the bound the ranks start
+     * anyway and their init timeout ends a job whose agent never came.
+     */
+    private void awaitChildAgents(Settings settings) {
+        try {
+            rootAgent.awaitChildren(settings.initTimeoutSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

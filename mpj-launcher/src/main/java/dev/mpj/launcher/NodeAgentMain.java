@@ -1,16 +1,22 @@
 package dev.mpj.launcher;
 
 import dev.mpj.launcher.agent.NodeAgent;
+import dev.mpj.runtime.config.Settings;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A node agent's JVM (decision 0036): it connects to its parent agent, shows the job's secret and its node, and
- * receives the job ({@link AgentJob}); then it starts its children's agents, then its node's ranks, each under a
- * {@link RankSupervisor}, and serves their PMI ({@link NodeAgent}). Its ranks' output goes to its own stdout and
+ * receives the job ({@link AgentJob}); then it starts its children's agents and, once they have connected (at most
+ * the ranks' init timeout), its node's ranks, each under a {@link RankSupervisor}, and serves their PMI
+ * ({@link NodeAgent}). Its ranks' output goes to its own stdout and
  * stderr, prefixed with the rank under {@code -l}. Their starts and exits go up the tree. It ends when its parent
  * link closes (the job is over, or the parent died) or on SIGTERM: it stops its ranks (SIGTERM, then SIGKILL) and
  * its children's agents, and exits.
@@ -57,12 +63,14 @@ public final class NodeAgentMain {
                 children.add(p);
             }
             p.onExit().thenAccept(x -> {
+                agent.stopWaitingForChildren();
                 if (!stopping && x.exitValue() != 0) {
                     agent.events().agentFailed(child, "the agent of node " + child + " exited with status "
                             + x.exitValue());
                 }
             });
         }
+        awaitChildren(job, agent);
         startRanks(job, agent, secret);
         try {
             parentLost.await();
@@ -84,6 +92,22 @@ public final class NodeAgentMain {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException e) {
             // shutting down already
+        }
+    }
+
+    /**
+     * Waits for this agent's children to connect before it starts its own ranks, at most the ranks' init timeout,
+     * as mpjrun does for the root (its {@code awaitChildAgents}).
+     */
+    private static void awaitChildren(AgentJob job, NodeAgent agent) {
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        environment.putAll(job.environment());
+        try {
+            agent.awaitChildren(Settings.from(environment, new Properties()).initTimeoutSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IllegalArgumentException e) {
+            // a setting the ranks will refuse themselves: start them and let them say so
         }
     }
 

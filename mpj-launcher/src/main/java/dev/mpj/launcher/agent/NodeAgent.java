@@ -18,6 +18,8 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The PMI side of one node agent (decision 0036): a {@link PmiServer} for the ranks of its node, a link to its
@@ -54,6 +56,8 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
     private final byte[] spec;
     private final List<Integer> childNodes;
     private final Map<Integer, TreeLink> children = new ConcurrentHashMap<>();
+    /** Counted down as each child connects and receives the job. */
+    private final CountDownLatch childrenUp;
     private final List<Thread> threads = new ArrayList<>();
     private ServerSocket acceptor;
     private PmiServer server;
@@ -82,6 +86,7 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         this.parent = parent;
         this.spec = spec.clone();
         this.childNodes = TreeShape.children(node, mapping.nodes(), width);
+        this.childrenUp = new CountDownLatch(childNodes.size());
     }
 
     /** The root, node 0: {@code events} learns everything; {@code spec} goes to each child that connects. */
@@ -167,6 +172,22 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         return children.size();
     }
 
+    /**
+     * Waits until every child has connected and received the job, or {@link #stopWaitingForChildren} was called,
+     * at most {@code timeout}; returns whether every child connected. An agent starts its own ranks after it, so
+     * that they do not begin their init timeout while the children's JVMs still boot on the same cores.
+     */
+    public boolean awaitChildren(long timeout, TimeUnit unit) throws InterruptedException {
+        return childrenUp.await(timeout, unit) && children.size() == childNodes.size();
+    }
+
+    /** Ends {@link #awaitChildren} now: a child's agent exited, so the job is failing anyway. */
+    public void stopWaitingForChildren() {
+        while (childrenUp.getCount() > 0) {
+            childrenUp.countDown();
+        }
+    }
+
     private void daemon(String name, Runnable body) {
         Thread t = new Thread(body, name);
         t.setDaemon(true);
@@ -212,6 +233,7 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
                         : "did not show the job's secret");
             }
             link.send(new TreeLink.Spec(spec));
+            childrenUp.countDown();
             int child = hello.node();
             daemon("mpj-agent-child-" + child, () -> readChild(child, link));
         } catch (IOException | RuntimeException e) {

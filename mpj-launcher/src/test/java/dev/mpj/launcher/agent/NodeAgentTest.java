@@ -16,8 +16,10 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -59,6 +61,23 @@ class NodeAgentTest {
         ranks.forEach(RawPmiClient::close);
         for (int i = agents.size() - 1; i >= 0; i--) {
             agents.get(i).close();
+        }
+    }
+
+    @Test
+    @Timeout(20) // a wait that stopping did not end would last a day
+    void anAgentWaitsForItsChildrenBeforeItsRanksAndStopsWaitingWhenTold() throws Exception {
+        assertTrue(agents.get(0).awaitChildren(5, TimeUnit.SECONDS), "node 1 connected to the root");
+        assertTrue(agents.get(2).awaitChildren(0, TimeUnit.SECONDS), "a leaf has no children to wait for");
+        NodeAgent lonely = NodeAgent.root(ProcessMapping.blocks(4, 2), KVS, SECRET, 1, new RecordingEvents(events),
+                new byte[0]);
+        lonely.start();
+        try {
+            assertFalse(lonely.awaitChildren(50, TimeUnit.MILLISECONDS), "node 1's agent never came");
+            lonely.stopWaitingForChildren(); // as when that agent's process exits
+            assertFalse(lonely.awaitChildren(1, TimeUnit.DAYS), "not every child connected");
+        } finally {
+            lonely.close();
         }
     }
 

@@ -17,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The PMI-1 ("simple") wire client, as Hydra and Slurm's pmi2 plugin serve it (PMI.md §2). Strictly
@@ -38,6 +39,8 @@ public final class Pmi1Client implements PmiClient {
     private final boolean allgatherServed;
     /** mpjrun's published KVS in shared memory, read before asking the server; null elsewhere. */
     private final SharedKvsTable sharedKvs;
+    /** Made once, so that no get links a lambda on its way. */
+    private final UnaryOperator<String> serverGet = this::serverGet;
     private String processMapping;
 
     /**
@@ -222,12 +225,13 @@ public final class Pmi1Client implements PmiClient {
     /** Any rc other than 0 means "not found": Hydra 4.0.2 answers -1, Slurm and newer Hydra 1. */
     @Override
     public String get(String key) {
-        PmiLimits.checkKey(key, maxKeyLength);
+        long start = System.nanoTime();
         splitBarrier.requireNone(); // the shared table may already hold the pending fence's keys
-        return SharedFirstGet.get(sharedKvs, connection.counters(), key, this::serverGet);
+        return SharedFirstGet.get(start, sharedKvs, connection.counters(), key, serverGet);
     }
 
     private String serverGet(String key) {
+        PmiLimits.checkKey(key, maxKeyLength); // only here: the table holds only keys the server accepted
         Pmi1Message reply = call(Pmi1Message.of("get", "kvsname", kvsName, "key", key), "get_result");
         return reply.rc() != 0 ? null : reply.require("value");
     }
@@ -242,6 +246,7 @@ public final class Pmi1Client implements PmiClient {
     public void barrierBegin() {
         splitBarrier.begin();
         connection.send(Pmi1Message.of("barrier_in"));
+        SharedFirstGet.warm(sharedKvs); // while the fence is pending, so the gets after it find the table ready
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The PMI-2 wire client, as Hydra, Slurm's pmi2 plugin and mpjrun serve it (PMI.md §3). The conversation
@@ -60,6 +61,8 @@ public final class Pmi2Client implements PmiClient {
     private final boolean allgatherServed;
     /** mpjrun's published KVS in shared memory, read before asking the server; null elsewhere. */
     private final SharedKvsTable sharedKvs;
+    /** Made once, so that no get links a lambda on its way. */
+    private final UnaryOperator<String> kvsGet = this::kvsGet;
 
     /**
      * A client over an established connection (a test server, or a channel opened by other means); runs the
@@ -196,13 +199,14 @@ public final class Pmi2Client implements PmiClient {
     /** Any rc other than 0, or a {@code found} other than TRUE, means "not found" (PMI.md §3.2). */
     @Override
     public String get(String key) {
-        PmiLimits.checkKey(key, PmiLimits.MAX_KEY_LENGTH);
+        long start = System.nanoTime();
         splitBarrier.requireNone(); // the shared table may already hold the pending fence's keys
-        return SharedFirstGet.get(sharedKvs, connection.counters(), key, this::kvsGet);
+        return SharedFirstGet.get(start, sharedKvs, connection.counters(), key, kvsGet);
     }
 
     /** As MPICH: the job id of {@code job-getid} and srcid -1 (PMI2_ID_NULL: any source). */
     private String kvsGet(String key) {
+        PmiLimits.checkKey(key, PmiLimits.MAX_KEY_LENGTH); // only here: the table holds only keys the server accepted
         return call(Pmi2Message.of("kvs-get", "jobid", jobId, "srcid", "-1", "key", key), "kvs-get-response")
                 .foundValue();
     }
@@ -218,6 +222,7 @@ public final class Pmi2Client implements PmiClient {
     public void barrierBegin() {
         splitBarrier.begin();
         connection.send(Pmi2Message.of("kvs-fence"));
+        SharedFirstGet.warm(sharedKvs); // while the fence is pending, so the gets after it find the table ready
     }
 
     /** Reads the fence reply, then gets the probe key, which under Hydra waits for every rank's fence. */

@@ -1,9 +1,9 @@
 package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.pmi.wire.PmiException;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
@@ -27,8 +27,12 @@ import java.util.EnumSet;
  * Keys hash (FNV-1a) to a bucket and probe linearly. The writer appends the entry, then publishes it by an ordered
  * write of the bucket, so a reader that sees the bucket sees the whole entry; putting a key again appends a new
  * entry and points the bucket at it. Nothing is ever removed, so readers need no lock. Keys and values are PMI's
- * printable ASCII. The mapping is read through a {@link VarHandle}, not Agrona's buffers: the writer runs in
- * mpjrun's JVM, which is not given access to {@code jdk.internal.misc} as the ranks are, and Agrona needs it.
+ * printable ASCII. The writer accesses the mapping through the buffer's own accessors with {@link VarHandle}
+ * fences for the ordering: it runs in mpjrun's JVM, which is not given access to {@code jdk.internal.misc} as the
+ * ranks are, and Agrona needs it. A reader whose JVM gives Agrona that access (a rank's) reads through Agrona's
+ * {@link UnsafeBuffer}, one call per access where the buffer's accessors take a dozen: a rank makes only a few
+ * gets, all of them cold (interpreted), so a get must cost few calls; it also reads an entry in one bulk copy and
+ * decodes it without a charset scan, and a reader {@link #warm warms} the table while it waits in its first fence.
  */
 public final class SharedKvsTable implements AutoCloseable {
     /** The field of mpjrun's PMI-1 {@code maxes} reply that gives the table's path. */
@@ -43,8 +47,14 @@ public final class SharedKvsTable implements AutoCloseable {
     private static final int DISABLED_OFFSET = 16;
     private static final int HEADER = 64;
     private static final int ENTRY_HEADER = 8;
-
-    private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+    /**
+     * A key of mpj's own that the writer puts at creation, so that a reader's warm-up finds it and runs the whole
+     * lookup once before its first real get. A rank that gets it before anyone puts it reads "1".
+     */
+    static final String WARM_KEY = "mpj-kvs-warm";
+    /** The data bytes a reader's warm-up maps beside the header and the index: where a job's first fences write. */
+    private static final int WARM_DATA_BYTES = 1 << 18;
+    private static final int PAGE = 4096;
 
     private final IntView buffer;
     private final int buckets;
@@ -52,9 +62,10 @@ public final class SharedKvsTable implements AutoCloseable {
     private final int capacity;
     private final boolean writer;
     private boolean closed;
+    private boolean warmed;
 
     private SharedKvsTable(MappedByteBuffer mapped, boolean writer) {
-        this.buffer = new IntView(mapped);
+        this.buffer = new IntView(mapped, !writer && agronaReachesUnsafe());
         this.writer = writer;
         if (buffer.capacity() < HEADER || buffer.getIntVolatile(MAGIC_OFFSET) != MAGIC) {
             throw new PmiException("not a shared PMI key-value table (bad magic)");
@@ -72,20 +83,23 @@ public final class SharedKvsTable implements AutoCloseable {
      * keys and values, and maps it for writing.
      */
     public static SharedKvsTable create(Path file, int keys, int dataBytes) {
-        int buckets = Integer.highestOneBit(Math.max(16, 2 * keys) - 1) << 1;
-        int capacity = align4(dataBytes + keys * (ENTRY_HEADER + 3));
+        int allKeys = keys + 1; // and the warm-up key
+        int buckets = Integer.highestOneBit(Math.max(16, 2 * allKeys) - 1) << 1;
+        int capacity = align4(dataBytes + WARM_KEY.length() + 1 + allKeys * (ENTRY_HEADER + 3));
         long length = (long) HEADER + 4L * buckets + capacity;
         if (length > Integer.MAX_VALUE) {
             throw new PmiException("a shared PMI key-value table of " + length + " bytes is too large");
         }
         MappedByteBuffer mapped = map(file, length, true);
         try {
-            IntView b = new IntView(mapped);
+            IntView b = new IntView(mapped, false);
             b.putInt(BUCKETS_OFFSET, buckets);
             b.putInt(CAPACITY_OFFSET, capacity);
             b.putInt(USED_OFFSET, 0);
             b.putIntOrdered(MAGIC_OFFSET, MAGIC); // last: a reader that sees the magic sees the header
-            return new SharedKvsTable(mapped, true);
+            SharedKvsTable table = new SharedKvsTable(mapped, true);
+            table.put(WARM_KEY, "1");
+            return table;
         } catch (RuntimeException | Error e) {
             try {
                 Files.deleteIfExists(file);
@@ -131,8 +145,8 @@ public final class SharedKvsTable implements AutoCloseable {
         if (!writer || closed) {
             throw new IllegalStateException("a reader of the shared PMI key-value table cannot put");
         }
-        byte[] k = key.getBytes(StandardCharsets.US_ASCII);
-        byte[] v = value.getBytes(StandardCharsets.US_ASCII);
+        byte[] k = key.getBytes(StandardCharsets.ISO_8859_1);
+        byte[] v = value.getBytes(StandardCharsets.ISO_8859_1);
         int used = buffer.getInt(USED_OFFSET);
         int length = align4(ENTRY_HEADER + k.length + v.length);
         if ((long) used + length > capacity) {
@@ -147,7 +161,7 @@ public final class SharedKvsTable implements AutoCloseable {
         int mask = buckets - 1;
         for (int probe = 0, i = hash(k) & mask; probe < buckets; probe++, i = (i + 1) & mask) {
             int slot = buffer.getInt(HEADER + 4 * i);
-            if (slot == 0 || keyEquals(slot - 1, k)) {
+            if (slot == 0 || valueIfKey(slot - 1, k) != null) {
                 buffer.putIntOrdered(HEADER + 4 * i, used + 1); // publishes the entry written above
                 return;
             }
@@ -171,32 +185,57 @@ public final class SharedKvsTable implements AutoCloseable {
         if (closed || buffer.getIntVolatile(DISABLED_OFFSET) != 0) {
             return null;
         }
-        byte[] k = key.getBytes(StandardCharsets.US_ASCII);
+        byte[] k = key.getBytes(StandardCharsets.ISO_8859_1); // a copy, no scan: keys are ASCII
         int mask = buckets - 1;
         for (int probe = 0, i = hash(k) & mask; probe < buckets; probe++, i = (i + 1) & mask) {
             int slot = buffer.getIntVolatile(HEADER + 4 * i);
             if (slot == 0) {
                 return null;
             }
-            if (keyEquals(slot - 1, k)) {
-                int at = dataOffset + slot - 1;
-                return buffer.getStringWithoutLengthAscii(at + ENTRY_HEADER + k.length, buffer.getInt(at + 4));
+            String value = valueIfKey(slot - 1, k);
+            if (value != null) {
+                return value;
             }
         }
         return null;
     }
 
-    private boolean keyEquals(int offset, byte[] key) {
+    /**
+     * Readies this mapping for gets, once, while the rank waits for its first fence: maps the header, the index and
+     * the first data pages into this process (so the first gets take no page faults) and runs one lookup (so they
+     * do not link the interpreter's call sites).
+     */
+    public void warm() {
+        if (warmed || closed) {
+            return;
+        }
+        warmed = true;
+        int end = (int) Math.min(buffer.capacity(), (long) dataOffset + WARM_DATA_BYTES);
+        for (int at = 0; at < end; at += PAGE) {
+            buffer.getByte(at);
+        }
+        get(WARM_KEY);
+    }
+
+    /** The value of the entry at data offset {@code offset} when its key is {@code key}, else null. */
+    private String valueIfKey(int offset, byte[] key) {
         int at = dataOffset + offset;
         if (buffer.getInt(at) != key.length) {
-            return false;
+            return null;
         }
-        for (int j = 0; j < key.length; j++) {
-            if (buffer.getByte(at + ENTRY_HEADER + j) != key[j]) {
-                return false;
+        byte[] entry = new byte[key.length + buffer.getInt(at + 4)];
+        buffer.getBytes(at + ENTRY_HEADER, entry); // key and value in one copy
+        for (int i = 0; i < key.length; i++) { // no call: cheaper interpreted than Arrays.equals
+            if (entry[i] != key[i]) {
+                return null;
             }
         }
-        return true;
+        return new String(entry, key.length, entry.length - key.length, StandardCharsets.ISO_8859_1);
+    }
+
+    /** Whether this JVM exports {@code jdk.internal.misc} to Agrona, as mpjrun's ranks are started. */
+    private static boolean agronaReachesUnsafe() {
+        return Object.class.getModule().isExported("jdk.internal.misc", UnsafeBuffer.class.getModule());
     }
 
     private static int align4(int n) {
@@ -221,12 +260,21 @@ public final class SharedKvsTable implements AutoCloseable {
         closed = true;
     }
 
-    /** The int, byte and ASCII accesses the table makes, over the mapped buffer (offsets 4-aligned for ints). */
+    /**
+     * The int and byte accesses the table makes: through Agrona's {@link UnsafeBuffer} when given one (readers in
+     * ranks' JVMs), else over the mapped buffer in native order (ints 4-aligned, so each is one load or store), the
+     * ordered accesses a fence beside a plain one, which costs an interpreted caller fewer calls than a
+     * {@link VarHandle} view. Both see the same bytes: Agrona's ints are native-order too.
+     */
     private static final class IntView {
+        /** Kept while the table is used: the mapping lives as long as this buffer. */
         private final MappedByteBuffer b;
+        private final UnsafeBuffer fast;
 
-        IntView(MappedByteBuffer b) {
+        IntView(MappedByteBuffer b, boolean unsafe) {
             this.b = b;
+            b.order(ByteOrder.nativeOrder());
+            this.fast = unsafe ? new UnsafeBuffer(b) : null;
         }
 
         int capacity() {
@@ -234,37 +282,49 @@ public final class SharedKvsTable implements AutoCloseable {
         }
 
         int getInt(int at) {
-            return (int) INT.get(b, at);
+            return fast != null ? fast.getInt(at) : b.getInt(at);
         }
 
+        /** An acquiring load: what follows it sees what the writer wrote before the matching release. */
         int getIntVolatile(int at) {
-            return (int) INT.getVolatile(b, at);
+            if (fast != null) {
+                return fast.getIntVolatile(at);
+            }
+            int v = b.getInt(at);
+            VarHandle.acquireFence();
+            return v;
         }
 
         void putInt(int at, int v) {
-            INT.set(b, at, v);
+            b.putInt(at, v);
         }
 
+        /** A releasing store: a reader that sees it sees everything written before. */
         void putIntOrdered(int at, int v) {
-            INT.setRelease(b, at, v);
+            VarHandle.releaseFence();
+            b.putInt(at, v);
         }
 
         void putIntVolatile(int at, int v) {
-            INT.setVolatile(b, at, v);
+            VarHandle.releaseFence();
+            b.putInt(at, v);
+            VarHandle.fullFence();
         }
 
         byte getByte(int at) {
-            return b.get(at);
+            return fast != null ? fast.getByte(at) : b.get(at);
+        }
+
+        void getBytes(int at, byte[] into) {
+            if (fast != null) {
+                fast.getBytes(at, into);
+            } else {
+                b.get(at, into);
+            }
         }
 
         void putBytes(int at, byte[] bytes) {
             b.put(at, bytes);
-        }
-
-        String getStringWithoutLengthAscii(int at, int length) {
-            byte[] bytes = new byte[length];
-            b.get(at, bytes);
-            return new String(bytes, StandardCharsets.US_ASCII);
         }
     }
 }

@@ -40,6 +40,22 @@ class SharedKvsTableTest {
     }
 
     @Test
+    void aReaderWarmedBeforeTheWriterFillsTheTableFindsWhatItPutsAfter() {
+        Path file = dir.resolve("kvs");
+        try (SharedKvsTable writer = SharedKvsTable.create(file, 5000, 5000 * 80);
+             SharedKvsTable reader = SharedKvsTable.open(file)) {
+            reader.warm(); // maps the pages a rank reads first while its fence is pending
+            for (int i = 0; i < 5000; i++) {
+                writer.put("mpj-card-" + i, value(i));
+            }
+            for (int i = 0; i < 5000; i++) {
+                assertEquals(value(i), reader.get("mpj-card-" + i), "key " + i);
+            }
+            assertEquals("1", reader.get(SharedKvsTable.WARM_KEY));
+        }
+    }
+
+    @Test
     void puttingAKeyAgainReplacesItsValueForReaders() {
         Path file = dir.resolve("kvs");
         try (SharedKvsTable writer = SharedKvsTable.create(file, 4, 256);

@@ -38,17 +38,19 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Options: {@code --ranks R --nodes N [--min-nodes n] [--exchanges simple,allgather,shm,roots,ring]
  * [--max-gets G] [--max-values V] [--rounds k] [--threads t] [--limit seconds] [--csv FILE] [--chart FILE.svg|png]
- * [--in-process] [--agents]}. The server runs in a child JVM unless {@code --in-process}. With {@code --agents}
- * every job also runs through one real node agent per simulated node, linked along mpjrun's tree over loopback
- * (decision 0036), its rows labelled {@code exchange+agents}: the simulated ranks are the same, so the flat and the
- * tree servers are compared on equal terms (the ranks still ask their agent for every get, as if the node's shared
- * table were not there). With {@code --in-process}, each job is followed by the CPU time the process (server,
+ * [--in-process] [--agents] [--no-shared-table]}. The server runs in a child JVM unless {@code --in-process}. With
+ * {@code --agents} every job also runs through one real node agent per simulated node, linked along mpjrun's tree
+ * over loopback (decision 0036), its rows labelled {@code exchange+agents}: the simulated ranks are the same, so the
+ * flat and the tree servers are compared on equal terms. As the real clients, the simulated ranks map the shared KVS
+ * table their server or agent announces and answer a get from it when it holds the key (a get all the same);
+ * {@code --no-shared-table} makes them ask for every get, as under a manager without the table. With
+ * {@code --in-process}, each job is followed by the CPU time the process (server,
  * agents and simulated ranks) spent in its exchange, the measure that a loaded machine disturbs least.
  */
 public final class PmiScale {
     /** One job: the PMI operations it made (summed over ranks) and its exchange time. */
     record Row(String exchange, int ranks, int nodes, long puts, long gets, long fences, long other, double seconds,
-               double cpuSeconds) {
+               double cpuSeconds, long tableGets) {
         String csv() {
             return String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%.3f", exchange, ranks, nodes, puts, gets, fences,
                     seconds);
@@ -78,9 +80,11 @@ public final class PmiScale {
      *
      * @param ownProcess whether the server runs in a child JVM (else in this one)
      * @param agents     whether one node agent per node serves the ranks (decision 0036), else one flat server
+     * @param sharedTable whether the ranks answer gets from the node's shared KVS table, as the real clients do,
+     *                    else ask the server for every get, as under a manager without the table
      */
     static Row runJob(String exchange, int ranks, int nodes, boolean ownProcess, boolean agents, int threads,
-                      Duration limit) throws IOException {
+                      Duration limit, boolean sharedTable) throws IOException {
         String kvs = "pmiscale_" + ranks + "_" + nodes;
         String secret = PmiSecret.newSecret();
         RankScript.Job job = RankScript.Job.of(NodeMap.blocks(ranks, nodes), kvs, secret);
@@ -88,7 +92,7 @@ public final class PmiScale {
         if (ownProcess) {
             Process server = startServer(ranks, nodes, kvs, secret, limit, agents);
             try {
-                result = Simulation.run(exchange, job, serverAddresses(server, nodes), threads, limit);
+                result = Simulation.run(exchange, job, serverAddresses(server, nodes), threads, limit, sharedTable);
                 if (!server.waitFor(limit.toSeconds(), TimeUnit.SECONDS) || server.exitValue() != 0) {
                     throw new IOException("the PMI server of the simulated " + exchange + " job did not end well");
                 }
@@ -100,13 +104,13 @@ public final class PmiScale {
             }
         } else {
             try (ServerRun server = new ServerRun(ranks, nodes, kvs, secret, agents)) {
-                result = Simulation.run(exchange, job, server.addressOfNode(), threads, limit);
+                result = Simulation.run(exchange, job, server.addressOfNode(), threads, limit, sharedTable);
                 server.awaitFinalized(limit);
             }
         }
         return new Row(agents ? exchange + AGENTS : exchange, ranks, nodes, result.count(Step.Op.PUT), result.count(Step.Op.GET),
                 result.count(Step.Op.FENCE), result.count(Step.Op.RING) + result.count(Step.Op.ALLGATHER),
-                result.seconds(), result.cpuSeconds());
+                result.seconds(), result.cpuSeconds(), result.tableGets());
     }
 
     private static Process startServer(int ranks, int nodes, String kvs, String secret, Duration limit,
@@ -124,6 +128,9 @@ public final class PmiScale {
     private static InetSocketAddress[] serverAddresses(Process server, int nodes) throws IOException {
         BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
         String line = out.readLine();
+        while (line != null && !line.startsWith("port ")) {
+            line = out.readLine(); // the JVM's own lines, such as a flight recording's start under JAVA_TOOL_OPTIONS
+        }
         String[] ports = line == null ? new String[0] : line.split(" ");
         if (ports.length != nodes + 1 || !ports[0].equals("port")) {
             throw new IOException("the PMI server did not say its ports: " + line);
@@ -151,6 +158,7 @@ public final class PmiScale {
         int threads = Integer.parseInt(o.getOrDefault("--threads", "2"));
         Duration limit = Duration.ofSeconds(Long.parseLong(o.getOrDefault("--limit", "600")));
         boolean ownProcess = !o.containsKey("--in-process");
+        boolean sharedTable = !o.containsKey("--no-shared-table");
         List<Boolean> servers = o.containsKey("--agents") ? List.of(false, true) : List.of(false);
         if (maxRanks % maxNodes != 0) {
             throw new IllegalArgumentException("--ranks must be a multiple of --nodes");
@@ -182,15 +190,19 @@ public final class PmiScale {
                         if (f.gets() > maxGets
                                 || exchange.equals("allgather") && (long) ranks * f.other() > maxValues) {
                             skipped.put(label + "," + ranks, new Row(label, ranks, nodes, f.puts(), f.gets(),
-                                    f.fences(), f.other(), Double.NaN, Double.NaN));
+                                    f.fences(), f.other(), Double.NaN, Double.NaN, 0));
                             continue;
                         }
-                        Row row = runJob(exchange, ranks, nodes, ownProcess, agents, threads, limit);
+                        Row row = runJob(exchange, ranks, nodes, ownProcess, agents, threads, limit, sharedTable);
                         if (row.puts() != f.puts() || row.gets() != f.gets() || row.fences() != f.fences()
                                 || row.other() != f.other()) {
                             throw new IllegalStateException("the counts of " + row + " differ from the formula " + f);
                         }
                         System.out.println(row.csv());
+                        if (row.gets() > 0) {
+                            System.out.printf(Locale.ROOT, "# %s,%d: %d of %d gets from the shared table%n", label,
+                                    ranks, row.tableGets(), row.gets());
+                        }
                         if (!ownProcess) {
                             System.out.printf(Locale.ROOT, "# %s,%d: %.3f s CPU (server and ranks) in %.3f s%n",
                                     label, ranks, row.cpuSeconds(), row.seconds());
@@ -307,14 +319,15 @@ public final class PmiScale {
     private static Map<String, String> options(String[] args) {
         Map<String, String> o = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--in-process") || args[i].equals("--agents")) {
+            if (args[i].equals("--in-process") || args[i].equals("--agents") || args[i].equals("--no-shared-table")) {
                 o.put(args[i], "");
             } else if (args[i].startsWith("--") && i + 1 < args.length) {
                 o.put(args[i], args[++i]);
             } else {
                 throw new IllegalArgumentException("usage: pmi-scale --ranks R --nodes N [--min-nodes n]"
                         + " [--exchanges simple,allgather,shm,roots,ring] [--max-gets G] [--rounds k] [--threads t]"
-                        + " [--limit seconds] [--csv FILE] [--chart FILE.svg|png] [--in-process] [--agents]");
+                        + " [--limit seconds] [--csv FILE] [--chart FILE.svg|png] [--in-process] [--agents]"
+                        + " [--no-shared-table]");
             }
         }
         return o;

@@ -28,7 +28,6 @@ final class RankDriver implements Runnable {
     private final ArrayDeque<SimulatedRank> unconnected;
     private final List<SimulatedRank> ranks;
     private final List<SimulatedRank> waiting = new ArrayList<>();
-    private final long[] counts = new long[Step.Op.values().length];
     private final Selector selector;
     private int connecting;
     private int part;
@@ -44,9 +43,15 @@ final class RankDriver implements Runnable {
         this.selector = Selector.open();
     }
 
-    /** The steps this thread's ranks completed, by {@link Step.Op}. */
+    /** The steps this thread's ranks completed, by {@link Step.Op}, then the gets the shared tables answered. */
     long[] counts() {
-        return counts;
+        long[] sum = new long[Step.Op.values().length + 1];
+        for (SimulatedRank r : ranks) {
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += r.counts()[i];
+            }
+        }
+        return sum;
     }
 
     void wakeup() {
@@ -83,7 +88,7 @@ final class RankDriver implements Runnable {
                     if (key.isWritable()) {
                         r.flush();
                     }
-                    if (key.isReadable() && !r.read(counts)) {
+                    if (key.isReadable() && !r.read()) {
                         done(r);
                     }
                 }

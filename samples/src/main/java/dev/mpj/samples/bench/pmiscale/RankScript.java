@@ -162,8 +162,7 @@ final class RankScript {
             if (gets != null) {
                 if (cursor < gets.to()) {
                     int peer = gets.peer().applyAsInt(cursor++);
-                    return Step.line(Step.Op.GET, Pmi1Message.of("get", "kvsname", job.kvs(), "key",
-                            ExchangeContext.CARD_KEY + peer), "get_result", job.cards()[peer]);
+                    return Step.get(job.kvs(), ExchangeContext.CARD_KEY + peer, job.cards()[peer]);
                 }
                 gets = null;
             }

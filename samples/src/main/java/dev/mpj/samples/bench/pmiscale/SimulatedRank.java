@@ -1,5 +1,6 @@
 package dev.mpj.samples.bench.pmiscale;
 
+import dev.mpj.runtime.pmi.SharedKvsTable;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
 
 import java.io.IOException;
@@ -7,10 +8,13 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
 
 /**
  * One simulated rank on a non-blocking socket: sends a step, reads its reply as it arrives, checks it, sends
- * the next, until the current part of its {@link RankScript} is done. Driven by one {@link RankDriver} thread.
+ * the next, until the current part of its {@link RankScript} is done. As the real clients, it maps the shared KVS
+ * table the server announces and answers a get from it when the table holds the key. Driven by one
+ * {@link RankDriver} thread.
  */
 final class SimulatedRank {
     /** Room for a reply line (1024 bytes) or frame (6 + 1152) and what arrived after it. */
@@ -20,6 +24,11 @@ final class SimulatedRank {
     private final RankScript script;
     private final RankScript.Job job;
     private final ByteBuffer in = ByteBuffer.allocate(BUFFER);
+    /** The steps completed, by {@link Step.Op}, and last the gets answered by the shared table. */
+    private final long[] counts = new long[Step.Op.values().length + 1];
+    /** Maps an announced table, or gives null where the ranks must ask the server for every get. */
+    private final Function<String, SharedKvsTable> tables;
+    private SharedKvsTable table;
     private SocketChannel channel;
     private SelectionKey key;
     private ByteBuffer out;
@@ -27,10 +36,16 @@ final class SimulatedRank {
     private int part;
     private boolean finishSent;
 
-    SimulatedRank(int rank, RankScript script, RankScript.Job job) {
+    SimulatedRank(int rank, RankScript script, RankScript.Job job, Function<String, SharedKvsTable> tables) {
         this.rank = rank;
         this.script = script;
         this.job = job;
+        this.tables = tables;
+    }
+
+    /** The steps completed, by {@link Step.Op}, then the gets of them that the shared table answered. */
+    long[] counts() {
+        return counts;
     }
 
     void connected(SocketChannel channel, SelectionKey key) {
@@ -45,16 +60,23 @@ final class SimulatedRank {
      */
     boolean advance(int part) throws IOException {
         this.part = part;
-        current = switch (part) {
-            case 0 -> script.nextStartStep();
-            case 1 -> script.nextExchangeStep(job);
-            default -> finishSent ? null : script.finish();
-        };
-        if (current == null) {
-            return false;
+        while (true) {
+            current = switch (part) {
+                case 0 -> script.nextStartStep();
+                case 1 -> script.nextExchangeStep(job);
+                default -> finishSent ? null : script.finish();
+            };
+            if (current == null) {
+                return false;
+            }
+            if (table == null || !current.answerFrom(table)) {
+                break;
+            }
+            counts[current.op.ordinal()]++;
+            counts[counts.length - 1]++;
         }
         finishSent |= part == 2;
-        out = ByteBuffer.wrap(current.request);
+        out = ByteBuffer.wrap(current.request());
         flush();
         return true;
     }
@@ -65,11 +87,11 @@ final class SimulatedRank {
     }
 
     /**
-     * Reads what arrived and checks complete replies; {@code counts} gets one for each step completed.
+     * Reads what arrived and checks complete replies.
      *
      * @return false when the part is done
      */
-    boolean read(long[] counts) throws IOException {
+    boolean read() throws IOException {
         if (channel.read(in) < 0) {
             throw new IOException("the PMI server closed the connection of rank " + rank);
         }
@@ -82,6 +104,9 @@ final class SimulatedRank {
                 }
                 if (current.reply(unit)) {
                     counts[current.op.ordinal()]++;
+                    if (current.offeredTable() != null && table == null) {
+                        table = tables.apply(current.offeredTable());
+                    }
                     if (!advance(part)) {
                         return false;
                     }

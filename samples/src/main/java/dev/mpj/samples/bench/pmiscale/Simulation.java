@@ -1,11 +1,15 @@
 package dev.mpj.samples.bench.pmiscale;
 
+import dev.mpj.runtime.pmi.SharedKvsTable;
+
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,10 +28,17 @@ final class Simulation {
         long count(Step.Op op) {
             return counts[op.ordinal()];
         }
+
+        /** The gets the node's shared table answered, without a request. */
+        long tableGets() {
+            return counts[counts.length - 1];
+        }
     }
 
     private final List<CountDownLatch> arrivals = new ArrayList<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    /** Each announced table, mapped once for all the simulated ranks of its node, as one node's ranks share it. */
+    private final Map<String, SharedKvsTable> tables = new ConcurrentHashMap<>();
     private volatile int part;
 
     private Simulation(int size) {
@@ -38,12 +49,12 @@ final class Simulation {
 
     /**
      * Runs {@code exchange} for the job whose node n's ranks connect to {@code server[n]}, with {@code threads}
-     * driver threads.
+     * driver threads; with {@code sharedTable} the ranks answer gets from the KVS table the server announces.
      *
      * @throws IOException when a rank fails (a wrong reply, a closed connection) or the job takes over {@code limit}
      */
-    static Result run(String exchange, RankScript.Job job, InetSocketAddress[] server, int threads, Duration limit)
-            throws IOException {
+    static Result run(String exchange, RankScript.Job job, InetSocketAddress[] server, int threads, Duration limit,
+                      boolean sharedTable) throws IOException {
         int size = job.map().size();
         Simulation s = new Simulation(size);
         List<List<SimulatedRank>> shares = new ArrayList<>();
@@ -51,7 +62,8 @@ final class Simulation {
             shares.add(new ArrayList<>());
         }
         for (int r = 0; r < size; r++) {
-            shares.get(r % threads).add(new SimulatedRank(r, RankScript.of(exchange, job, r), job));
+            shares.get(r % threads).add(new SimulatedRank(r, RankScript.of(exchange, job, r), job,
+                    sharedTable ? s::table : path -> null));
         }
         List<RankDriver> drivers = new ArrayList<>();
         List<Thread> running = new ArrayList<>();
@@ -74,7 +86,7 @@ final class Simulation {
             double cpuSeconds = (processCpuNanos() - cpuStart) / 1e9;
             s.open(2, drivers);
             s.await(2, deadline, exchange);
-            long[] counts = new long[Step.Op.values().length];
+            long[] counts = new long[Step.Op.values().length + 1];
             for (RankDriver d : drivers) {
                 for (int i = 0; i < counts.length; i++) {
                     counts[i] += d.counts()[i];
@@ -94,6 +106,11 @@ final class Simulation {
                 }
             }
         }
+    }
+
+    /** The table at {@code path}, mapped on first use; null when it cannot be (the ranks then ask the server). */
+    private SharedKvsTable table(String path) {
+        return tables.computeIfAbsent(path, SharedKvsTable::openIfPossible);
     }
 
     /** This process's CPU time so far, or 0 where the JVM does not tell. */

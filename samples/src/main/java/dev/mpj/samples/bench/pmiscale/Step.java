@@ -1,5 +1,6 @@
 package dev.mpj.samples.bench.pmiscale;
 
+import dev.mpj.runtime.pmi.SharedKvsTable;
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
 import dev.mpj.runtime.pmi.wire.Pmi2Message;
 import dev.mpj.runtime.pmi.wire.PmiAllgather;
@@ -16,7 +17,7 @@ abstract class Step {
     enum Op { START, PUT, FENCE, GET, RING, ALLGATHER, FINALIZE }
 
     final Op op;
-    final byte[] request;
+    private final byte[] request;
     /** Whether the reply comes as PMI-2 frames (else PMI-1 lines). */
     final boolean framed;
 
@@ -26,8 +27,59 @@ abstract class Step {
         this.framed = framed;
     }
 
+    /** The bytes sent to the server. */
+    byte[] request() {
+        return request;
+    }
+
     /** Consumes one line or frame body of the reply; returns whether the reply is complete. */
     abstract boolean reply(String unit);
+
+    /**
+     * Answers the step from the node's shared KVS table as the real clients do, without a request; false when
+     * the step is no get or the table lacks the key.
+     */
+    boolean answerFrom(SharedKvsTable table) {
+        return false;
+    }
+
+    /** The path of the shared KVS table the server announced in this step's replies, or null. */
+    String offeredTable() {
+        return null;
+    }
+
+    /**
+     * A PMI-1 get of {@code key} in {@code kvs}, whose value must be {@code expected}: from the node's shared
+     * table when it holds the key, else from the server. The request is encoded only when it is sent.
+     */
+    static Step get(String kvs, String key, String expected) {
+        return new Step(Op.GET, null, false) {
+            @Override
+            byte[] request() {
+                return Pmi1Message.of("get", "kvsname", kvs, "key", key).encode();
+            }
+
+            @Override
+            boolean reply(String unit) {
+                Pmi1Message m = Pmi1Message.parse(unit);
+                expect("get_result".equals(m.command()) && m.rc() == 0 && expected.equals(m.get("value")), key,
+                        unit);
+                return true;
+            }
+
+            @Override
+            boolean answerFrom(SharedKvsTable table) {
+                String value = table.get(key);
+                if (value == null) {
+                    return false;
+                }
+                if (!value.equals(expected)) {
+                    throw new IllegalStateException("the shared table gave " + value + " for " + key);
+                }
+                return true;
+            }
+        };
+    }
 
     static Step line(Op op, Pmi1Message request, String replyCommand, String expectedValue) {
         return new Step(op, request.encode(), false) {
@@ -41,16 +93,28 @@ abstract class Step {
         };
     }
 
-    /** Several requests sent at once, answered by {@code lines} lines (the pipelined start of a PMI-1 client). */
+    /**
+     * Several requests sent at once, answered by {@code lines} lines (the pipelined start of a PMI-1 client), one
+     * of which may be the {@code maxes} reply that announces the shared KVS table.
+     */
     static Step lines(Op op, byte[] requests, int lines) {
         return new Step(op, requests, false) {
             private int seen;
+            private String table;
 
             @Override
             boolean reply(String unit) {
                 Pmi1Message m = Pmi1Message.parse(unit);
                 expect(m.rc() == 0, null, unit);
+                if (m.get(SharedKvsTable.PMI1_OFFER) != null) {
+                    table = m.get(SharedKvsTable.PMI1_OFFER);
+                }
                 return ++seen == lines;
+            }
+
+            @Override
+            String offeredTable() {
+                return table;
             }
         };
     }
