@@ -15,7 +15,6 @@ public final class PmiSecret {
     /** The command of the line that shows the secret. */
     public static final String COMMAND = "mpj_secret";
     private static final String FIELD = "secret";
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private PmiSecret() {
     }
@@ -23,8 +22,16 @@ public final class PmiSecret {
     /** A fresh secret: 32 hex digits. */
     public static String newSecret() {
         byte[] bits = new byte[16];
-        RANDOM.nextBytes(bits);
+        Random.GENERATOR.nextBytes(bits);
         return HexFormat.of().formatHex(bits);
+    }
+
+    /**
+     * Made on the first secret only: a rank, which only shows its secret, never sets up the security providers
+     * a {@link SecureRandom} needs, which cost a cold JVM dozens of classes on the way into {@code MPI.Init}.
+     */
+    private static final class Random {
+        static final SecureRandom GENERATOR = new SecureRandom();
     }
 
     /** The line that shows {@code secret}. */
