@@ -55,6 +55,13 @@ public final class ClassDataArchive {
     /** Set for the training job's launcher: the file its rank 0 writes the ranks' archive to. */
     static final String DUMP_VARIABLE = "MPJ_CDS_DUMP";
 
+    /**
+     * Set by the {@code mpjrun} scripts to the ranks' archive that {@code bin/mpj-archive-flag} found through its
+     * memo, which is checked against the jars and the JVM: the launcher then uses it as it is, without hashing the
+     * jars' state to name it, which on the way to the first rank's start costs a cold JVM SHA-1 and the security
+     * providers.
+     */
+    static final String RANKS_ARCHIVE_PROPERTY = "mpj.launcher.ranksArchive";
     private static final String RANKS_SUFFIX = "-ranks.jsa";
     private static final String LAUNCHER_SUFFIX = "-launcher.jsa";
     /** What {@code bin/mpj-archive-flag} names the memo of a flag it found, beside the archives. */
@@ -87,6 +94,12 @@ public final class ClassDataArchive {
      */
     public static RankJvmFlags rankFlags(String launcherClassPath, List<String> jvmOptions, Map<String, String> env,
                                   PrintStream err) {
+        return rankFlags(launcherClassPath, jvmOptions, env, err, System.getProperty(RANKS_ARCHIVE_PROPERTY));
+    }
+
+    /** As {@link #rankFlags(String, List, Map, PrintStream)}, with the ranks' archive the script found, or null. */
+    static RankJvmFlags rankFlags(String launcherClassPath, List<String> jvmOptions, Map<String, String> env,
+                                  PrintStream err, String named) {
         String dump = env.get(DUMP_VARIABLE);
         if (dump != null) {
             List<String> flags = dumpFlags(Runtime.version().feature(), dump);
@@ -101,6 +114,11 @@ public final class ClassDataArchive {
                     + moduleOption + " from " + LaunchOptions.JVM_OPTS_VARIABLE + " (" + SWITCH_VARIABLE
                     + "=off says nothing)");
             return RankJvmFlags.NONE;
+        }
+        if (named != null && named.endsWith(RANKS_SUFFIX) && Files.isRegularFile(Path.of(named))) {
+            Path file = Path.of(named);
+            return used(file, file.resolveSibling(file.getFileName().toString()
+                    .replace(RANKS_SUFFIX, LAUNCHER_SUFFIX)));
         }
         ClassDataArchive archive = of(LauncherClassPath.parse(launcherClassPath).jars(), env);
         if (archive == null) {
@@ -120,10 +138,15 @@ public final class ClassDataArchive {
                 return RankJvmFlags.NONE;
             }
         }
+        return used(file, archive.launcherArchive());
+    }
+
+    /** The ranks' flags for the archive {@code ranks}, marked used with its launcher's archive. */
+    private static RankJvmFlags used(Path ranks, Path launcher) {
         Instant now = Instant.now();
-        markUsed(file, now);
-        markUsed(archive.launcherArchive(), now);
-        List<String> flags = List.of("-XX:SharedArchiveFile=" + file);
+        markUsed(ranks, now);
+        markUsed(launcher, now);
+        List<String> flags = List.of("-XX:SharedArchiveFile=" + ranks);
         return rank -> flags;
     }
 

@@ -106,6 +106,9 @@ class ClassDataArchiveTest {
         String flag = "source \"$1\"; MPJ_CDS_DIR=\"$2\" JAVA_HOME=\"$3\" mpj_archive_flag launcher \"$4\"";
 
         assertEquals("-XX:SharedArchiveFile=" + archive, shell(flag, args));
+        String found = "source \"$1\"; MPJ_CDS_DIR=\"$2\" JAVA_HOME=\"$3\" mpj_find_archive_flag launcher \"$4\"; "
+                + "echo \"[$mpj_archive_flag_found]\"";
+        assertEquals("[-XX:SharedArchiveFile=" + archive + "]", shell(found, args), "set without being printed");
         Path memo = cds.resolve(a.toString().replace('/', '%') + "-launcher" + ClassDataArchive.MEMO_SUFFIX);
         List<String> lines = new ArrayList<>(Files.readAllLines(memo));
         Path other = Files.writeString(cds.resolve("other-launcher.jsa"), "o");
@@ -114,6 +117,30 @@ class ClassDataArchiveTest {
         assertEquals("-XX:SharedArchiveFile=" + other, shell(flag, args), "the memo answers");
         Files.setLastModifiedTime(memo, FileTime.from(now.minusSeconds(3600)));
         assertEquals("-XX:SharedArchiveFile=" + archive, shell(flag, args), "a jar is newer than the memo");
+    }
+
+    @Test
+    void theRanksArchiveTheScriptFoundIsUsedAsItIsAndMarkedUsedWithItsLaunchersArchive(@TempDir Path dir)
+            throws IOException {
+        Instant old = Instant.now().minus(Duration.ofDays(2));
+        Path ranks = aged(dir.resolve("aaaa-1111-ranks.jsa"), old);
+        Path launcher = aged(dir.resolve("aaaa-1111-launcher.jsa"), old);
+
+        RankJvmFlags flags = ClassDataArchive.rankFlags("/opt/mpj/runtime.jar", List.of(), Map.of(), quiet(),
+                ranks.toString());
+
+        assertEquals(List.of("-XX:SharedArchiveFile=" + ranks), flags.of(0));
+        assertEquals(flags.of(0), flags.of(3));
+        assertTrue(Files.getLastModifiedTime(ranks).toInstant().isAfter(old.plusSeconds(60)));
+        assertTrue(Files.getLastModifiedTime(launcher).toInstant().isAfter(old.plusSeconds(60)));
+    }
+
+    @Test
+    void aRanksArchiveTheScriptNamedThatIsGoneIsNamedAgainByTheLauncher(@TempDir Path dir) {
+        // a launcher outside the built jars names no archive of its own: no flags, rather than the missing file
+        RankJvmFlags flags = ClassDataArchive.rankFlags("/opt/mpj/runtime.jar", List.of(), Map.of(), quiet(),
+                dir.resolve("aaaa-1111-ranks.jsa").toString());
+        assertEquals(List.of(), flags.of(0));
     }
 
     @Test

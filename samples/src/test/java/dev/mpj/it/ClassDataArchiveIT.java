@@ -79,6 +79,25 @@ class ClassDataArchiveIT {
     }
 
     /**
+     * Once the archives exist, the script hands the launcher the ranks' archive it found: the launcher hashes no
+     * jar to name it (no SHA-1 class is loaded), and the rank still maps the runtime from it.
+     */
+    @Test
+    void mpjrunScriptHandsTheLauncherTheRanksArchive(@TempDir Path cache) throws Exception {
+        List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_LAUNCHER_OPTS=-Xlog:class+load",
+                "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load", Commands.repoRoot().resolve("mpjrun").toString(), "-np", "1",
+                "hello");
+        Commands.Output first = Commands.run(cmd, Commands.repoRoot(), 120);
+        assertEquals(0, first.exitCode(), first::text);
+        assertTrue(first.text().contains("sun.security.provider.SHA "), "the first job names the archives itself");
+        Commands.Output next = Commands.run(cmd, Commands.repoRoot(), 60);
+        assertEquals(0, next.exitCode(), next::text);
+        assertFalse(next.text().contains("sun.security.provider.SHA "), next::text);
+        assertTrue(next.text().contains("dev.mpj.runtime.init.InitSequence source: shared objects file"),
+                next::text); // a class of the rank's alone
+    }
+
+    /**
      * From Java 24 on the ranks' archive is an AOT cache created with their flags, so no rank reports a mismatch; with
      * module options of the user's, which the JVM could not use it with, the launcher leaves it out and says so.
      */

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.net.Proxy;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -73,7 +74,8 @@ final class PmiConnection implements Closeable {
      */
     static PmiConnection overPort(String hostPort, String secret) {
         InetSocketAddress address = Pmi1Client.parseHostPort(hostPort);
-        Socket socket = new Socket();
+        // PMI never goes through a proxy; a plain Socket would ask the proxy selector, loaded cold for it
+        Socket socket = new Socket(Proxy.NO_PROXY);
         try {
             socket.setTcpNoDelay(true);
             socket.connect(address);

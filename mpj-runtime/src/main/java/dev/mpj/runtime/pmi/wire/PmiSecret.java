@@ -1,5 +1,8 @@
 package dev.mpj.runtime.pmi.wire;
 
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -15,7 +18,6 @@ public final class PmiSecret {
     /** The command of the line that shows the secret. */
     public static final String COMMAND = "mpj_secret";
     private static final String FIELD = "secret";
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private PmiSecret() {
     }
@@ -23,8 +25,30 @@ public final class PmiSecret {
     /** A fresh secret: 32 hex digits. */
     public static String newSecret() {
         byte[] bits = new byte[16];
-        RANDOM.nextBytes(bits);
+        if (!fromKernel(bits)) {
+            Random.GENERATOR.nextBytes(bits);
+        }
         return HexFormat.of().formatHex(bits);
+    }
+
+    /**
+     * Fills {@code bits} from the kernel's generator, which is what {@link SecureRandom} reads on Linux, without
+     * the security providers it sets up first: about a hundred classes for a cold launcher on the way to its
+     * first rank's start. False where there is no such device.
+     */
+    private static boolean fromKernel(byte[] bits) {
+        try (InputStream in = new FileInputStream(KERNEL_RANDOM)) {
+            return in.readNBytes(bits, 0, bits.length) == bits.length;
+        } catch (IOException | SecurityException e) {
+            return false;
+        }
+    }
+
+    private static final String KERNEL_RANDOM = "/dev/urandom";
+
+    /** Made only where the kernel's generator cannot be read; a rank, which only shows its secret, never does. */
+    private static final class Random {
+        static final SecureRandom GENERATOR = new SecureRandom();
     }
 
     /** The line that shows {@code secret}. */
