@@ -456,7 +456,7 @@ public class Datatype {
      * of its own (the user's bytes read in place). Arguments are checked.
      */
     ByteBuffer packLent(Object buf, int offset, int count) {
-        if (sharesBytes(buf, count)) {
+        if (!lendsTransferBuffers() || sharesBytes(buf, count)) {
             return null;
         }
         return packCopy(buf, offset, count, TransferBuffers.lend(count * map.size * element.bytes));
@@ -572,7 +572,16 @@ public class Datatype {
      * it needs is lent by {@link TransferBuffers} and given back once unpacked. Arguments are checked.
      */
     ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
-        return receiveBuffer(buf, offset, count, null, true);
+        return lendsTransferBuffers() ? receiveBuffer(buf, offset, count, null, true)
+                : receiveBuffer(buf, offset, count, null);
+    }
+
+    /**
+     * Whether point-to-point transfers of this type pack into and land in {@link TransferBuffers}; types whose
+     * bytes are not a fixed function of the count (objects, no data) say no and use their own buffers.
+     */
+    boolean lendsTransferBuffers() {
+        return true;
     }
 
     /** {@link #receiveBuffer(Object, int, int)}, a room it needs taken from {@code scratch} (null: allocated). */

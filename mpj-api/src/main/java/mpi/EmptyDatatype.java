@@ -54,13 +54,8 @@ final class EmptyDatatype extends Datatype {
     }
 
     @Override
-    ByteBuffer packLent(Object buf, int offset, int count) {
-        return null;
-    }
-
-    @Override
-    ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
-        return receiveBuffer(buf, offset, count, null);
+    boolean lendsTransferBuffers() {
+        return false;
     }
 
     @Override

@@ -112,13 +112,8 @@ final class ObjectDatatype extends Datatype {
     }
 
     @Override
-    ByteBuffer packLent(Object buf, int offset, int count) {
-        return null;
-    }
-
-    @Override
-    ReceiveBuffer receiveBuffer(Object buf, int offset, int count) {
-        return receiveBuffer(buf, offset, count, null);
+    boolean lendsTransferBuffers() {
+        return false;
     }
 
     @Override
