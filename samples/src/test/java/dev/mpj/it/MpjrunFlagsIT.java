@@ -54,8 +54,8 @@ class MpjrunFlagsIT {
      */
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
-            "MPJ_JVM_OPTS      |                    | PS Scavenge,PS MarkSweep",
-            "MPJ_JVM_OPTS      | -XX:+UseG1GC       | G1 Young Generation,G1 Old Generation",
+            "MPJ_JVM_OPTS      |                    | PS MarkSweep,PS Scavenge",
+            "MPJ_JVM_OPTS      | -XX:+UseG1GC       | G1 Old Generation,G1 Young Generation",
             "JAVA_TOOL_OPTIONS | -XX:+UseSerialGC   | Copy,MarkSweepCompact"})
     void ranksRunTheParallelCollectorUnlessTheUserNamesOne(String variable, String flags, String collectors) {
         Job job = Job.np(2).timeout(90);
