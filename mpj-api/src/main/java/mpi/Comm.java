@@ -4,6 +4,7 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
+import dev.mpj.api.PendingReceive;
 import dev.mpj.api.SendMode;
 import dev.mpj.api.WaitCondition;
 import java.nio.ByteBuffer;
@@ -40,6 +41,7 @@ public abstract class Comm {
     private RankMap ranks;
     /** Non-blocking collectives started on this communicator: every member numbers them alike. */
     private int collectivesStarted;
+    private final PendingReceive blockingReceive = new BlockingReceive();
 
     /** A communicator bound to the runtime later, at {@code MPI.Init} (the predefined ones). */
     Comm(String name) {
@@ -255,7 +257,15 @@ public abstract class Comm {
 
     /** Receives a message into {@code buf}; a longer message than {@code count} items raises {@code ERR_TRUNCATE}. */
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
-        return started(checkedReceive("Recv", buf, offset, count, datatype, source, tag)).await(null);
+        checkReceiveArguments("Recv", buf, offset, count, datatype, source, tag);
+        if (source == MPI.PROC_NULL) {
+            return Status.procNull();
+        }
+        // no Request: the runtime takes a message that has arrived at once and posts the receive only if none has
+        ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
+        Operation op = Environment.backend().receiveAndWait(into.room(), worldSource(source), tag,
+                spec.pointToPointContext(), blockingReceive);
+        return Request.completedStatus(this, op, into);
     }
 
     public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
@@ -500,11 +510,7 @@ public abstract class Comm {
 
     private Request.Starter checkedReceive(String call, Object buf, int offset, int count, Datatype datatype,
                                            int source, int tag) {
-        Environment.backend();
-        checkDatatype(call, datatype);
-        datatype.checkBuffer(call, buf, offset, count, true);
-        checkSource(call, source);
-        checkTag(call, tag, true);
+        checkReceiveArguments(call, buf, offset, count, datatype, source, tag);
         if (source == MPI.PROC_NULL) {
             return PROC_NULL;
         }
@@ -589,6 +595,23 @@ public abstract class Comm {
         public void start(Request request) {
             ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
             request.started(Environment.backend().receive(into.room(), world, tag, context), into);
+        }
+    }
+
+    private void checkReceiveArguments(String call, Object buf, int offset, int count, Datatype datatype,
+                                       int source, int tag) {
+        Environment.backend();
+        checkDatatype(call, datatype);
+        datatype.checkBuffer(call, buf, offset, count, true);
+        checkSource(call, source);
+        checkTag(call, tag, true);
+    }
+
+    /** Names a blocking {@code Recv} that waits in the wait report, as {@link ReceiveStarter#describe} does. */
+    private final class BlockingReceive implements PendingReceive {
+        @Override
+        public String describe(int sourceWorldRank, int tag) {
+            return envelope("Recv", "source", toCommRank(sourceWorldRank), tag);
         }
     }
 

@@ -159,6 +159,11 @@ public class Request {
         if (packed != null && op.error() == null) {
             TransferBuffers.giveBack(packed);
         }
+        return completedStatus(comm, op, into);
+    }
+
+    /** The status of the completed {@code op} on {@code comm}; unpacks a receive through {@code into}, raises its error. */
+    static Status completedStatus(Comm comm, Operation op, ReceiveBuffer into) {
         Status status = new Status(comm.toCommRank(op.source()), op.tag(), op.byteCount());
         if (op.isCancelled()) {
             status.cancelled = true;

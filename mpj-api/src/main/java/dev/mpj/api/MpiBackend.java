@@ -56,6 +56,21 @@ public interface MpiBackend {
      */
     Operation receive(ByteBuffer room, int sourceWorldRank, int tag, int context);
 
+    /**
+     * A blocking receive: {@link #receive} then {@link #await} until it completes, without a request the caller
+     * must keep. A message that has arrived (or waits in a transport) is taken at once; only when none matches does
+     * the receive wait, and only then is {@code pending} asked for the wait report's entry, with the receive's world
+     * source and tag. Returns the completed operation; its status must be read before this thread's next call.
+     */
+    default Operation receiveAndWait(ByteBuffer room, int sourceWorldRank, int tag, int context,
+                                     PendingReceive pending) {
+        Operation op = receive(room, sourceWorldRank, tag, context);
+        if (!op.isComplete()) {
+            await(pending.condition(op, sourceWorldRank, tag));
+        }
+        return op;
+    }
+
     /** The envelope of the first message that a receive with these arguments would match now, or null. */
     Envelope probe(int sourceWorldRank, int tag, int context);
 

@@ -7,6 +7,7 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -111,12 +112,20 @@ public final class RankCommand {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
         command.addAll(REQUIRED_JVM_FLAGS);
+        command.addAll(RankCollector.flags(options.jvmOptions(), rankEnvironment(options)));
         command.addAll(options.jvmOptions());
         command.add("-cp");
         command.add(String.join(File.pathSeparator, classPath));
         command.add(mainClass);
         command.addAll(options.arguments());
         return new RankCommand(options, pmiPort, pmiSecret, command, mainClass, classPath, rankFlags);
+    }
+
+    /** The variables a rank inherits: the launcher's, then the {@code -env} ones. */
+    private static Map<String, String> rankEnvironment(LaunchOptions options) {
+        Map<String, String> environment = new HashMap<>(System.getenv());
+        environment.putAll(options.environment());
+        return environment;
     }
 
     /** What a node agent needs to start its ranks as this command would: the job's {@link AgentJob}. */

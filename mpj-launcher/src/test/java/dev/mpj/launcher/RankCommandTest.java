@@ -17,6 +17,7 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -28,8 +29,27 @@ class RankCommandTest {
         List<String> cmd = command(options(Map.of("MPJ_JVM_OPTS", "-Xmx64m -Dk=v"), "-np", "2", "org.x.Main", "a"));
         assertEquals(Path.of(System.getProperty("java.home"), "bin", "java").toString(), cmd.get(0));
         List<String> expected = new ArrayList<>(RankCommand.REQUIRED_JVM_FLAGS);
+        expected.addAll(RankCollector.flags(List.of(), System.getenv()));
         expected.addAll(List.of("-Xmx64m", "-Dk=v", "-cp", LAUNCHER_CP, "org.x.Main", "a"));
         assertEquals(expected, cmd.subList(1, cmd.size()));
+    }
+
+    @Test
+    void ranksGetTheParallelCollectorUnlessMpjJvmOptsOrAJavaVariableNamesOne() {
+        List<String> parallel = List.of("-XX:+UseParallelGC");
+        assertEquals(parallel, RankCollector.flags(List.of("-Xmx64m"), Map.of()));
+        assertEquals(parallel, RankCollector.flags(List.of("-XX:+UseGCOverheadLimit"), Map.of("X", "-XX:+UseZGC")),
+                "a flag about collection that names no collector, or another variable, leaves the choice to mpjrun");
+        assertEquals(List.of(), RankCollector.flags(List.of("-XX:+UseG1GC"), Map.of()));
+        assertEquals(List.of(), RankCollector.flags(List.of(), Map.of("JAVA_TOOL_OPTIONS", "-Xss1m -XX:+UseZGC")));
+        assertEquals(List.of(), RankCollector.flags(List.of(), Map.of("JDK_JAVA_OPTIONS", "-XX:+UseSerialGC")));
+    }
+
+    @Test
+    void aCollectorNamedInAnEnvVariableForTheRanksIsTheirs() throws UsageException {
+        List<String> cmd = command(options(Map.of(), "-np", "1", "-env", "JAVA_TOOL_OPTIONS", "-XX:+UseSerialGC",
+                "org.x.Main"));
+        assertFalse(cmd.contains("-XX:+UseParallelGC"), cmd::toString);
     }
 
     @Test
@@ -71,7 +91,10 @@ class RankCommandTest {
         List<String> one = c.processBuilder(1).command();
         int required = RankCommand.REQUIRED_JVM_FLAGS.size();
         assertEquals(RankCommand.REQUIRED_JVM_FLAGS, one.subList(1, 1 + required));
-        assertEquals(List.of("-Dfor.one=yes", "-Xshare:off", "-cp"), one.subList(1 + required, 4 + required));
+        List<String> expected = new ArrayList<>(List.of("-Dfor.one=yes"));
+        expected.addAll(RankCollector.flags(List.of(), System.getenv()));
+        expected.addAll(List.of("-Xshare:off", "-cp"));
+        assertEquals(expected, one.subList(1 + required, 1 + required + expected.size()));
         assertEquals(c.commandLine(), c.processBuilder(0).command());
     }
 

@@ -48,6 +48,31 @@ class MpjrunFlagsIT {
         assertEquals(1, r.err().lines().count(), r::toString);
     }
 
+    /**
+     * The ranks run the parallel collector unless the user's flags name one, in MPJ_JVM_OPTS or JAVA_TOOL_OPTIONS,
+     * which mpjrun then leaves to choose it (two collectors would stop the JVM).
+     */
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+            "MPJ_JVM_OPTS      |                    | PS MarkSweep,PS Scavenge",
+            "MPJ_JVM_OPTS      | -XX:+UseG1GC       | G1 Old Generation,G1 Young Generation",
+            "JAVA_TOOL_OPTIONS | -XX:+UseSerialGC   | Copy,MarkSweepCompact"})
+    void ranksRunTheParallelCollectorUnlessTheUserNamesOne(String variable, String flags, String collectors) {
+        Job job = Job.np(2).timeout(90);
+        String named = flags == null ? "" : flags;
+        if (variable.equals("MPJ_JVM_OPTS")) {
+            job.rankJvmOptions(Job.RANK_JVM_OPTS + " " + named);
+        } else {
+            job.env(variable, named);
+        }
+        Job.Result r = job.run(CollectorProbeProgram.class);
+        assertEquals(0, r.exitCode(), r::toString);
+        for (int rank = 0; rank < 2; rank++) {
+            String expected = "rank " + rank + " collectors " + collectors;
+            assertEquals(1, r.linesContaining(expected), () -> expected + "\n" + r);
+        }
+    }
+
     @Test
     void versionNamesMpjAndJava() throws Exception {
         Commands.Output o = Commands.run(List.of(Commands.repoRoot().resolve("mpjrun").toString(), "--version"),

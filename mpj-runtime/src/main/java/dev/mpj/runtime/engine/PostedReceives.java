@@ -11,14 +11,19 @@ import static dev.mpj.api.MpiBackend.ANY_TAG;
  * Every receive in a bin accepts the same messages, so an arriving message can only match one of four bin heads
  * (specific, any tag, any source, both); the earliest posted of those, by sequence number, takes it, which keeps
  * MPI's rule that a message matches the first posted receive that accepts it. Posting, matching and cancelling
- * are O(1) at any queue depth. Not thread-safe: the engine serialises access.
+ * are O(1) at any queue depth. One receive may instead be parked outside the bins ({@link #park}): a blocking
+ * receive, which makes no link and costs a match one envelope comparison. Not thread-safe: the engine serialises
+ * access.
  */
 final class PostedReceives {
     private final MatchBins<ReceiveOperation> bins = new MatchBins<>();
     private long nextSeq;
     private int size;
-    /** Posted receives with a wildcard: while there are none, only the specific bin can match. */
+    /** Binned receives with a wildcard: while there are none, only the specific bin can match. */
     private int wildcards;
+    /** The parked receive, or null; it counts in {@link #size} and matches in post order like the binned ones. */
+    private ReceiveOperation parked;
+    private long parkedSeq;
 
     void add(ReceiveOperation r) {
         r.postedAt = bins.append(r.context, r.wantSource, r.wantTag, r, nextSeq++);
@@ -28,16 +33,39 @@ final class PostedReceives {
         }
     }
 
+    /**
+     * Posts {@code r} without a link when no receive is parked (a blocking receive: it is taken or cancelled before
+     * its thread posts another), else in its bin as {@link #add} does.
+     */
+    void park(ReceiveOperation r) {
+        if (parked != null) {
+            add(r);
+            return;
+        }
+        parked = r;
+        parkedSeq = nextSeq++;
+        size++;
+    }
+
     /** Removes and returns the earliest-posted receive that accepts (context, source, tag), or null. */
     ReceiveOperation take(int context, int source, int tag) {
         if (size == 0) {
             return null;
         }
-        MatchLink<ReceiveOperation> best = bins.head(context, source, tag);
-        if (wildcards > 0) {
-            best = earlier(best, bins.head(context, source, ANY_TAG));
-            best = earlier(best, bins.head(context, ANY_SOURCE, tag));
-            best = earlier(best, bins.head(context, ANY_SOURCE, ANY_TAG));
+        ReceiveOperation p = parked;
+        MatchLink<ReceiveOperation> best = null;
+        if (p == null || size > 1) {
+            best = bins.head(context, source, tag);
+            if (wildcards > 0) {
+                best = earlier(best, bins.head(context, source, ANY_TAG));
+                best = earlier(best, bins.head(context, ANY_SOURCE, tag));
+                best = earlier(best, bins.head(context, ANY_SOURCE, ANY_TAG));
+            }
+        }
+        if (p != null && (best == null || parkedSeq < best.seq)
+                && Envelopes.matches(p.context, p.wantSource, p.wantTag, context, source, tag)) {
+            unpark();
+            return p;
         }
         if (best == null) {
             return null;
@@ -50,6 +78,10 @@ final class PostedReceives {
 
     /** Removes a receive still waiting (cancel); false when it is no longer posted. */
     boolean remove(ReceiveOperation r) {
+        if (r == parked) {
+            unpark();
+            return true;
+        }
         if (r.postedAt == null) {
             return false;
         }
@@ -64,7 +96,17 @@ final class PostedReceives {
         for (ReceiveOperation r : all) {
             unlink(r);
         }
+        ReceiveOperation p = parked;
+        if (p != null && p.context == context) {
+            unpark();
+            all.add(p);
+        }
         return all;
+    }
+
+    private void unpark() {
+        parked = null;
+        size--;
     }
 
     int size() {

@@ -3,6 +3,7 @@ package dev.mpj.runtime.engine;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
+import dev.mpj.api.PendingReceive;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.config.WaitPolicy;
@@ -324,18 +325,59 @@ public final class ProgressEngine implements FrameSink {
 
     private Operation receiveLocked(ByteBuffer room, int source, int tag, int context) {
         ReceiveOperation op = new ReceiveOperation(this, nextId++, room, source, tag, context);
+        if (!matchedAtOnce(op)) {
+            posted.add(op);
+        }
+        return op;
+    }
+
+    /**
+     * Ends {@code op} on a revoked context, or matches it to the earliest unexpected message it accepts; false when
+     * it must be posted. A matched rendezvous message leaves it in flight, waiting for the data.
+     */
+    private boolean matchedAtOnce(ReceiveOperation op) {
+        int context = op.context;
         if (revoked != null && revoked.contains(context)) {
             op.error = revoked.error(context);
             op.markComplete();
-            return op;
+            return true;
         }
-        UnexpectedMessage m = unexpected.take(context, source, tag);
-        if (m != null) {
-            consumeUnexpected(op, m);
-            returnCredit();
-            return op;
+        UnexpectedMessage m = unexpected.take(context, op.wantSource, op.wantTag);
+        if (m == null) {
+            return false;
         }
-        posted.add(op);
+        consumeUnexpected(op, m);
+        returnCredit();
+        return true;
+    }
+
+    /**
+     * A blocking receive ({@link MpiBackend#receiveAndWait}): takes an unexpected message, else posts the receive
+     * where an arriving message finds it without a bin ({@link PostedReceives#park}) and makes one progress pass,
+     * which takes a message waiting in a polled transport's memory; only if none matched does it wait. Below
+     * {@code THREAD_MULTIPLE} the entry holds across the wait, as a wait's own does, so no other thread enters
+     * between the post and the wait; under it the lock is let go first, as {@link #await} must hold it once.
+     */
+    public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingReceive pending) {
+        EngineLock l = lock;
+        boolean shared = l.sharedWhileIdle();
+        ReceiveOperation op;
+        l.lock();
+        try {
+            op = new ReceiveOperation(this, nextId++, room, source, tag, context);
+            if (!matchedAtOnce(op)) {
+                posted.park(op);
+                drainInbox();
+            }
+            if (!shared && !op.complete) {
+                await(pending.condition(op, source, tag));
+            }
+        } finally {
+            l.unlock();
+        }
+        if (!op.complete) {
+            await(pending.condition(op, source, tag));
+        }
         return op;
     }
 

@@ -4,6 +4,7 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
+import dev.mpj.api.PendingReceive;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
@@ -159,6 +160,11 @@ final class ThreadedJob {
         @Override
         public Operation receive(ByteBuffer room, int source, int tag, int context) {
             return engine.receive(room, source, tag, context);
+        }
+
+        @Override
+        public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingReceive pending) {
+            return engine.receiveAndWait(room, source, tag, context, pending);
         }
 
         @Override

@@ -48,6 +48,28 @@ class MatchQueuesTest {
     }
 
     @Test
+    void parkedReceiveMatchesInPostOrderWithTheBinnedOnes() {
+        ReceiveOperation specific = receive(1, 5, 0);
+        ReceiveOperation parked = receive(ANY_SOURCE, ANY_TAG, 0);
+        ReceiveOperation parkedToo = receive(1, 5, 0);
+        ReceiveOperation anyTag = receive(1, ANY_TAG, 0);
+        posted.add(specific);
+        posted.park(parked);
+        posted.park(parkedToo); // one receive parks at a time: this one goes to its bin
+        posted.add(anyTag);
+        assertEquals(4, posted.size());
+        assertSame(specific, posted.take(0, 1, 5), "posted before the parked receive");
+        assertNull(posted.take(1, 1, 5), "the parked receive asks for context 0 only");
+        assertSame(parked, posted.take(0, 1, 5));
+        assertSame(parkedToo, posted.take(0, 1, 5));
+        posted.park(receive(2, 6, 0));
+        assertSame(anyTag, posted.take(0, 1, 6), "the parked receive does not accept rank 1");
+        assertEquals(1, posted.size());
+        assertEquals(1, posted.takeAll(0).size(), "revocation finds the parked receive");
+        assertEquals(0, posted.size());
+    }
+
+    @Test
     void cancelledReceiveLeavesFromTheMiddleOfItsBin() {
         ReceiveOperation first = receive(0, 1, 0);
         ReceiveOperation middle = receive(0, 1, 0);
@@ -123,7 +145,11 @@ class MatchQueuesTest {
                 long expected = reference.post(new ReferenceMatcher.Entry(r.id, context, wantSource, wantTag));
                 UnexpectedMessage m = unexpected.take(context, wantSource, wantTag);
                 if (m == null) {
-                    posted.add(r);
+                    if (step % 3 == 0) {
+                        posted.park(r); // a blocking receive's post, binned when another is parked
+                    } else {
+                        posted.add(r);
+                    }
                     waiting.put(r.id, r);
                 }
                 assertEquals(expected, m == null ? -1 : m.cookie, "step " + step + ": message taken by a receive");

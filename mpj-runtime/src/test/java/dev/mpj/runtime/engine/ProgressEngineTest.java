@@ -4,6 +4,7 @@ import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
+import mpi.MPI;
 import mpi.MPIException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -101,6 +103,80 @@ class ProgressEngineTest {
         h.get(1).send(bytes(1, 0), 2, 7, 0, SendMode.STANDARD);
         h.pump(from1tag7::isComplete);
         assertEquals(1, h.get(2).unexpectedCount(), "rank 0's message waits unexpected");
+    }
+
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {8, EAGER + 1})
+    void blockingReceiveKeepsPostOrderAndArrivalOrder(int size) throws Exception {
+        ProgressEngine receiver = h.get(2);
+        Thread senderProgress = pumping(h.get(0), h.get(1)); // senders answer clear-to-send while rank 2 blocks
+        try {
+            Operation anyAny = receiver.receive(room(size), MpiBackend.ANY_SOURCE, MpiBackend.ANY_TAG, 0);
+            h.get(1).send(bytes(size, 1), 2, 7, 0, SendMode.STANDARD);
+            h.get(1).send(bytes(size, 2), 2, 7, 0, SendMode.STANDARD);
+            ByteBuffer r = room(size);
+            // both frames wait in the inbox: the earlier-posted wildcard receive takes the first
+            Operation blocking = receiver.receiveAndWait(r, 1, 7, 0, (source, tag) -> "Recv");
+            assertTrue(blocking.isComplete());
+            assertEquals(bytes(size, 2), r.rewind());
+            h.pump(anyAny::isComplete);
+            assertEquals(bytes(size, 1), anyAny.buffer().rewind());
+            h.get(0).send(bytes(size, 3), 2, 8, 0, SendMode.STANDARD);
+            h.get(1).send(bytes(size, 4), 2, 9, 0, SendMode.STANDARD);
+            receiver.poll();
+            assertEquals(2, receiver.unexpectedCount());
+            Operation first = receiver.receiveAndWait(r.clear(), MpiBackend.ANY_SOURCE, MpiBackend.ANY_TAG, 0,
+                    (source, tag) -> "Recv");
+            assertEquals(0, first.source(), "an unexpected message is taken in arrival order");
+            assertEquals(bytes(size, 3), r.rewind());
+        } finally {
+            senderProgress.interrupt();
+            senderProgress.join();
+        }
+    }
+
+    @Test
+    void blockingReceiveThatWaitsIsDescribedAndWokenByAFrameFromAnotherThread() throws Exception {
+        ProgressEngine receiver = h.get(1);
+        ByteBuffer r = room(4);
+        Operation[] got = new Operation[1];
+        Thread mpi = new Thread(() -> got[0] = receiver.receiveAndWait(r, 0, 6, 0,
+                (source, tag) -> "Recv(source=" + source + ", tag=" + tag + ")"), "mpi");
+        mpi.start();
+        List<String> report;
+        while (!(report = receiver.waitReport()).get(0).contains("waits in")) {
+            Thread.sleep(5);
+        }
+        assertTrue(report.get(0).startsWith("rank 1 waits in Recv(source=0, tag=6) for "), report.toString());
+        h.get(0).send(bytes(4, 9), 1, 6, 0, SendMode.STANDARD);
+        mpi.join();
+        assertEquals(4, got[0].byteCount());
+        assertEquals(bytes(4, 9), r.rewind());
+    }
+
+    @Test
+    void blockingReceiveOnARevokedContextFailsAtOnce() {
+        h.get(1).revoke(4, new int[] {1}, "test");
+        Operation op = h.get(1).receiveAndWait(room(4), 0, 0, 4, (source, tag) -> "Recv");
+        assertTrue(op.isComplete());
+        assertEquals(MPIException.ERR_REVOKED, ((MPIException) op.error()).getErrorClass());
+    }
+
+    /** A thread that polls {@code engines} every 50 µs until interrupted; they admit any thread from now on. */
+    private static Thread pumping(ProgressEngine... engines) {
+        for (ProgressEngine e : engines) {
+            e.setThreadLevel(MPI.THREAD_MULTIPLE);
+        }
+        Thread t = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                for (ProgressEngine e : engines) {
+                    e.poll();
+                }
+                LockSupport.parkNanos(50_000);
+            }
+        }, "sender progress");
+        t.start();
+        return t;
     }
 
     @Test
