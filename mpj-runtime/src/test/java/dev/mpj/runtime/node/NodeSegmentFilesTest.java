@@ -77,9 +77,7 @@ class NodeSegmentFilesTest {
     @Test
     @Timeout(30)
     void removeStaleRemovesSegmentsWhoseCreatorIsGoneAndNothingElse() throws Exception {
-        Process finished = new ProcessBuilder("true").start();
-        finished.waitFor();
-        long gone = finished.pid();
+        long gone = goneProcessId();
         long alive = ProcessHandle.current().pid();
         writeSegment("mpj-old-job-n0", gone);
         writeSegment("mpj-old-job-n3", gone);
@@ -102,9 +100,7 @@ class NodeSegmentFilesTest {
     @Test
     @Timeout(30)
     void removeStaleRemovesSegmentsBeingFilledWhoseCreatorIsGone() throws Exception {
-        Process finished = new ProcessBuilder("true").start();
-        finished.waitFor();
-        long gone = finished.pid();
+        long gone = goneProcessId();
         long alive = ProcessHandle.current().pid();
         Path dead = NodeSegmentFiles.partPath(dir.resolve("mpj-killed-n0"), gone);
         Path filling = NodeSegmentFiles.partPath(dir.resolve("mpj-filling-n0"), alive);
@@ -131,6 +127,13 @@ class NodeSegmentFilesTest {
     @Test
     void removeStaleInAMissingDirectoryRemovesNothing() {
         assertEquals(0, NodeSegmentFiles.removeStale(dir.resolve("missing")));
+    }
+
+    /** The pid of a process that has ended. */
+    private static long goneProcessId() throws Exception {
+        Process finished = new ProcessBuilder("true").start();
+        finished.waitFor();
+        return finished.pid();
     }
 
     /** A segment file whose header is complete, as its creator {@code creatorPid} (0: none yet) left it. */
