@@ -291,12 +291,21 @@ public class Request {
     }
 
     private static boolean allActiveDone(Request[] requests) {
-        for (Request r : requests) {
-            if (r != null && r.active && !r.isDone()) {
-                return false;
-            }
+        return firstPending(requests, 0) == requests.length;
+    }
+
+    /** The index of the first request from {@code from} that is active and not done, or the array's length. */
+    private static int firstPending(Request[] requests, int from) {
+        int i = from;
+        while (i < requests.length && (requests[i] == null || !requests[i].pending())) {
+            i++;
         }
-        return true;
+        return i;
+    }
+
+    /** Active and not yet done. */
+    private boolean pending() {
+        return active && !isDone();
     }
 
     private static void pollIfPending(Request[] requests) {
@@ -347,7 +356,7 @@ public class Request {
 
     /** Adds the wait report's entry for this request, pending in {@code call} (null: the call that started it). */
     private void describePending(String call, List<String> entries) {
-        if (active && !isDone()) {
+        if (pending()) {
             String started = starter.describe(comm);
             String what = started != null ? started : "a request";
             entries.add(call == null ? what : call + " for " + what);
@@ -400,14 +409,8 @@ public class Request {
                 return firstDone(requests) >= 0;
             }
             // each pass looks at the requests from the first one not done, not at every request again
-            while (settled < requests.length) {
-                Request r = requests[settled];
-                if (r != null && r.active && !r.isDone()) {
-                    return false;
-                }
-                settled++;
-            }
-            return true;
+            settled = firstPending(requests, settled);
+            return settled == requests.length;
         }
 
         @Override
