@@ -237,9 +237,9 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
             int child = hello.node();
             daemon("mpj-agent-child-" + child, () -> readChild(child, link));
         } catch (IOException | RuntimeException e) {
-            link.close();
             events.connectionsRejected("the agent of node " + node + " rejected a connection from "
-                    + s.getRemoteSocketAddress() + ": " + e.getMessage());
+                    + s.getRemoteSocketAddress() + ": " + e.getMessage()); // before the peer can see the close
+            link.close();
         }
     }
 

@@ -287,8 +287,8 @@ final class PmiClientConnection {
         } catch (IOException | RuntimeException e) {
             // closed by the peer already
         }
+        gate.rejected(source, problem, System.nanoTime()); // reported before the peer can see the close
         close();
-        gate.rejected(source, problem, System.nanoTime());
     }
 
     private void close() {
