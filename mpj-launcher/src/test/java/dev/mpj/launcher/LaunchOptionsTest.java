@@ -9,8 +9,10 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -228,6 +230,34 @@ class LaunchOptionsTest {
             SampleCatalog catalog = SampleCatalog.load(loader);
             assertEquals(Map.of("hello", "org.first.Hello", "pi", "org.first.Pi", "ring", "org.second.Ring"),
                     catalog.entries());
+        }
+    }
+
+    @Test
+    void aSampleTheFirstCatalogNamesIsFoundWithoutReadingTheOthers(@TempDir Path dir) throws IOException {
+        Path first = writeCatalog(dir.resolve("first"), "hello=org.first.Hello\n");
+        Path second = writeCatalog(dir.resolve("second"), "ring=org.second.Ring\n");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {first.toUri().toURL(), second.toUri().toURL()},
+                null) {
+            @Override
+            public Enumeration<URL> getResources(String name) {
+                throw new AssertionError("every catalog was read for a sample of the first");
+            }
+        }) {
+            assertEquals(Optional.of("org.first.Hello"), SampleCatalog.load(loader).mainClassOf("hello"));
+        }
+    }
+
+    @Test
+    void aSampleOnlyALaterCatalogNamesIsFoundThere(@TempDir Path dir) throws IOException {
+        Path first = writeCatalog(dir.resolve("first"), "hello=org.first.Hello\n");
+        Path second = writeCatalog(dir.resolve("second"), "hello=org.second.Hello\nring=org.second.Ring\n");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {first.toUri().toURL(), second.toUri().toURL()},
+                null)) {
+            SampleCatalog catalog = SampleCatalog.load(loader);
+            assertEquals(Optional.of("org.second.Ring"), catalog.mainClassOf("ring"));
+            assertEquals(Optional.of("org.first.Hello"), catalog.mainClassOf("hello"));
+            assertEquals(Optional.empty(), catalog.mainClassOf("pi"));
         }
     }
 

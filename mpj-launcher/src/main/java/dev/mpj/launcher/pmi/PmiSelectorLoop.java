@@ -1,5 +1,7 @@
 package dev.mpj.launcher.pmi;
 
+import dev.mpj.runtime.spi.PlatformSelectorProvider;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -69,6 +71,7 @@ final class PmiSelectorLoop {
      * Binds an ephemeral loopback port with room for {@code backlog} pending connections and starts serving.
      */
     static PmiSelectorLoop start(int backlog, Handler handler, Accepting accepting) throws IOException {
+        PlatformSelectorProvider.name();
         Selector selector = Selector.open();
         ServerSocketChannel acceptor = null;
         SelectionKey acceptKey;

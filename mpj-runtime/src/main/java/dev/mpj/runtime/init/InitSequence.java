@@ -17,6 +17,7 @@ import dev.mpj.runtime.bootstrap.PeerDirectory;
 import dev.mpj.runtime.connect.EagerConnections;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.spi.PeerConnector;
+import dev.mpj.runtime.spi.PlatformSelectorProvider;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.HostIdentityExchange;
 import dev.mpj.runtime.node.NodeMap;
@@ -91,6 +92,7 @@ public final class InitSequence {
      * @param env the process environment, where the process manager says how to reach it
      */
     public static World run(Settings settings, Map<String, String> env, InitReport report) throws IOException {
+        PlatformSelectorProvider.name(); // before the first channel: the TCP listener, Netty
         InitWatchdog watchdog = InitWatchdog.arm(settings, report);
         try {
             return new InitSequence(settings, env, report).steps(watchdog);
