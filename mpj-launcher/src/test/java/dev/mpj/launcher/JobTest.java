@@ -184,7 +184,7 @@ class JobTest {
     }
 
     @Test
-    void eachNodesAgentPublishesTheWholeJobsKvsIntoItsOwnSharedTable() throws UsageException {
+    void eachNodesAgentPublishesTheProcessMappingAndTheWholeJobsKvsIntoItsOwnSharedTable() throws UsageException {
         Result r = run(agentJob("-np", "6", "--fake-nodes", "3", TestRanks.ReadSharedTable.class.getName()));
         assertEquals(0, r.exitCode(), r.err());
         Map<Integer, String> tableOfNode = new HashMap<>();
@@ -193,6 +193,7 @@ class JobTest {
         for (String line : lines) {
             String[] f = line.split(" ");
             assertEquals("v0,v1,v2,v3,v4,v5", f[5], "every card is in the node's table: " + line);
+            assertEquals("(vector,(0,3,2))", f[7], "the process mapping is, before any barrier: " + line);
             String before = tableOfNode.putIfAbsent(Integer.parseInt(f[1]) / 2, f[3]);
             assertTrue(before == null || before.equals(f[3]), "one table per node: " + r.out());
         }

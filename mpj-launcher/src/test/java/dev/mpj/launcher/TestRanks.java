@@ -4,6 +4,7 @@ import dev.mpj.launcher.pmi.RawPmiClient;
 import dev.mpj.runtime.pmi.SharedKvsTable;
 import dev.mpj.runtime.node.NodeSegmentFiles;
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
+import dev.mpj.runtime.pmi.wire.ProcessMapping;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -192,21 +193,24 @@ final class TestRanks {
     }
 
     /**
-     * Maps the shared KVS table {@code get_maxes} names, puts a card, fences, then reads every rank's card from the
-     * table alone and prints {@code rank R table PATH saw v0,v1,…} ({@code null} for a card the table lacks).
+     * Maps the shared KVS table {@code get_maxes} names, reads the process mapping from it, puts a card, fences, then
+     * reads every rank's card from the table alone and prints {@code rank R table PATH saw v0,v1,… mapping M}
+     * ({@code null} for a value the table lacks).
      */
     static final class ReadSharedTable {
         public static void main(String[] args) {
             RawPmiClient pmi = RawPmiClient.fromEnvironment();
             String path = pmi.call("get_maxes").get(SharedKvsTable.PMI1_OFFER);
             SharedKvsTable table = SharedKvsTable.open(Path.of(path));
+            String mapping = table.get(ProcessMapping.KEY); // before any barrier
             pmi.call("put", "kvsname", kvsName(pmi), "key", "card-" + rank(), "value", "v" + rank());
             barrier(pmi);
             List<String> seen = new ArrayList<>();
             for (int r = 0; r < size(); r++) {
                 seen.add(table.get("card-" + r));
             }
-            System.out.println("rank " + rank() + " table " + path + " saw " + String.join(",", seen));
+            System.out.println("rank " + rank() + " table " + path + " saw " + String.join(",", seen) + " mapping "
+                    + mapping);
             barrier(pmi);
             finalizeAndExit(pmi);
         }

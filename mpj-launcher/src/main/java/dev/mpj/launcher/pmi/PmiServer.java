@@ -151,7 +151,8 @@ public final class PmiServer implements AutoCloseable {
         if (loop != null) {
             throw new IllegalStateException("already started");
         }
-        shared = SharedKvsPublisher.create(sharedDirectory(), tableName, job.mapping().size());
+        shared = SharedKvsPublisher.create(sharedDirectory(), tableName, job.mapping().size(),
+                Map.of(ProcessMapping.KEY, job.mapping().pmiValue()));
         if (shared != null) {
             job.shareKvs(shared);
         }

@@ -17,7 +17,9 @@ import java.util.Map;
  * barrier removes the file (the mappings stay, as with the node segment, decision 0006): a launcher killed later
  * leaves nothing behind. Otherwise it goes when the server closes or the JVM exits; a launcher killed before its
  * first barrier leaves it to the next server on the machine, which removes tables whose launcher is gone (as node
- * roots do with stale segments, decision 0017).
+ * roots do with stale segments, decision 0017). The keys the server answers itself ({@code PMI_process_mapping})
+ * are written when the table is made, so that a rank's first get, before any barrier, needs no round trip either;
+ * a rank's put of such a key never reaches the table, as the server's get never answers it.
  */
 final class SharedKvsPublisher implements AutoCloseable {
     private static final String PREFIX = "mpj-kvs-";
@@ -28,24 +30,31 @@ final class SharedKvsPublisher implements AutoCloseable {
 
     private final Path file;
     private final SharedKvsTable table;
+    /** What the server answers itself, written at creation and never replaced by a rank's put. */
+    private final Map<String, String> served;
     private boolean disabled;
     private boolean removed;
 
-    private SharedKvsPublisher(Path file, SharedKvsTable table) {
+    private SharedKvsPublisher(Path file, SharedKvsTable table, Map<String, String> served) {
         this.file = file;
         this.table = table;
+        this.served = served;
     }
 
-    /** A table for a job of {@code size} ranks in {@code dir}, or null when it cannot be made there. */
-    static SharedKvsPublisher create(Path dir, String kvsName, int size) {
+    /**
+     * A table for a job of {@code size} ranks in {@code dir} holding {@code served} (the keys the server answers
+     * itself) from the start, or null when it cannot be made there.
+     */
+    static SharedKvsPublisher create(Path dir, String kvsName, int size, Map<String, String> served) {
         removeStale(dir);
         Path file = dir.resolve(PREFIX + kvsName);
-        int keys = KEYS_PER_RANK * size + 64;
+        int keys = KEYS_PER_RANK * size + 64 + served.size();
+        int servedBytes = served.entrySet().stream().mapToInt(e -> e.getKey().length() + e.getValue().length()).sum();
         try {
-            SharedKvsPublisher publisher = new SharedKvsPublisher(file,
-                    SharedKvsTable.create(file, keys, keys * BYTES_PER_KEY));
+            SharedKvsTable table = SharedKvsTable.create(file, keys, keys * BYTES_PER_KEY + servedBytes);
             file.toFile().deleteOnExit();
-            return publisher;
+            served.forEach(table::put);
+            return new SharedKvsPublisher(file, table, Map.copyOf(served));
         } catch (RuntimeException | LinkageError e) {
             return null; // the ranks ask the server instead
         }
@@ -84,7 +93,9 @@ final class SharedKvsPublisher implements AutoCloseable {
         }
         try {
             for (Map.Entry<String, String> e : entries.entrySet()) {
-                table.put(e.getKey(), e.getValue());
+                if (!served.containsKey(e.getKey())) {
+                    table.put(e.getKey(), e.getValue());
+                }
             }
         } catch (PmiException e) {
             disabled = true;

@@ -323,6 +323,21 @@ class PmiServerTest {
     }
 
     @Test
+    void theProcessMappingIsReadFromSharedMemoryWithoutARequest() throws Exception {
+        start(ProcessMapping.singleNode(2));
+        List<PmiClient> ranks = pmi1AndPmi2Ranks();
+        try {
+            for (PmiClient rank : ranks) {
+                long sent = rank.counters().bytesSent();
+                assertEquals("(vector,(0,1,2))", rank.processMapping());
+                assertEquals(sent, rank.counters().bytesSent(), "no request went to the server");
+            }
+        } finally {
+            ranks.forEach(PmiClient::close);
+        }
+    }
+
+    @Test
     void aPutReachesTheSharedTableOnlyWithTheNextBarrier() throws Exception {
         start(ProcessMapping.singleNode(2));
         List<PmiClient> ranks = pmi1AndPmi2Ranks();

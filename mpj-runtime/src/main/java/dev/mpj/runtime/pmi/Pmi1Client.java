@@ -41,6 +41,8 @@ public final class Pmi1Client implements PmiClient {
     private final SharedKvsTable sharedKvs;
     /** Made once, so that no get links a lambda on its way. */
     private final UnaryOperator<String> serverGet = this::serverGet;
+    /** Gets from the shared table, or from the server for keys it lacks. */
+    private final SharedFirstGet gets;
     private String processMapping;
 
     /**
@@ -79,6 +81,7 @@ public final class Pmi1Client implements PmiClient {
             this.allgatherServed = "1".equals(maxes.get(PmiAllgather.PMI1_OFFER));
             this.kvsName = initStep(sent, GET_MY_KVSNAME, "my_kvsname").require("kvsname");
             this.sharedKvs = SharedKvsTable.openIfPossible(maxes.get(SharedKvsTable.PMI1_OFFER));
+            this.gets = new SharedFirstGet(sharedKvs, connection.counters(), serverGet);
         } catch (RuntimeException e) {
             connection.close();
             throw e;
@@ -227,7 +230,7 @@ public final class Pmi1Client implements PmiClient {
     public String get(String key) {
         long start = System.nanoTime();
         splitBarrier.requireNone(); // the shared table may already hold the pending fence's keys
-        return SharedFirstGet.get(start, sharedKvs, connection.counters(), key, serverGet);
+        return gets.get(start, key);
     }
 
     private String serverGet(String key) {
@@ -246,7 +249,7 @@ public final class Pmi1Client implements PmiClient {
     public void barrierBegin() {
         splitBarrier.begin();
         connection.send(Pmi1Message.of("barrier_in"));
-        SharedFirstGet.warm(sharedKvs); // while the fence is pending, so the gets after it find the table ready
+        gets.warm(); // while the fence is pending, so the gets after it find the path compiled
     }
 
     @Override

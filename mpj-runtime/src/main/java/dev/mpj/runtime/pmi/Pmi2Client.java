@@ -63,6 +63,8 @@ public final class Pmi2Client implements PmiClient {
     private final SharedKvsTable sharedKvs;
     /** Made once, so that no get links a lambda on its way. */
     private final UnaryOperator<String> kvsGet = this::kvsGet;
+    /** Gets from the shared table, or from the server for keys it lacks. */
+    private final SharedFirstGet gets;
 
     /**
      * A client over an established connection (a test server, or a channel opened by other means); runs the
@@ -103,6 +105,7 @@ public final class Pmi2Client implements PmiClient {
             requireSuccess(id, "job-getid");
             this.jobId = id.require("jobid");
             this.sharedKvs = SharedKvsTable.openIfPossible(full.get(SharedKvsTable.PMI2_OFFER));
+            this.gets = new SharedFirstGet(sharedKvs, connection.counters(), kvsGet);
         } catch (RuntimeException e) {
             connection.close();
             throw e;
@@ -161,7 +164,9 @@ public final class Pmi2Client implements PmiClient {
     @Override
     public String processMapping() {
         if (processMapping == null) {
-            String value = jobAttribute(ProcessMapping.KEY);
+            // mpjrun writes it into its table with the KVS; ranks cannot put a PMI_ key, so it is the server's
+            String value = sharedKvs == null ? null : sharedKvs.get(ProcessMapping.KEY);
+            value = value != null ? value : jobAttribute(ProcessMapping.KEY);
             processMapping = value != null ? value : "";
         }
         return processMapping;
@@ -201,7 +206,7 @@ public final class Pmi2Client implements PmiClient {
     public String get(String key) {
         long start = System.nanoTime();
         splitBarrier.requireNone(); // the shared table may already hold the pending fence's keys
-        return SharedFirstGet.get(start, sharedKvs, connection.counters(), key, kvsGet);
+        return gets.get(start, key);
     }
 
     /** As MPICH: the job id of {@code job-getid} and srcid -1 (PMI2_ID_NULL: any source). */
@@ -222,7 +227,7 @@ public final class Pmi2Client implements PmiClient {
     public void barrierBegin() {
         splitBarrier.begin();
         connection.send(Pmi2Message.of("kvs-fence"));
-        SharedFirstGet.warm(sharedKvs); // while the fence is pending, so the gets after it find the table ready
+        gets.warm(); // while the fence is pending, so the gets after it find the path compiled
     }
 
     /** Reads the fence reply, then gets the probe key, which under Hydra waits for every rank's fence. */

@@ -24,7 +24,7 @@ import java.util.EnumSet;
  *   index   one int per bucket: 0 when empty, else 1 + the offset of the bucket's newest entry in the data region
  *   data    entries appended one after another: key length, value length, key bytes, value bytes (4-aligned)
  * </pre>
- * Keys hash (FNV-1a) to a bucket and probe linearly. The writer appends the entry, then publishes it by an ordered
+ * Keys hash (the key's {@link String#hashCode}, which the JDK has compiled and caches) to a bucket and probe linearly. The writer appends the entry, then publishes it by an ordered
  * write of the bucket, so a reader that sees the bucket sees the whole entry; putting a key again appends a new
  * entry and points the bucket at it. Nothing is ever removed, so readers need no lock. Keys and values are PMI's
  * printable ASCII. The writer accesses the mapping through the buffer's own accessors with {@link VarHandle}
@@ -39,7 +39,7 @@ public final class SharedKvsTable implements AutoCloseable {
     public static final String PMI1_OFFER = "mpj_kvs_table";
     /** The field of mpjrun's PMI-2 {@code fullinit-response} that gives the table's path. */
     public static final String PMI2_OFFER = "mpj-kvs-table";
-    private static final int MAGIC = 0x4d504a4b; // "MPJK"
+    private static final int MAGIC = 0x4d504a48; // "MPJH": keys hashed by String.hashCode
     private static final int MAGIC_OFFSET = 0;
     private static final int BUCKETS_OFFSET = 4;
     private static final int CAPACITY_OFFSET = 8;
@@ -159,7 +159,7 @@ public final class SharedKvsTable implements AutoCloseable {
         buffer.putBytes(at + ENTRY_HEADER + k.length, v);
         buffer.putIntOrdered(USED_OFFSET, used + length);
         int mask = buckets - 1;
-        for (int probe = 0, i = hash(k) & mask; probe < buckets; probe++, i = (i + 1) & mask) {
+        for (int probe = 0, i = hash(key) & mask; probe < buckets; probe++, i = (i + 1) & mask) {
             int slot = buffer.getInt(HEADER + 4 * i);
             if (slot == 0 || valueIfKey(slot - 1, k) != null) {
                 buffer.putIntOrdered(HEADER + 4 * i, used + 1); // publishes the entry written above
@@ -187,7 +187,7 @@ public final class SharedKvsTable implements AutoCloseable {
         }
         byte[] k = key.getBytes(StandardCharsets.ISO_8859_1); // a copy, no scan: keys are ASCII
         int mask = buckets - 1;
-        for (int probe = 0, i = hash(k) & mask; probe < buckets; probe++, i = (i + 1) & mask) {
+        for (int probe = 0, i = hash(key) & mask; probe < buckets; probe++, i = (i + 1) & mask) {
             int slot = buffer.getIntVolatile(HEADER + 4 * i);
             if (slot == 0) {
                 return null;
@@ -203,11 +203,11 @@ public final class SharedKvsTable implements AutoCloseable {
     /**
      * Readies this mapping for gets, once, while the rank waits for its first fence: maps the header, the index and
      * the first data pages into this process (so the first gets take no page faults) and runs one lookup (so they
-     * do not link the interpreter's call sites).
+     * do not link the interpreter's call sites). Returns whether it did: false when warmed before or closed.
      */
-    public void warm() {
+    public boolean warm() {
         if (warmed || closed) {
-            return;
+            return false;
         }
         warmed = true;
         int end = (int) Math.min(buffer.capacity(), (long) dataOffset + WARM_DATA_BYTES);
@@ -215,6 +215,7 @@ public final class SharedKvsTable implements AutoCloseable {
             buffer.getByte(at);
         }
         get(WARM_KEY);
+        return true;
     }
 
     /** The value of the entry at data offset {@code offset} when its key is {@code key}, else null. */
@@ -242,12 +243,12 @@ public final class SharedKvsTable implements AutoCloseable {
         return (n + 3) & ~3;
     }
 
-    /** FNV-1a, spread so that linear probing sees the high bits too. */
-    private static int hash(byte[] key) {
-        int h = 0x811c9dc5;
-        for (byte b : key) {
-            h = (h ^ (b & 0xff)) * 0x01000193;
-        }
+    /**
+     * The key's {@link String#hashCode}, spread so that linear probing sees the high bits too: one call to code the
+     * JDK has compiled, where a loop of our own over the key's bytes would run interpreted in a rank's few gets.
+     */
+    private static int hash(String key) {
+        int h = key.hashCode();
         return h ^ (h >>> 16);
     }
 

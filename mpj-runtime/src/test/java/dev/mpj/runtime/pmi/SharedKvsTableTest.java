@@ -10,8 +10,10 @@ import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The shared-memory KVS table over a real mapped file: a writer's mapping and readers' mappings of its file. */
 @Timeout(60)
@@ -44,7 +46,8 @@ class SharedKvsTableTest {
         Path file = dir.resolve("kvs");
         try (SharedKvsTable writer = SharedKvsTable.create(file, 5000, 5000 * 80);
              SharedKvsTable reader = SharedKvsTable.open(file)) {
-            reader.warm(); // maps the pages a rank reads first while its fence is pending
+            assertTrue(reader.warm(), "maps the pages a rank reads first while its fence is pending");
+            assertFalse(reader.warm(), "once");
             for (int i = 0; i < 5000; i++) {
                 writer.put("mpj-card-" + i, value(i));
             }

@@ -20,8 +20,10 @@ import java.util.Locale;
  *   work overlapping the pending fence (median over ranks, ms): …
  *   exchange PMI operations of the job: puts=4 gets=16 (formula N puts, N² gets: puts=4 gets=16)
  *   pmi get median 31.0 us (over 36 gets, min 12.0 us, max 95.0 us)
+ *   pmi get median by order in the rank (us): 1: 80.0, 2: 40.0, …
  * </pre>
- * The get median is taken over every PMI get of the job, timed in the client from request to reply.
+ * The get median is taken over every PMI get of the job, timed in the client from request to reply; the last line
+ * takes it over the ranks' first gets, their second gets and so on, which tells the cold gets from the others.
  * Options: {@code --exchange simple|shm|roots|ring|auto} (sets {@code mpj.addressExchange} before init),
  * {@code --irregular} (forces the card-length agreement), {@code --csv} (adds one machine-readable line starting
  * with {@code csv,}).
@@ -151,6 +153,16 @@ public final class InitBench {
         }
         Lines.printf("pmi get median %.1f us (over %d gets, min %.1f us, max %.1f us)%n", median(all) / 1e3,
                 all.length, all[0] / 1e3, all[all.length - 1] / 1e3);
+        StringBuilder byOrder = new StringBuilder("pmi get median by order in the rank (us):");
+        for (int i = 0; ; i++) {
+            int at = i;
+            double[] ith = Arrays.stream(gets).filter(g -> g.length > at).mapToDouble(g -> g[at]).toArray();
+            if (ith.length == 0) {
+                break;
+            }
+            byOrder.append(String.format(Locale.ROOT, "%s %d: %.1f", i == 0 ? "" : ",", i + 1, median(ith) / 1e3));
+        }
+        System.out.println(byOrder);
     }
 
     private static int indexOf(String phase) {
