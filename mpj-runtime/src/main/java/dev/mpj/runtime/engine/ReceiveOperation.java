@@ -7,11 +7,12 @@ import java.nio.ByteBuffer;
 
 /** A posted receive: matched by (context, source, tag), filled eagerly or by rendezvous data chunks. */
 final class ReceiveOperation extends BaseOperation {
-    final long id;
-    final int context;
-    final int wantSource;
-    final int wantTag;
     private final ProgressEngine engine;
+    /** Not final: a blocking receive's operation is used again ({@link #reuse}). */
+    long id;
+    int context;
+    int wantSource;
+    int wantTag;
     /** Where data goes, from {@code roomStart}; null until matched when the runtime allocates. */
     ByteBuffer room;
     int roomStart;
@@ -24,16 +25,32 @@ final class ReceiveOperation extends BaseOperation {
 
     ReceiveOperation(ProgressEngine engine, long id, ByteBuffer room, int source, int tag, int context) {
         this.engine = engine;
-        this.id = id;
-        this.wantSource = source;
-        this.wantTag = tag;
-        this.context = context;
-        this.room = room;
-        this.buffer = room;
-        if (room != null) {
-            this.roomStart = room.position();
-            this.roomSize = room.remaining();
-        }
+        reuse(id, room, source, tag, context);
+    }
+
+    /**
+     * Makes this operation a new, unmatched receive, every field as a new one's: for an operation that completed
+     * without error and that nothing (bin, table of receives in flight, waiter) refers to any more.
+     */
+    void reuse(long newId, ByteBuffer newRoom, int source, int tag, int newContext) {
+        id = newId;
+        wantSource = source;
+        wantTag = tag;
+        context = newContext;
+        room = newRoom;
+        buffer = newRoom;
+        roomStart = newRoom == null ? 0 : newRoom.position();
+        roomSize = newRoom == null ? 0 : newRoom.remaining();
+        expected = 0;
+        received = 0;
+        matched = false;
+        postedAt = null;
+        this.source = 0;
+        this.tag = 0;
+        byteCount = 0;
+        cancelled = false;
+        error = null;
+        complete = false;
     }
 
     /** Binds the receive to a message of {@code length} bytes; allocates the room if the caller gave none. */
