@@ -262,10 +262,30 @@ public abstract class Comm {
             return Status.procNull();
         }
         // no Request: the runtime takes a message that has arrived at once and posts the receive only if none has
+        if (datatype.readsDenseArray(buf, count)) {
+            return receiveIntoArray(buf, offset, count, datatype, source, tag);
+        }
         ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
         Operation op = Environment.backend().receiveAndWait(into.room(), worldSource(source), tag,
                 spec.pointToPointContext(), blockingReceive);
         return Request.completedStatus(this, op, into);
+    }
+
+    /**
+     * {@link #Recv} into a dense run of a primitive array: lands in one of the thread's transfer buffers and is read
+     * from it into the array, with no receive buffer or unpacker made per call (a storm of small receives made them
+     * by the million).
+     */
+    private Status receiveIntoArray(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        TransferBuffers spares = TransferBuffers.ofThread();
+        ByteBuffer room = spares.take(datatype.denseBytes(count));
+        Operation op = Environment.backend().receiveAndWait(room, worldSource(source), tag,
+                spec.pointToPointContext(), blockingReceive);
+        // raises the receive's error; the room then stays out of the pool, as the runtime may still hold it
+        Status status = Request.completedStatus(this, op, null);
+        datatype.readDense(room.clear().limit(op.byteCount()), buf, offset, count);
+        spares.keep(room);
+        return status;
     }
 
     public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
