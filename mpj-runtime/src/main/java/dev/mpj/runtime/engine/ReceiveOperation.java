@@ -7,6 +7,9 @@ import java.nio.ByteBuffer;
 
 /** A posted receive: matched by (context, source, tag), filled eagerly or by rendezvous data chunks. */
 final class ReceiveOperation extends BaseOperation {
+    /** Runs up to this long are copied word by word: the bulk copy's checks cost more than copying a few words. */
+    static final int SHORT_COPY = 64;
+
     private final ProgressEngine engine;
     /** Not final: a blocking receive's operation is used again ({@link #reuse}). */
     long id;
@@ -50,7 +53,7 @@ final class ReceiveOperation extends BaseOperation {
         byteCount = 0;
         cancelled = false;
         error = null;
-        complete = false;
+        markPending();
     }
 
     /** Binds the receive to a message of {@code length} bytes; allocates the room if the caller gave none. */
@@ -81,9 +84,26 @@ final class ReceiveOperation extends BaseOperation {
     void deliver(long offset, ByteBuffer src, int from, int n) {
         if (offset < roomSize) {
             int fit = (int) Math.min(n, roomSize - offset);
-            room.put(roomStart + (int) offset, src, from, fit);
+            copy(src, from, room, roomStart + (int) offset, fit);
         }
         received += n;
+    }
+
+    /** Copies {@code n} bytes of {@code src} from index {@code from} to {@code dst} at {@code to}; no position moves. */
+    static void copy(ByteBuffer src, int from, ByteBuffer dst, int to, int n) {
+        if (n > SHORT_COPY) {
+            dst.put(to, src, from, n);
+            return;
+        }
+        int i = 0;
+        if (src.order() == dst.order()) {
+            for (; i + Long.BYTES <= n; i += Long.BYTES) {
+                dst.putLong(to + i, src.getLong(from + i));
+            }
+        }
+        for (; i < n; i++) {
+            dst.put(to + i, src.get(from + i));
+        }
     }
 
     boolean allReceived() {
