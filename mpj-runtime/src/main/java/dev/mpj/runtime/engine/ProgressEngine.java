@@ -85,7 +85,8 @@ public final class ProgressEngine implements FrameSink {
     private long nextId = 1;
     /**
      * The operation of the last blocking receive below {@code THREAD_MULTIPLE}, made anew for the next one when it
-     * completed without error, so a stream of blocking receives allocates no operation per message; null else.
+     * completed without error into a room no larger than an eager message, so a stream of small blocking receives
+     * allocates no operation per message; null else.
      */
     private ReceiveOperation spareReceive;
     private EngineLock lock = EngineLock.beforeInit();
@@ -379,8 +380,9 @@ public final class ProgressEngine implements FrameSink {
                 if (!op.complete) {
                     await(pending.condition(op, source, tag));
                 }
-                // complete and error-free: no bin, table or waiter holds it; the caller reads it before its next call
-                if (op.error == null) {
+                // complete and error-free: no bin, table or waiter holds it; the caller reads it before its next call.
+                // One whose room is larger than an eager message is not kept: the room would live until the next one
+                if (op.error == null && op.roomSize <= eagerThreshold) {
                     spareReceive = op;
                 }
             }
