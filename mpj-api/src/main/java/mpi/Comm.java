@@ -212,17 +212,71 @@ public abstract class Comm {
 
     /** Standard-mode send: returns once {@code buf} may be reused. */
     public void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        started(checkedSend("Send", buf, offset, count, datatype, dest, tag, SendMode.STANDARD)).await(null);
+        sendAndWait("Send", buf, offset, count, datatype, dest, tag, SendMode.STANDARD);
     }
 
     /** Synchronous send: returns once the receiver has matched the message. */
     public void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        started(checkedSend("Ssend", buf, offset, count, datatype, dest, tag, SendMode.SYNCHRONOUS)).await(null);
+        sendAndWait("Ssend", buf, offset, count, datatype, dest, tag, SendMode.SYNCHRONOUS);
     }
 
     /** Ready send: the matching receive must already be posted (treated as a standard send). */
     public void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        started(checkedSend("Rsend", buf, offset, count, datatype, dest, tag, SendMode.READY)).await(null);
+        sendAndWait("Rsend", buf, offset, count, datatype, dest, tag, SendMode.READY);
+    }
+
+    /**
+     * A blocking send without a {@code Request} or starter, which a stream of small sends made by the million: an
+     * eager send has completed when the runtime returns, so only a send that must wait makes its wait condition.
+     */
+    private void sendAndWait(String call, Object buf, int offset, int count, Datatype datatype, int dest, int tag,
+                             SendMode mode) {
+        checkSendArguments(call, buf, offset, count, datatype, dest, tag);
+        if (dest == MPI.PROC_NULL) {
+            return;
+        }
+        int world = ranks.toWorld(dest);
+        ByteBuffer lent = datatype.packLent(buf, offset, count);
+        MpiBackend backend = Environment.backend();
+        Operation op = backend.send(SendStarter.bytes(datatype, buf, offset, count, lent), world, tag,
+                spec.pointToPointContext(), mode);
+        if (!op.isComplete()) {
+            backend.await(new BlockingSend(call, op, world, tag));
+        }
+        if (op.error() != null) {
+            // the lent buffer stays out of the pool: the runtime may still read it
+            throw Request.asMpiException(op.error());
+        }
+        if (lent != null) {
+            TransferBuffers.giveBack(lent);
+        }
+    }
+
+    /** The wait condition of a blocking send that waits, named in the wait report as its request would be. */
+    private final class BlockingSend implements WaitCondition {
+        private final String call;
+        private final Operation op;
+        private final int world;
+        private final int tag;
+
+        BlockingSend(String call, Operation op, int world, int tag) {
+            this.call = call;
+            this.op = op;
+            this.world = world;
+            this.tag = tag;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return op.isComplete();
+        }
+
+        @Override
+        public void describePending(List<String> entries) {
+            if (!op.isComplete()) {
+                entries.add(envelope(call, "dest", toCommRank(world), tag));
+            }
+        }
     }
 
     /**
@@ -262,10 +316,30 @@ public abstract class Comm {
             return Status.procNull();
         }
         // no Request: the runtime takes a message that has arrived at once and posts the receive only if none has
+        if (datatype.readsDenseArray(buf, count)) {
+            return receiveIntoArray(buf, offset, count, datatype, source, tag);
+        }
         ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
         Operation op = Environment.backend().receiveAndWait(into.room(), worldSource(source), tag,
                 spec.pointToPointContext(), blockingReceive);
         return Request.completedStatus(this, op, into);
+    }
+
+    /**
+     * {@link #Recv} into a dense run of a primitive array: lands in one of the thread's transfer buffers and is read
+     * from it into the array, with no receive buffer or unpacker made per call (a storm of small receives made them
+     * by the million).
+     */
+    private Status receiveIntoArray(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        TransferBuffers spares = TransferBuffers.ofThread();
+        ByteBuffer room = spares.take(datatype.denseBytes(count));
+        Operation op = Environment.backend().receiveAndWait(room, worldSource(source), tag,
+                spec.pointToPointContext(), blockingReceive);
+        // raises the receive's error; the room then stays out of the pool, as the runtime may still hold it
+        Status status = Request.completedStatus(this, op, null);
+        datatype.readDense(room.clear().limit(op.byteCount()), buf, offset, count);
+        spares.keep(room);
+        return status;
     }
 
     public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
@@ -563,12 +637,16 @@ public abstract class Comm {
             return comm.envelope(call, "dest", comm.toCommRank(world), tag);
         }
 
+        /** The bytes a send of {@code buf} reads: {@code lent} if packed into it, else packed or in place. */
+        static ByteBuffer bytes(Datatype datatype, Object buf, int offset, int count, ByteBuffer lent) {
+            return lent != null ? lent : datatype == null ? (ByteBuffer) buf : datatype.pack(buf, offset, count, true);
+        }
+
         @Override
         public void start(Request request) {
             ByteBuffer lent = datatype == null ? null : datatype.packLent(buf, offset, count);
-            ByteBuffer bytes = lent != null ? lent
-                    : datatype == null ? (ByteBuffer) buf : datatype.pack(buf, offset, count, true);
-            Operation op = Environment.backend().send(bytes, world, tag, context, mode);
+            Operation op = Environment.backend().send(bytes(datatype, buf, offset, count, lent), world, tag, context,
+                    mode);
             if (lent != null && op.isComplete()) {
                 // the runtime copied the data before returning (eager, or delivered to this rank)
                 TransferBuffers.giveBack(lent);

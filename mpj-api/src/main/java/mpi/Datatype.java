@@ -577,6 +577,30 @@ public class Datatype {
     }
 
     /**
+     * Whether a receive of {@code count} items into {@code buf} is read from its room as one dense run of a
+     * primitive array other than {@code byte[]} ({@link #readDense}); a {@code byte[]} or {@code ByteBuffer} run
+     * is received in place instead.
+     */
+    boolean readsDenseArray(Object buf, int count) {
+        return element != ElementType.BYTE && !(buf instanceof ByteBuffer) && lendsTransferBuffers()
+                && map.isContiguousFor(count);
+    }
+
+    /** The bytes of {@code count} items of a type whose items are dense. */
+    int denseBytes(int count) {
+        return count * map.size * element.bytes;
+    }
+
+    /**
+     * Reads the elements in {@code data} (position to limit), at most {@code count} items' worth, into their dense
+     * run in {@code buf}.
+     */
+    void readDense(ByteBuffer data, Object buf, int offset, int count) {
+        element.read(data, buf, offset + map.firstOffset(), Math.min(data.remaining() / element.bytes,
+                count * map.size));
+    }
+
+    /**
      * Whether point-to-point transfers of this type pack into and land in {@link TransferBuffers}; types whose
      * bytes are not a fixed function of the count (objects, no data) say no and use their own buffers.
      */
@@ -635,8 +659,7 @@ public class Datatype {
             // the room is this receive's own and the runtime writes it by index: it may be read in place
             ByteBuffer data = room.clear().limit(completed.byteCount());
             if (type.map.isContiguousFor(count)) {
-                type.element.read(data, buf, offset + type.map.firstOffset(),
-                        Math.min(data.remaining() / type.element.bytes, count * type.map.size));
+                type.readDense(data, buf, offset, count);
             } else {
                 type.unpackFrom(data, buf, offset, count);
             }

@@ -1,5 +1,6 @@
 package mpi;
 
+import static mpi.MpiTestSupport.assertMpiError;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
@@ -87,6 +88,35 @@ class TransferBuffersTest extends MpiTestSupport {
             assertArrayEquals(sent, received);
         }
         assertEquals(2, buffers.spares(), "each round's receive and send gave back the two buffers and took them again");
+    }
+
+    @Test
+    void blockingReceivesOfLongsReuseTheirRoomAndATruncatedOneKeepsItOut() {
+        start(1, 0);
+        TransferBuffers buffers = TransferBuffers.ofThread();
+        while (buffers.spares() > 0) {
+            buffers.take(0); // what earlier tests on this thread left
+        }
+        long[] received = new long[8];
+        int steady = -1;
+        for (int round = 0; round < 3; round++) {
+            long[] sent = {round, -round, 7, 8};
+            MPI.COMM_WORLD.Send(sent, 0, 4, MPI.LONG, 0, round);
+            Status status = MPI.COMM_WORLD.Recv(received, 2, 6, MPI.LONG, 0, MPI.ANY_TAG);
+            assertArrayEquals(new long[] {0, 0, round, -round, 7, 8, 0, 0}, received);
+            assertEquals(4, status.Get_count(MPI.LONG));
+            assertEquals(round, status.tag);
+            assertEquals(0, status.source);
+            if (round == 0) {
+                steady = buffers.spares();
+                assertTrue(steady > 0, "the receive's room went back");
+            }
+            assertEquals(steady, buffers.spares(), "each round takes the buffers the last one gave back");
+            java.util.Arrays.fill(received, 0);
+        }
+        MPI.COMM_WORLD.Send(new long[4], 0, 4, MPI.LONG, 0, 9);
+        assertMpiError(MPI.ERR_TRUNCATE, () -> MPI.COMM_WORLD.Recv(received, 0, 3, MPI.LONG, 0, 9));
+        assertEquals(steady - 1, buffers.spares(), "a failed receive's room stays out of the pool");
     }
 
     private static long sumOfHundreds(int from, int to) {

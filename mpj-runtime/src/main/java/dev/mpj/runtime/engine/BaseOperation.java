@@ -29,6 +29,14 @@ abstract class BaseOperation implements Operation {
     RuntimeException error;
     ByteBuffer buffer;
 
+    /**
+     * Makes a completed operation pending again, for its reuse by the thread that owns it: a plain store, as no
+     * other thread may look at it until it is published again by {@link #markComplete}.
+     */
+    final void markPending() {
+        COMPLETE.set(this, false);
+    }
+
     /** Publishes the fields written so far; an ordered store, as only its readers need the order. */
     final void markComplete() {
         COMPLETE.setRelease(this, true);

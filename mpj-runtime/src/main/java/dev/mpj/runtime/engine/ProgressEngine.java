@@ -83,6 +83,12 @@ public final class ProgressEngine implements FrameSink {
     /** Work advanced on every progress pass besides frames (non-blocking collectives); MPI thread only. */
     private final ArrayList<Task> tasks = new ArrayList<>();
     private long nextId = 1;
+    /**
+     * The operation of the last blocking receive below {@code THREAD_MULTIPLE}, made anew for the next one when it
+     * completed without error into a room no larger than an eager message, so a stream of small blocking receives
+     * allocates no operation per message; null else.
+     */
+    private ReceiveOperation spareReceive;
     private EngineLock lock = EngineLock.beforeInit();
     /** The one waiter that idles, below {@code THREAD_MULTIPLE}. */
     private volatile Thread parked;
@@ -364,13 +370,21 @@ public final class ProgressEngine implements FrameSink {
         ReceiveOperation op;
         l.lock();
         try {
-            op = new ReceiveOperation(this, nextId++, room, source, tag, context);
+            op = shared ? new ReceiveOperation(this, nextId++, room, source, tag, context)
+                    : blockingReceive(room, source, tag, context);
             if (!matchedAtOnce(op)) {
                 posted.park(op);
                 drainInbox();
             }
-            if (!shared && !op.complete) {
-                await(pending.condition(op, source, tag));
+            if (!shared) {
+                if (!op.complete) {
+                    await(pending.condition(op, source, tag));
+                }
+                // complete and error-free: no bin, table or waiter holds it; the caller reads it before its next call.
+                // One whose room is larger than an eager message is not kept: the room would live until the next one
+                if (op.error == null && op.roomSize <= eagerThreshold) {
+                    spareReceive = op;
+                }
             }
         } finally {
             l.unlock();
@@ -378,6 +392,17 @@ public final class ProgressEngine implements FrameSink {
         if (!op.complete) {
             await(pending.condition(op, source, tag));
         }
+        return op;
+    }
+
+    /** The spare blocking receive made anew, or a new one; below {@code THREAD_MULTIPLE}, under the entry. */
+    private ReceiveOperation blockingReceive(ByteBuffer room, int source, int tag, int context) {
+        ReceiveOperation op = spareReceive;
+        if (op == null) {
+            return new ReceiveOperation(this, nextId++, room, source, tag, context);
+        }
+        spareReceive = null;
+        op.reuse(nextId++, room, source, tag, context);
         return op;
     }
 

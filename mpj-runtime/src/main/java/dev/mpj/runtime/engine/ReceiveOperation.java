@@ -7,11 +7,15 @@ import java.nio.ByteBuffer;
 
 /** A posted receive: matched by (context, source, tag), filled eagerly or by rendezvous data chunks. */
 final class ReceiveOperation extends BaseOperation {
-    final long id;
-    final int context;
-    final int wantSource;
-    final int wantTag;
+    /** Runs up to this long are copied word by word: the bulk copy's checks cost more than copying a few words. */
+    static final int SHORT_COPY = 64;
+
     private final ProgressEngine engine;
+    /** Not final: a blocking receive's operation is used again ({@link #reuse}). */
+    long id;
+    int context;
+    int wantSource;
+    int wantTag;
     /** Where data goes, from {@code roomStart}; null until matched when the runtime allocates. */
     ByteBuffer room;
     int roomStart;
@@ -24,16 +28,32 @@ final class ReceiveOperation extends BaseOperation {
 
     ReceiveOperation(ProgressEngine engine, long id, ByteBuffer room, int source, int tag, int context) {
         this.engine = engine;
-        this.id = id;
-        this.wantSource = source;
-        this.wantTag = tag;
-        this.context = context;
-        this.room = room;
-        this.buffer = room;
-        if (room != null) {
-            this.roomStart = room.position();
-            this.roomSize = room.remaining();
-        }
+        reuse(id, room, source, tag, context);
+    }
+
+    /**
+     * Makes this operation a new, unmatched receive, every field as a new one's: for an operation that completed
+     * without error and that nothing (bin, table of receives in flight, waiter) refers to any more.
+     */
+    void reuse(long newId, ByteBuffer newRoom, int source, int tag, int newContext) {
+        id = newId;
+        wantSource = source;
+        wantTag = tag;
+        context = newContext;
+        room = newRoom;
+        buffer = newRoom;
+        roomStart = newRoom == null ? 0 : newRoom.position();
+        roomSize = newRoom == null ? 0 : newRoom.remaining();
+        expected = 0;
+        received = 0;
+        matched = false;
+        postedAt = null;
+        this.source = 0;
+        this.tag = 0;
+        byteCount = 0;
+        cancelled = false;
+        error = null;
+        markPending();
     }
 
     /** Binds the receive to a message of {@code length} bytes; allocates the room if the caller gave none. */
@@ -64,9 +84,26 @@ final class ReceiveOperation extends BaseOperation {
     void deliver(long offset, ByteBuffer src, int from, int n) {
         if (offset < roomSize) {
             int fit = (int) Math.min(n, roomSize - offset);
-            room.put(roomStart + (int) offset, src, from, fit);
+            copy(src, from, room, roomStart + (int) offset, fit);
         }
         received += n;
+    }
+
+    /** Copies {@code n} bytes of {@code src} from index {@code from} to {@code dst} at {@code to}; no position moves. */
+    static void copy(ByteBuffer src, int from, ByteBuffer dst, int to, int n) {
+        if (n > SHORT_COPY) {
+            dst.put(to, src, from, n);
+            return;
+        }
+        int i = 0;
+        if (src.order() == dst.order()) {
+            for (; i + Long.BYTES <= n; i += Long.BYTES) {
+                dst.putLong(to + i, src.getLong(from + i));
+            }
+        }
+        for (; i < n; i++) {
+            dst.put(to + i, src.get(from + i));
+        }
     }
 
     boolean allReceived() {

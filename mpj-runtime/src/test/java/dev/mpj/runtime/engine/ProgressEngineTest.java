@@ -154,6 +154,38 @@ class ProgressEngineTest {
         assertEquals(bytes(4, 9), r.rewind());
     }
 
+    @ParameterizedTest(name = "thread level {0}")
+    @ValueSource(ints = {MPI.THREAD_SINGLE, MPI.THREAD_MULTIPLE})
+    void blockingReceivesInARowEachReportTheirOwnMessageAndATruncatedOneKeepsItsError(int threadLevel) {
+        ProgressEngine receiver = h.get(1);
+        receiver.setThreadLevel(threadLevel);
+        int[] sizes = {4, 8, 2, 6};
+        for (int i = 0; i < sizes.length; i++) {
+            h.get(i % 2 == 0 ? 0 : 2).send(bytes(sizes[i], i), 1, 10 + i, 0, SendMode.STANDARD);
+        }
+        h.pumpAll();
+        List<Operation> done = new ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            ByteBuffer r = room(6);
+            Operation op = receiver.receiveAndWait(r, MpiBackend.ANY_SOURCE, MpiBackend.ANY_TAG, 0,
+                    (source, tag) -> "Recv");
+            assertTrue(op.isComplete(), "message " + i);
+            assertEquals(i % 2 == 0 ? 0 : 2, op.source(), "message " + i);
+            assertEquals(10 + i, op.tag(), "message " + i);
+            assertEquals(Math.min(sizes[i], 6), op.byteCount(), "message " + i);
+            assertEquals(bytes(sizes[i], i).limit(Math.min(sizes[i], 6)), r.rewind().limit(op.byteCount()));
+            if (i == 1) {
+                assertEquals(MPIException.ERR_TRUNCATE, ((MPIException) op.error()).getErrorClass());
+            } else {
+                assertNull(op.error(), "message " + i);
+            }
+            done.add(op);
+        }
+        // an operation is read before the caller's next call; one that failed is never made the next receive
+        assertEquals(MPIException.ERR_TRUNCATE, ((MPIException) done.get(1).error()).getErrorClass());
+        assertEquals(10 + 1, done.get(1).tag());
+    }
+
     @Test
     void blockingReceiveOnARevokedContextFailsAtOnce() {
         h.get(1).revoke(4, new int[] {1}, "test");
