@@ -20,9 +20,10 @@ import static dev.mpj.runtime.node.CollectiveRoom.WRITTEN_OFFSET;
  * every member since every member makes every call; each slot's counters only grow, so nothing is ever reset
  * and a communicator made again on the same context and members carries on where the last one stopped.
  *
- * <p>A member overwrites its data only once every other member has finished reading the previous call's
- * ({@code read} ≥ call − 1), and reads another's data only once that one has written this call's
- * ({@code written} ≥ call). Waits go through the engine's {@code await} (its adaptive spin, yield and park, with
+ * <p>Calls alternate between a slot's two buffers. A member overwrites a buffer only once every other member has
+ * finished reading the call before the last ({@code read} ≥ call − 2), and reads another's data only once that one
+ * has written this call's ({@code written} ≥ call); a member finishes reading a call before it writes the next,
+ * so a write seldom waits and the members are coupled only by each call's own data. Waits go through the engine's {@code await} (its adaptive spin, yield and park, with
  * the transports polled so a lost peer fails the wait) and end too when the communicator's collectives are
  * revoked. Used by one thread at a time, as a communicator's blocking collectives are.
  */
@@ -35,8 +36,8 @@ final class NodeChannel implements WaitCondition {
     private final int context;
     /** Each member's slot offset in the room, by communicator rank. */
     private final int[] slot;
-    /** Each member's data, as a buffer whose position and limit this channel sets before each use. */
-    private final ByteBuffer[] data;
+    /** Each member's data of even and odd calls, as buffers whose position and limit are set before each use. */
+    private final ByteBuffer[][] data;
     private final int me;
     private final int owner;
     private final long identity;
@@ -57,10 +58,12 @@ final class NodeChannel implements WaitCondition {
         this.context = context;
         this.slot = slotOffsets;
         this.me = me;
-        this.data = new ByteBuffer[slotOffsets.length];
-        for (int i = 0; i < slotOffsets.length; i++) {
-            data[i] = region.slice(slotOffsets[i] + DATA_OFFSET, DATA_CAPACITY)
-                    .order(region.order());
+        this.data = new ByteBuffer[2][slotOffsets.length];
+        for (int parity = 0; parity < 2; parity++) {
+            for (int i = 0; i < slotOffsets.length; i++) {
+                data[parity][i] = region.slice(slotOffsets[i] + DATA_OFFSET + parity * DATA_CAPACITY, DATA_CAPACITY)
+                        .order(region.order());
+            }
         }
     }
 
@@ -89,12 +92,16 @@ final class NodeChannel implements WaitCondition {
         return room.getLong(slot[me] + WRITTEN_OFFSET) + 1;
     }
 
-    /** Puts {@code src} (position to limit, unchanged) in this member's slot for {@code call}, once it is free. */
+    /**
+     * Puts {@code src} (position to limit, unchanged) in this member's buffer for {@code call}, once the others
+     * have read what it held (call − 2): seen written in the last call, they have, so this seldom waits.
+     */
     void write(long call, ByteBuffer src) {
-        awaitAll(READ_OFFSET, call - 1);
+        awaitAll(READ_OFFSET, call - 2);
         int n = src.remaining();
-        room.putBytes(slot[me] + DATA_OFFSET, src, src.position(), n);
-        room.putInt(slot[me] + LENGTH_OFFSET, n);
+        int parity = (int) (call & 1);
+        room.putBytes(slot[me] + DATA_OFFSET + parity * DATA_CAPACITY, src, src.position(), n);
+        room.putInt(slot[me] + LENGTH_OFFSET + parity * Integer.BYTES, n);
         room.putLongOrdered(slot[me] + WRITTEN_OFFSET, call);
     }
 
@@ -118,17 +125,18 @@ final class NodeChannel implements WaitCondition {
         if (v != me) {
             await(WRITTEN_OFFSET, call, v);
         }
-        return contribution(v, n);
+        return contribution(v, call, n);
     }
 
-    /** Member {@code v}'s data of the call all have written, which must be {@code n} bytes long. */
-    ByteBuffer contribution(int v, int n) {
-        int length = room.getInt(slot[v] + LENGTH_OFFSET);
+    /** Member {@code v}'s data of {@code call}, which it has written, and which must be {@code n} bytes long. */
+    ByteBuffer contribution(int v, long call, int n) {
+        int parity = (int) (call & 1);
+        int length = room.getInt(slot[v] + LENGTH_OFFSET + parity * Integer.BYTES);
         if (length != n) {
             throw new MPIException(MPIException.ERR_COUNT, "collective: rank " + v + " contributed " + length
                     + " bytes where " + n + " were expected; do all ranks pass matching counts and datatypes?");
         }
-        ByteBuffer d = data[v];
+        ByteBuffer d = data[parity][v];
         d.limit(n).position(0);
         return d;
     }

@@ -136,7 +136,7 @@ public final class SharedMemoryCollectives {
         for (int v = 0; v < ch.size(); v++) {
             if (v != ch.me()) {
                 out.position(recv.position() + v * block);
-                out.put(ch.contribution(v, block));
+                out.put(ch.contribution(v, call, block));
             }
         }
         ch.finish(call);
@@ -147,7 +147,7 @@ public final class SharedMemoryCollectives {
         long call = ch.nextCall();
         ch.write(call, send);
         ch.awaitWritten(call);
-        fold(ch, send.remaining(), recv, op);
+        fold(ch, call, send.remaining(), recv, op);
         ch.finish(call);
         calls.incrementAndGet();
     }
@@ -157,7 +157,7 @@ public final class SharedMemoryCollectives {
         ch.write(call, send);
         if (ch.me() == root) {
             ch.awaitWritten(call);
-            fold(ch, send.remaining(), recv, op);
+            fold(ch, call, send.remaining(), recv, op);
         }
         ch.finish(call);
         calls.incrementAndGet();
@@ -167,11 +167,11 @@ public final class SharedMemoryCollectives {
      * {@code recv} = d0 op (d1 op (… op d(p−1))): folded from the highest rank down, each lower contribution
      * applied as the left operand, so non-commutative operations see rank order.
      */
-    private static void fold(NodeChannel ch, int n, ByteBuffer recv, Reduction op) {
+    private static void fold(NodeChannel ch, long call, int n, ByteBuffer recv, Reduction op) {
         int last = ch.size() - 1;
-        recv.duplicate().put(ch.contribution(last, n));
+        recv.duplicate().put(ch.contribution(last, call, n));
         for (int v = last - 1; v >= 0; v--) {
-            op.apply(ch.contribution(v, n), recv);
+            op.apply(ch.contribution(v, call, n), recv);
         }
     }
 }

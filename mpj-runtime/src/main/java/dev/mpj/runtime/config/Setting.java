@@ -119,7 +119,7 @@ public enum Setting {
                     + " of its ranks), off, or auto (as on, where measured to win; see CollectiveTuning)",
             oneOf(Hierarchical.class)),
     COLL_SHARED_MEMORY("mpj.coll.sharedMemory", "auto",
-            "barrier, bcast, reduce, allreduce and allgather of up to 4 KiB per rank through the node segment when"
+            "barrier, bcast, reduce, allreduce and allgather of up to 2 KiB per rank through the node segment when"
                     + " the communicator lies on one node: auto, or off (always over point-to-point)",
             oneOf(SharedMemory.class)),
     ADDRESS_EXCHANGE("mpj.addressExchange", "auto",
