@@ -11,6 +11,8 @@ import dev.mpj.runtime.coll.CollectiveErrors;
 import dev.mpj.runtime.coll.CollectiveTuning;
 import dev.mpj.runtime.coll.Collectives;
 import dev.mpj.runtime.coll.NonBlockingCollectives;
+import dev.mpj.runtime.coll.SharedMemoryCollectives;
+import dev.mpj.runtime.config.CollectiveAlgorithms;
 import dev.mpj.runtime.config.ConnectionMode;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.spi.ConnectionStats;
@@ -43,6 +45,7 @@ public final class MpjRuntime implements MpiBackend {
     private World world;
     private ProgressEngine engine;
     private Collectives collectives;
+    private SharedMemoryCollectives sharedMemoryCollectives;
     private NonBlockingCollectives nonBlocking;
     /**
      * For the wait report, read on another thread: {@code MPI.Init} or {@code MPI.Finalize} while the rank is in
@@ -62,7 +65,10 @@ public final class MpjRuntime implements MpiBackend {
             World w = InitSequence.run(settings, System.getenv(), r);
             world = w;
             engine = w.engine();
-            collectives = new Collectives(this, tuning, w.nodeMap());
+            sharedMemoryCollectives = w.segment() == null
+                    || settings.sharedMemoryCollectives() == CollectiveAlgorithms.SharedMemory.OFF ? null
+                    : new SharedMemoryCollectives(w.segment().collectiveRegion(), engine, w.nodeMap(), w.rank());
+            collectives = new Collectives(this, tuning, w.nodeMap(), sharedMemoryCollectives);
             nonBlocking = new NonBlockingCollectives(this, engine);
             current = this;
             if (settings.initTimings()) {
@@ -345,6 +351,12 @@ public final class MpjRuntime implements MpiBackend {
     /** The runtime of this process once {@code MPI.Init} has succeeded, else null. */
     public static MpjRuntime current() {
         return current;
+    }
+
+    /** Collectives this rank ran through the node segment's collective room (0 when that path is off). */
+    public long sharedMemoryCollectiveCalls() {
+        SharedMemoryCollectives s = sharedMemoryCollectives;
+        return s == null ? 0 : s.calls();
     }
 
     /** This rank's node segment (its card table holds every rank's card after init); null in a job of one. */

@@ -9,6 +9,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.List;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -18,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Every collective across real processes: one program per job runs them all and checks its own results, for
  * process counts that are and are not powers of two, within one node (shared memory), over TCP (every rank its own
  * fake node) under each connection mode, and on fake nodes with the node-aware variants forced on (shared memory
- * within a node, TCP between nodes), on even and uneven nodes.
+ * within a node, TCP between nodes), on even and uneven nodes. Within one node the small collectives run through
+ * the node segment, and over point-to-point when that path is turned off; each job checks which path ran.
  */
 @Timeout(180)
 @Tag("multi-jvm")
@@ -29,10 +32,38 @@ class CollectivesIT {
         assertTrue(r.leftovers().isEmpty(), "rank JVMs left behind");
     }
 
+    /** The collectives each rank says ran through the node segment, one figure per rank. */
+    private static List<Long> nodeLocalCalls(Job.Result r, String prefix) {
+        return r.out().lines().filter(l -> l.startsWith(prefix))
+                .map(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).toList();
+    }
+
+    static Stream<Arguments> oneNodeJobs() {
+        return Stream.of("auto", "off").flatMap(shm -> IntStream.of(1, 2, 3, 4, 7, 8)
+                .filter(np -> shm.equals("auto") || np == 2 || np == 7).mapToObj(np -> Arguments.of(np, shm)));
+    }
+
+    @ParameterizedTest(name = "np={0} node-local collectives {1}")
+    @MethodSource("oneNodeJobs")
+    void everyCollectiveWithTheAutomaticAlgorithms(int np, String sharedMemory) {
+        Job.Result r = Job.np(np).env("MPJ_COLL_SHARED_MEMORY", sharedMemory).run(CollectivesProgram.class);
+        assertAllRanksOk(r, np);
+        List<Long> calls = nodeLocalCalls(r, "shared-memory collectives rank");
+        assertEquals(np, calls.size(), r::toString);
+        boolean expected = np > 1 && sharedMemory.equals("auto");
+        assertTrue(calls.stream().allMatch(n -> (n > 0) == expected), () -> "node-local calls " + calls + "\n" + r);
+    }
+
     @ParameterizedTest(name = "np={0}")
-    @ValueSource(ints = {1, 2, 3, 4, 7, 8})
-    void everyCollectiveWithTheAutomaticAlgorithms(int np) {
-        assertAllRanksOk(Job.np(np).run(CollectivesProgram.class), np);
+    @ValueSource(ints = {2, 3, 5})
+    void smallCollectivesOnDuplicatedSplitManyAndConcurrentCommunicatorsThroughTheNodeSegment(int np) {
+        Job.Result r = Job.np(np).run(NodeCollectivesProgram.class);
+        assertEquals(0, r.exitCode(), r::toString);
+        assertEquals(np, r.linesContaining("node collectives OK rank"), r::toString);
+        assertTrue(r.leftovers().isEmpty(), "rank JVMs left behind");
+        List<Long> calls = nodeLocalCalls(r, "node collectives rank");
+        assertEquals(np, calls.size(), r::toString);
+        assertTrue(calls.stream().allMatch(n -> n > 0), () -> "node-local calls " + calls + "\n" + r);
     }
 
     @ParameterizedTest(name = "np={0} on {1} fake nodes")

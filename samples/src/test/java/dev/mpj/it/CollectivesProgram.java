@@ -5,6 +5,8 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+
+import dev.mpj.runtime.MpjRuntime;
 import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -121,6 +123,8 @@ public final class CollectivesProgram {
         objects();
         errors();
         world.Barrier();
+        System.out.println("shared-memory collectives rank " + rank + ": "
+                + MpjRuntime.current().sharedMemoryCollectiveCalls());
         Check.done("collectives");
         MPI.Finalize();
     }

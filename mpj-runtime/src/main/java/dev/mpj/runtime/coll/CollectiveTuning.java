@@ -103,6 +103,16 @@ public final class CollectiveTuning {
                 settings.allreduceAlgorithm(), settings.alltoallAlgorithm(), settings.hierarchicalCollectives());
     }
 
+    /** Whether collective {@code kind} has its algorithm chosen here rather than forced by a setting. */
+    boolean automatic(CollectiveKind kind) {
+        return switch (kind) {
+            case BCAST -> bcast == Bcast.AUTO;
+            case ALLGATHER -> allgather == Allgather.AUTO;
+            case REDUCE, ALLREDUCE -> allreduce == Allreduce.AUTO;
+            default -> true;
+        };
+    }
+
     /** Whether no collective ever runs node-aware. */
     boolean flatOnly() {
         return hierarchical == Hierarchical.OFF;

@@ -3,6 +3,7 @@ package dev.mpj.runtime.coll;
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Reduction;
+import dev.mpj.runtime.node.CollectiveRoom;
 import dev.mpj.runtime.node.NodeMap;
 import mpi.MPIException;
 
@@ -32,6 +33,8 @@ public final class Collectives {
     private final CollectiveTuning tuning;
     private final FlatCollectives flat;
     private final NodeMap nodeMap;
+    /** The node-local collectives, or null where there is no node segment or they are turned off. */
+    private final SharedMemoryCollectives shm;
     /** What is kept of each communicator, by collective context; a context freed and reused is made afresh. */
     private final Map<Integer, CommunicatorCache> caches = new ConcurrentHashMap<>();
 
@@ -42,14 +45,27 @@ public final class Collectives {
 
     /** Collectives that may run node-aware over the nodes of {@code nodeMap} (null: none known). */
     public Collectives(MpiBackend p2p, CollectiveTuning tuning, NodeMap nodeMap) {
+        this(p2p, tuning, nodeMap, null);
+    }
+
+    /**
+     * Collectives that may also run through {@code shm} (null: never) for communicators within this node.
+     */
+    public Collectives(MpiBackend p2p, CollectiveTuning tuning, NodeMap nodeMap, SharedMemoryCollectives shm) {
         this.p2p = p2p;
         this.tuning = tuning;
         this.flat = new FlatCollectives(tuning);
         this.nodeMap = nodeMap;
+        this.shm = shm;
     }
 
     public void barrier(CommSpec comm) {
         try {
+            NodeChannel ch = channel(comm, CollectiveKind.BARRIER, 0);
+            if (ch != null) {
+                shm.barrier(ch);
+                return;
+            }
             Peers peers = peers(comm, CollectiveKind.BARRIER);
             NodeLayout layout = layout(comm);
             if (layout != null && tuning.nodeAware(CollectiveKind.BARRIER, 0, layout)) {
@@ -67,6 +83,11 @@ public final class Collectives {
             checkRoot(comm, root);
             int n = data.remaining();
             if (comm.size() == 1 || n == 0) {
+                return;
+            }
+            NodeChannel ch = channel(comm, CollectiveKind.BCAST, n);
+            if (ch != null) {
+                shm.bcast(ch, data, root);
                 return;
             }
             Peers peers = peers(comm, CollectiveKind.BCAST);
@@ -145,6 +166,11 @@ public final class Collectives {
             if (p == 1 || block == 0) {
                 return;
             }
+            NodeChannel ch = channel(comm, CollectiveKind.ALLGATHER, block);
+            if (ch != null) {
+                shm.allgather(ch, send, recv);
+                return;
+            }
             Peers peers = peers(comm, CollectiveKind.ALLGATHER);
             NodeLayout layout = layout(comm);
             if (layout != null && NodeAwareAllgather.applies(layout)
@@ -201,6 +227,11 @@ public final class Collectives {
             if (comm.rank() == root) {
                 checkLength("reduce", recv, send.remaining());
             }
+            NodeChannel ch = channel(comm, CollectiveKind.REDUCE, send.remaining());
+            if (ch != null) {
+                shm.reduce(ch, send, recv, op, root);
+                return;
+            }
             Peers peers = peers(comm, CollectiveKind.REDUCE);
             NodeLayout layout = layout(comm);
             if (layout != null && NodeAwareReduce.applies(layout, op)
@@ -221,6 +252,11 @@ public final class Collectives {
             int n = send.remaining();
             if (comm.size() == 1 || n == 0) {
                 Bytes.copy(send, recv);
+                return;
+            }
+            NodeChannel ch = channel(comm, CollectiveKind.ALLREDUCE, n);
+            if (ch != null) {
+                shm.allreduce(ch, send, recv, op);
                 return;
             }
             Peers peers = peers(comm, CollectiveKind.ALLREDUCE);
@@ -264,9 +300,13 @@ public final class Collectives {
     /**
      * An error raised here inside a collective (a check, a short or long block, a lost peer, a user operation
      * that threw) leaves the other members waiting for this one: the communicator's collectives are revoked, so
-     * they fail too ({@code ERR_REVOKED}) instead of hanging. A revocation is not passed on again.
+     * they fail too ({@code ERR_REVOKED}) instead of hanging. A revocation is not passed on again. The member that
+     * raised the error retires the communicator's node-local channel first.
      */
     private RuntimeException revoked(CommSpec comm, RuntimeException e) {
+        if (shm != null && CollectiveErrors.revokes(e)) {
+            shm.retire(comm);
+        }
         if (comm.size() > 1) {
             p2p.revokeCollectives(comm, e);
         }
@@ -275,6 +315,17 @@ public final class Collectives {
 
     private Peers peers(CommSpec comm, CollectiveKind kind) {
         return cache(comm).peers(p2p, comm, kind);
+    }
+
+    /**
+     * The communicator's node-local channel when collective {@code kind} of {@code bytes} per member runs through
+     * it, else null: every member decides alike, from the size, the algorithm settings and the channel's owner.
+     */
+    private NodeChannel channel(CommSpec comm, CollectiveKind kind, int bytes) {
+        if (shm == null || bytes > CollectiveRoom.DATA_CAPACITY || !tuning.automatic(kind)) {
+            return null;
+        }
+        return cache(comm).channel(comm, shm);
     }
 
     private CommunicatorCache cache(CommSpec comm) {

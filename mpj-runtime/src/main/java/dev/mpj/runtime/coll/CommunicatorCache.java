@@ -19,6 +19,8 @@ final class CommunicatorCache {
     private final int rank;
     private final Peers[] peers = new Peers[KINDS.length];
     private NodeLayout layout;
+    private NodeChannel channel;
+    private boolean channelClaimed;
 
     CommunicatorCache(CommSpec comm) {
         this.worldRanks = comm.worldRanks();
@@ -40,6 +42,17 @@ final class CommunicatorCache {
         }
         return p;
     }
+
+    /** The communicator's node-local channel, claimed at the first call that could use one; null if none. */
+    NodeChannel channel(CommSpec comm, SharedMemoryCollectives shm) {
+        if (!channelClaimed) {
+            channel = shm.claim(comm);
+            channelClaimed = true;
+        }
+        NodeChannel ch = channel;
+        return ch != null && ch.usable() ? ch : null;
+    }
+
 
     /** How the members fall on the nodes of {@code map}. */
     NodeLayout layout(CommSpec comm, NodeMap map) {

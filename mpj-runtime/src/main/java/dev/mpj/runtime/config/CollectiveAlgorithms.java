@@ -25,4 +25,11 @@ public final class CollectiveAlgorithms {
      * they can, or never.
      */
     public enum Hierarchical implements SettingValue { AUTO, ON, OFF }
+
+    /**
+     * {@code mpj.coll.sharedMemory}: whether barrier, bcast, reduce, allreduce and allgather of up to 4 KiB per
+     * rank run through the node segment's collective room when every member of the communicator is on one node
+     * ({@code AUTO}), or always over point-to-point ({@code OFF}).
+     */
+    public enum SharedMemory implements SettingValue { AUTO, OFF }
 }

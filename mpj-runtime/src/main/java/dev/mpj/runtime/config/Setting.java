@@ -5,6 +5,7 @@ import dev.mpj.runtime.config.CollectiveAlgorithms.Allreduce;
 import dev.mpj.runtime.config.CollectiveAlgorithms.Alltoall;
 import dev.mpj.runtime.config.CollectiveAlgorithms.Bcast;
 import dev.mpj.runtime.config.CollectiveAlgorithms.Hierarchical;
+import dev.mpj.runtime.config.CollectiveAlgorithms.SharedMemory;
 
 import static dev.mpj.runtime.config.SettingParser.atLeast;
 import static dev.mpj.runtime.config.SettingParser.choice;
@@ -117,6 +118,10 @@ public enum Setting {
                     + " within): on (whenever the communicator spans several nodes and some node holds two or more"
                     + " of its ranks), off, or auto (as on, where measured to win; see CollectiveTuning)",
             oneOf(Hierarchical.class)),
+    COLL_SHARED_MEMORY("mpj.coll.sharedMemory", "auto",
+            "barrier, bcast, reduce, allreduce and allgather of up to 2 KiB per rank through the node segment when"
+                    + " the communicator lies on one node: auto, or off (always over point-to-point)",
+            oneOf(SharedMemory.class)),
     ADDRESS_EXCHANGE("mpj.addressExchange", "auto",
             "how MPI.Init exchanges business cards: simple, shm, roots, ring (PMI-2's PMIX_Ring, no fence and no"
                     + " gets: under srun --mpi=pmi2, or mpjrun with mpj.pmi=pmi2), or auto (chosen from the job's"

@@ -5,6 +5,7 @@ import dev.mpj.runtime.config.CollectiveAlgorithms.Allreduce;
 import dev.mpj.runtime.config.CollectiveAlgorithms.Alltoall;
 import dev.mpj.runtime.config.CollectiveAlgorithms.Bcast;
 import dev.mpj.runtime.config.CollectiveAlgorithms.Hierarchical;
+import dev.mpj.runtime.config.CollectiveAlgorithms.SharedMemory;
 
 import java.util.EnumMap;
 import java.util.Map;
@@ -45,6 +46,7 @@ public final class Settings {
     private final Allreduce allreduce;
     private final Alltoall alltoall;
     private final Hierarchical hierarchical;
+    private final SharedMemory sharedMemoryCollectives;
     private final AddressExchangeMode addressExchange;
     private final boolean irregularCards;
     private final boolean initTimings;
@@ -81,6 +83,7 @@ public final class Settings {
         allreduce = (Allreduce) v.get(Setting.COLL_ALLREDUCE);
         alltoall = (Alltoall) v.get(Setting.COLL_ALLTOALL);
         hierarchical = (Hierarchical) v.get(Setting.COLL_HIERARCHICAL);
+        sharedMemoryCollectives = (SharedMemory) v.get(Setting.COLL_SHARED_MEMORY);
         addressExchange = (AddressExchangeMode) v.get(Setting.ADDRESS_EXCHANGE);
         irregularCards = (Boolean) v.get(Setting.IRREGULAR_CARDS);
         killAfterPhase = (KillAfterPhase) v.get(Setting.TEST_KILL_AFTER_PHASE);
@@ -244,6 +247,10 @@ public final class Settings {
 
     public Hierarchical hierarchicalCollectives() {
         return hierarchical;
+    }
+
+    public SharedMemory sharedMemoryCollectives() {
+        return sharedMemoryCollectives;
     }
 
     /** The address-exchange strategy asked for. */

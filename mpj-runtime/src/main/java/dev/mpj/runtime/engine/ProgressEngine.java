@@ -553,6 +553,16 @@ public final class ProgressEngine implements FrameSink {
         }
     }
 
+    /** The error an operation on {@code context} fails with now that it is revoked, or null while it is not. */
+    public MPIException revocationError(int context) {
+        lock.lock();
+        try {
+            return revoked != null && revoked.contains(context) ? revoked.error(context) : null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Whether {@code context} has been revoked, here or by a peer. */
     public boolean isRevoked(int context) {
         lock.lock();

@@ -93,7 +93,7 @@ public final class NodeSegment implements AutoCloseable {
             throw new IllegalArgumentException("node " + nodeId + " of " + localSize + " ranks in a job of "
                     + jobSize);
         }
-        int length = NodeSegmentDescriptor.segmentLength(jobSize, cardCapacity, transportLength);
+        int length = NodeSegmentDescriptor.segmentLength(localSize, jobSize, cardCapacity, transportLength);
         long pid = ProcessId.current();
         // Filled under a name that carries this pid, then published by a link: a creator killed half-way leaves
         // no file without a header, which no later job could tell from one still being made.
@@ -270,6 +270,14 @@ public final class NodeSegment implements AutoCloseable {
         ensureOpen();
         int offset = NodeSegmentDescriptor.cardTableOffset(buffer);
         return mapped.duplicate().position(offset).limit(offset + jobSize() * cardSlotLength()).slice()
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** The room of the node-local collectives ({@link CollectiveRoom}). Valid until {@link #close()}. */
+    public ByteBuffer collectiveRegion() {
+        ensureOpen();
+        int offset = NodeSegmentDescriptor.collectiveOffset(buffer);
+        return mapped.duplicate().position(offset).limit(NodeSegmentDescriptor.segmentLength(buffer)).slice()
                 .order(java.nio.ByteOrder.LITTLE_ENDIAN);
     }
 

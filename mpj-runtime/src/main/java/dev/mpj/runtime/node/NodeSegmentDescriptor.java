@@ -55,6 +55,8 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *  |  …  Slot (Job Size − 1)                                       |
  *  +---------------------------------------------------------------+ Transport Offset (64-byte aligned)
  *  |        Room for the shared-memory transport (Transport Length)|
+ *  +---------------------------------------------------------------+ Collective Offset (64-byte aligned)
+ *  |        Room for the node-local collectives ({@link CollectiveRoom}, by Local Size)|
  *  +---------------------------------------------------------------+ Segment Length
  * </pre>
  * The creator writes every field, then the layout version last with a volatile store ({@link #signalReady});
@@ -63,7 +65,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  */
 public final class NodeSegmentDescriptor {
     /** The layout this code writes; a segment of another version is rejected. */
-    public static final int LAYOUT_VERSION = 1;
+    public static final int LAYOUT_VERSION = 2;
     /** "MPJS" in ASCII. */
     public static final int MAGIC = 0x4d504a53;
 
@@ -115,12 +117,19 @@ public final class NodeSegmentDescriptor {
                 TRANSPORT_ALIGNMENT));
     }
 
-    /** The length of the whole segment. */
-    public static int segmentLength(int jobSize, int cardCapacity, int transportLength) {
+    /** Where the collectives' room starts, after the transport's. */
+    public static int collectiveOffset(int jobSize, int cardCapacity, int transportLength) {
         if (jobSize < 1 || transportLength < 0) {
             throw new IllegalArgumentException("job size " + jobSize + ", transport length " + transportLength);
         }
-        return checkedInt((long) transportOffset(jobSize, cardCapacity) + transportLength);
+        return checkedInt(align((long) transportOffset(jobSize, cardCapacity) + transportLength,
+                TRANSPORT_ALIGNMENT));
+    }
+
+    /** The length of the whole segment of a node of {@code localSize} ranks. */
+    public static int segmentLength(int localSize, int jobSize, int cardCapacity, int transportLength) {
+        return checkedInt(collectiveOffset(jobSize, cardCapacity, transportLength)
+                + CollectiveRoom.length(localSize));
     }
 
     /** Writes every header field but the layout version; the segment is all zeros before. */
@@ -135,7 +144,7 @@ public final class NodeSegmentDescriptor {
         buffer.putInt(CARD_TABLE_OFFSET_OFFSET, CARD_TABLE_START);
         buffer.putInt(TRANSPORT_OFFSET_OFFSET, transportOffset(jobSize, cardCapacity));
         buffer.putInt(TRANSPORT_LENGTH_OFFSET, transportLength);
-        buffer.putInt(SEGMENT_LENGTH_OFFSET, segmentLength(jobSize, cardCapacity, transportLength));
+        buffer.putInt(SEGMENT_LENGTH_OFFSET, segmentLength(localSize, jobSize, cardCapacity, transportLength));
         buffer.putLong(CREATOR_PID_OFFSET, creatorPid);
     }
 
@@ -172,7 +181,7 @@ public final class NodeSegmentDescriptor {
         if (capacity < 1 || cardSlotLength(buffer) != cardSlotLength(capacity)
                 || cardTableOffset(buffer) != CARD_TABLE_START || transportLength(buffer) < 0
                 || transportOffset(buffer) != transportOffset(jobSize, capacity)
-                || segmentLength(buffer) != segmentLength(jobSize, capacity, transportLength(buffer))
+                || segmentLength(buffer) != segmentLength(localSize, jobSize, capacity, transportLength(buffer))
                 || segmentLength(buffer) > buffer.capacity()) {
             return "inconsistent sizes in its header (segment length " + segmentLength(buffer) + ", mapped "
                     + buffer.capacity() + ")";
@@ -210,6 +219,10 @@ public final class NodeSegmentDescriptor {
 
     public static int transportLength(AtomicBuffer buffer) {
         return buffer.getInt(TRANSPORT_LENGTH_OFFSET);
+    }
+
+    public static int collectiveOffset(AtomicBuffer buffer) {
+        return collectiveOffset(jobSize(buffer), cardCapacity(buffer), transportLength(buffer));
     }
 
     public static int segmentLength(AtomicBuffer buffer) {

@@ -132,7 +132,8 @@ class SettingsTest {
         assertEquals("MPJ_TCP_NETTY_LOG", Setting.TCP_NETTY_LOG.environmentVariable());
         assertEquals("MPJ_TEST_KILL_AFTER_PHASE", Setting.TEST_KILL_AFTER_PHASE.environmentVariable());
         assertEquals("mpj.coll.hierarchical", Setting.COLL_HIERARCHICAL.property());
-        assertEquals(31, Setting.values().length);
+        assertEquals("MPJ_COLL_SHARED_MEMORY", Setting.COLL_SHARED_MEMORY.environmentVariable());
+        assertEquals(32, Setting.values().length);
         assertEquals("MPJ_TCP_INTERFACE", Setting.TCP_INTERFACE.environmentVariable());
         assertEquals("MPJ_EAGER_CREDIT", Setting.EAGER_CREDIT.environmentVariable());
         assertEquals(2 << 20, Settings.defaults().eagerCredit());

@@ -65,6 +65,11 @@ class NodeSegmentTest {
                         assertEquals(10, s.jobSize());
                         assertEquals(40, s.cardCapacity());
                         assertEquals(4096, s.transportRegion().capacity());
+                        assertEquals(CollectiveRoom.length(4), s.collectiveRegion().capacity());
+                        root.collectiveRegion().putLong(8, 0x5eed);
+                        assertEquals(0x5eed, s.collectiveRegion().getLong(8), "the collective room is shared");
+                        root.transportRegion().putLong(4088, -1);
+                        assertEquals(0, s.collectiveRegion().getLong(0), "the rooms do not overlap");
                     }
                 }
             }
@@ -78,7 +83,8 @@ class NodeSegmentTest {
         writeReadySegment(NodeSegmentDescriptor.LAYOUT_VERSION + 1, 0);
         NodeSegmentException e = assertThrows(NodeSegmentException.class,
                 () -> NodeSegment.open(file(), 0, 2, 4, SHORT));
-        assertTrue(e.getMessage().contains("layout version 2, this rank reads version 1"), e.getMessage());
+        assertTrue(e.getMessage().contains("layout version " + (NodeSegmentDescriptor.LAYOUT_VERSION + 1)
+                + ", this rank reads version " + NodeSegmentDescriptor.LAYOUT_VERSION), e.getMessage());
     }
 
     @Test
@@ -300,7 +306,7 @@ class NodeSegmentTest {
 
     /** A segment file written by hand: a ready header of the given version (0: never ready) for node {@code node}. */
     private void writeReadySegment(int version, int node) throws IOException {
-        int length = NodeSegmentDescriptor.segmentLength(4, 8, 0);
+        int length = NodeSegmentDescriptor.segmentLength(2, 4, 8, 0);
         MappedByteBuffer mapped = IoUtil.mapNewFile(file().toFile(), length);
         try {
             UnsafeBuffer b = new UnsafeBuffer(mapped);

@@ -1,0 +1,178 @@
+package dev.mpj.runtime.coll;
+
+import dev.mpj.api.WaitCondition;
+import dev.mpj.runtime.engine.ProgressEngine;
+import mpi.MPIException;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+import static dev.mpj.runtime.node.CollectiveRoom.DATA_CAPACITY;
+import static dev.mpj.runtime.node.CollectiveRoom.DATA_OFFSET;
+import static dev.mpj.runtime.node.CollectiveRoom.LENGTH_OFFSET;
+import static dev.mpj.runtime.node.CollectiveRoom.READ_OFFSET;
+import static dev.mpj.runtime.node.CollectiveRoom.WRITTEN_OFFSET;
+
+/**
+ * One communicator's channel of the node's {@link dev.mpj.runtime.node.CollectiveRoom}: a slot per member, which
+ * only that member writes. A call is numbered by the member's own {@code written} counter plus one, the same at
+ * every member since every member makes every call; each slot's counters only grow, so nothing is ever reset
+ * and a communicator made again on the same context and members carries on where the last one stopped.
+ *
+ * <p>Calls alternate between a slot's two buffers. A member overwrites a buffer only once every other member has
+ * finished reading the call before the last ({@code read} ≥ call − 2), and reads another's data only once that one
+ * has written this call's ({@code written} ≥ call); a member finishes reading a call before it writes the next,
+ * so a write seldom waits and the members are coupled only by each call's own data. Waits go through the engine's {@code await} (its adaptive spin, yield and park, with
+ * the transports polled so a lost peer fails the wait) and end too when the communicator's collectives are
+ * revoked. Used by one thread at a time, as a communicator's blocking collectives are.
+ */
+final class NodeChannel implements WaitCondition {
+    /** The owner word of a channel taken away after a failure: no identity equals it. */
+    static final long RETIRED = -1;
+
+    private final UnsafeBuffer room;
+    private final ProgressEngine engine;
+    private final int context;
+    /** Each member's slot offset in the room, by communicator rank. */
+    private final int[] slot;
+    /** Each member's data of even and odd calls, as buffers whose position and limit are set before each use. */
+    private final ByteBuffer[][] data;
+    private final int me;
+    private final int owner;
+    private final long identity;
+
+    // the wait in progress: members from `cursor` on must have `field` ≥ `target`
+    private int field;
+    private long target;
+    private int cursor;
+    private int only;
+    private MPIException revoked;
+
+    NodeChannel(UnsafeBuffer room, ByteBuffer region, ProgressEngine engine, int context, int owner, long identity,
+                int[] slotOffsets, int me) {
+        this.room = room;
+        this.owner = owner;
+        this.identity = identity;
+        this.engine = engine;
+        this.context = context;
+        this.slot = slotOffsets;
+        this.me = me;
+        this.data = new ByteBuffer[2][slotOffsets.length];
+        for (int parity = 0; parity < 2; parity++) {
+            for (int i = 0; i < slotOffsets.length; i++) {
+                data[parity][i] = region.slice(slotOffsets[i] + DATA_OFFSET + parity * DATA_CAPACITY, DATA_CAPACITY)
+                        .order(region.order());
+            }
+        }
+    }
+
+    /** Whether the channel is still this communicator's: a failed collective takes it away for good. */
+    boolean usable() {
+        return room.getLongVolatile(owner) == identity;
+    }
+
+    int size() {
+        return slot.length;
+    }
+
+    int me() {
+        return me;
+    }
+
+    /**
+     * The number of the call this member starts now; fails at once, as operations on its context do, once the
+     * communicator's collectives are revoked.
+     */
+    long nextCall() {
+        MPIException e = engine.revocationError(context);
+        if (e != null) {
+            throw e;
+        }
+        return room.getLong(slot[me] + WRITTEN_OFFSET) + 1;
+    }
+
+    /**
+     * Puts {@code src} (position to limit, unchanged) in this member's buffer for {@code call}, once the others
+     * have read what it held (call − 2): seen written in the last call, they have, so this seldom waits.
+     */
+    void write(long call, ByteBuffer src) {
+        awaitAll(READ_OFFSET, call - 2);
+        int n = src.remaining();
+        int parity = (int) (call & 1);
+        room.putBytes(slot[me] + DATA_OFFSET + parity * DATA_CAPACITY, src, src.position(), n);
+        room.putInt(slot[me] + LENGTH_OFFSET + parity * Integer.BYTES, n);
+        room.putLongOrdered(slot[me] + WRITTEN_OFFSET, call);
+    }
+
+    /** Marks {@code call} as started by this member without data of its own. */
+    void arrive(long call) {
+        room.putLongOrdered(slot[me] + WRITTEN_OFFSET, call);
+    }
+
+    /** Marks the others' data of {@code call} as read by this member: they may overwrite them. */
+    void finish(long call) {
+        room.putLongOrdered(slot[me] + READ_OFFSET, call);
+    }
+
+    /** Waits until every member has written {@code call}. */
+    void awaitWritten(long call) {
+        awaitAll(WRITTEN_OFFSET, call);
+    }
+
+    /** Waits until member {@code v} has written {@code call}, and returns its data, which must be {@code n} bytes. */
+    ByteBuffer dataOf(int v, long call, int n) {
+        if (v != me) {
+            await(WRITTEN_OFFSET, call, v);
+        }
+        return contribution(v, call, n);
+    }
+
+    /** Member {@code v}'s data of {@code call}, which it has written, and which must be {@code n} bytes long. */
+    ByteBuffer contribution(int v, long call, int n) {
+        int parity = (int) (call & 1);
+        int length = room.getInt(slot[v] + LENGTH_OFFSET + parity * Integer.BYTES);
+        if (length != n) {
+            throw new MPIException(MPIException.ERR_COUNT, "collective: rank " + v + " contributed " + length
+                    + " bytes where " + n + " were expected; do all ranks pass matching counts and datatypes?");
+        }
+        ByteBuffer d = data[parity][v];
+        d.limit(n).position(0);
+        return d;
+    }
+
+    private void awaitAll(int field, long target) {
+        await(field, target, -1);
+    }
+
+    private void await(int field, long target, int only) {
+        this.field = field;
+        this.target = target;
+        this.only = only;
+        this.cursor = only < 0 ? 0 : only;
+        this.revoked = null;
+        engine.await(this);
+        if (revoked != null) {
+            throw revoked;
+        }
+    }
+
+    @Override
+    public boolean getAsBoolean() {
+        int end = only < 0 ? slot.length : only + 1;
+        for (; cursor < end; cursor++) {
+            if (cursor != me && room.getLongVolatile(slot[cursor] + field) < target) {
+                revoked = engine.revocationError(context);
+                return revoked != null;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void describePending(List<String> entries) {
+        int c = cursor;
+        entries.add("shared-memory collective (context " + context + ", call " + target + "): waiting for rank "
+                + (only < 0 ? c : only) + (field == WRITTEN_OFFSET ? " to arrive" : " to read the last call"));
+    }
+}

@@ -1,0 +1,177 @@
+package dev.mpj.runtime.coll;
+
+import dev.mpj.api.CommSpec;
+import dev.mpj.api.Reduction;
+import dev.mpj.runtime.engine.ProgressEngine;
+import dev.mpj.runtime.node.CollectiveRoom;
+import dev.mpj.runtime.node.NodeMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static dev.mpj.runtime.node.CollectiveRoom.OWNER_OFFSET;
+
+/**
+ * Barrier, bcast, reduce, allreduce and allgather through the node segment's {@link CollectiveRoom}, for
+ * communicators whose members all live on this node, as MPICH's and Open MPI's shared-memory collectives do: each
+ * member puts its contribution in its slot and reads the others' there, so a call costs one write and one wait
+ * per member instead of the point-to-point messages of the flat algorithms. Reductions combine in rank order, with
+ * the operation's own code, so every datatype and operation (user ones included) gives what the flat path gives.
+ *
+ * <p>A communicator takes channel {@code context mod CHANNELS} the first time it could use one, by writing its
+ * identity (context and members) into the channel's owner word if it is free. The word never changes after, so
+ * every member reads the same owner and decides alike; a communicator whose channel is another's runs over
+ * point-to-point. A collective of the communicator that fails {@linkplain #retire retires} its channel.
+ */
+public final class SharedMemoryCollectives {
+    private static final NodeChannel NONE = null;
+
+    private final UnsafeBuffer room;
+    private final ByteBuffer region;
+    private final ProgressEngine engine;
+    private final NodeMap nodeMap;
+    private final int node;
+    private final AtomicLong calls = new AtomicLong();
+
+    public SharedMemoryCollectives(ByteBuffer region, ProgressEngine engine, NodeMap nodeMap, int worldRank) {
+        this.region = region;
+        this.room = new UnsafeBuffer(region);
+        this.engine = engine;
+        this.nodeMap = nodeMap;
+        this.node = nodeMap.nodeOf(worldRank);
+    }
+
+    /** Collectives that ran here so far (for tests and diagnostics). */
+    public long calls() {
+        return calls.get();
+    }
+
+    /** The channel {@code comm} may use, claiming it when free; null when it lies on several nodes or lost it. */
+    NodeChannel claim(CommSpec comm) {
+        if (!withinNode(comm)) {
+            return NONE;
+        }
+        int base = channelOffset(comm);
+        long identity = identity(comm);
+        int owner = base + OWNER_OFFSET;
+        if (!room.compareAndSetLong(owner, 0, identity) && room.getLongVolatile(owner) != identity) {
+            return NONE;
+        }
+        int[] world = comm.worldRanks();
+        int localSize = nodeMap.localSize(node);
+        int[] slots = new int[world.length];
+        for (int i = 0; i < world.length; i++) {
+            slots[i] = base + Math.toIntExact(CollectiveRoom.slotOffset(localSize, 0, nodeMap.localRank(world[i])));
+        }
+        return new NodeChannel(room, region, engine, comm.collectiveContext(), owner, identity, slots, comm.rank());
+    }
+
+    /**
+     * Takes {@code comm}'s channel away for good, claimed or not, after one of its collectives failed here: the
+     * members' call counters may no longer agree. Done before the failure is passed on, so a communicator made
+     * again on the same context and members, which needs messages from this member first, finds it gone.
+     */
+    void retire(CommSpec comm) {
+        if (withinNode(comm)) {
+            int owner = channelOffset(comm) + OWNER_OFFSET;
+            if (!room.compareAndSetLong(owner, 0, NodeChannel.RETIRED)) {
+                room.compareAndSetLong(owner, identity(comm), NodeChannel.RETIRED);
+            }
+        }
+    }
+
+    private boolean withinNode(CommSpec comm) {
+        int[] world = comm.worldRanks();
+        if (world.length < 2) {
+            return false;
+        }
+        for (int w : world) {
+            if (nodeMap.nodeOf(w) != node) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The channel of {@code comm}'s context (a context pair's collective id, so pairs spread over channels). */
+    private int channelOffset(CommSpec comm) {
+        int channel = Math.floorMod(comm.collectiveContext() >> 1, CollectiveRoom.CHANNELS);
+        return Math.toIntExact(channel * CollectiveRoom.channelLength(nodeMap.localSize(node)));
+    }
+
+    /** The context and the members: never 0 (free) nor {@link NodeChannel#RETIRED}. */
+    private static long identity(CommSpec comm) {
+        return ((long) (comm.collectiveContext() + 1) << 32) | (Arrays.hashCode(comm.worldRanks()) & 0xffffffffL);
+    }
+
+    void barrier(NodeChannel ch) {
+        long call = ch.nextCall();
+        ch.arrive(call);
+        ch.awaitWritten(call);
+        ch.finish(call);
+        calls.incrementAndGet();
+    }
+
+    void bcast(NodeChannel ch, ByteBuffer data, int root) {
+        long call = ch.nextCall();
+        if (ch.me() == root) {
+            ch.write(call, data);
+        } else {
+            ch.arrive(call);
+            ByteBuffer src = ch.dataOf(root, call, data.remaining());
+            data.duplicate().put(src);
+        }
+        ch.finish(call);
+        calls.incrementAndGet();
+    }
+
+    void allgather(NodeChannel ch, ByteBuffer send, ByteBuffer recv) {
+        long call = ch.nextCall();
+        int block = send.remaining();
+        ch.write(call, send);
+        ch.awaitWritten(call);
+        ByteBuffer out = recv.duplicate();
+        for (int v = 0; v < ch.size(); v++) {
+            if (v != ch.me()) {
+                out.position(recv.position() + v * block);
+                out.put(ch.contribution(v, call, block));
+            }
+        }
+        ch.finish(call);
+        calls.incrementAndGet();
+    }
+
+    void allreduce(NodeChannel ch, ByteBuffer send, ByteBuffer recv, Reduction op) {
+        long call = ch.nextCall();
+        ch.write(call, send);
+        ch.awaitWritten(call);
+        fold(ch, call, send.remaining(), recv, op);
+        ch.finish(call);
+        calls.incrementAndGet();
+    }
+
+    void reduce(NodeChannel ch, ByteBuffer send, ByteBuffer recv, Reduction op, int root) {
+        long call = ch.nextCall();
+        ch.write(call, send);
+        if (ch.me() == root) {
+            ch.awaitWritten(call);
+            fold(ch, call, send.remaining(), recv, op);
+        }
+        ch.finish(call);
+        calls.incrementAndGet();
+    }
+
+    /**
+     * {@code recv} = d0 op (d1 op (… op d(p−1))): folded from the highest rank down, each lower contribution
+     * applied as the left operand, so non-commutative operations see rank order.
+     */
+    private static void fold(NodeChannel ch, long call, int n, ByteBuffer recv, Reduction op) {
+        int last = ch.size() - 1;
+        recv.duplicate().put(ch.contribution(last, call, n));
+        for (int v = last - 1; v >= 0; v--) {
+            op.apply(ch.contribution(v, call, n), recv);
+        }
+    }
+}
