@@ -67,7 +67,8 @@ public final class MpjRuntime implements MpiBackend {
             engine = w.engine();
             sharedMemoryCollectives = w.segment() == null
                     || settings.sharedMemoryCollectives() == CollectiveAlgorithms.SharedMemory.OFF ? null
-                    : new SharedMemoryCollectives(w.segment().collectiveRegion(), engine, w.nodeMap(), w.rank());
+                    : new SharedMemoryCollectives(w.segment().collectiveRegion(), engine, w.nodeMap(), w.rank(),
+                            settings.sharedMemoryCollectives() == CollectiveAlgorithms.SharedMemory.ON);
             collectives = new Collectives(this, tuning, w.nodeMap(), sharedMemoryCollectives);
             nonBlocking = new NonBlockingCollectives(this, engine);
             current = this;

@@ -39,8 +39,8 @@ class CollectivesIT {
     }
 
     static Stream<Arguments> oneNodeJobs() {
-        return Stream.of("auto", "off").flatMap(shm -> IntStream.of(1, 2, 3, 4, 7, 8)
-                .filter(np -> shm.equals("auto") || np == 2 || np == 7).mapToObj(np -> Arguments.of(np, shm)));
+        return Stream.of("on", "auto", "off").flatMap(shm -> IntStream.of(1, 2, 3, 4, 7, 8)
+                .filter(np -> shm.equals("on") || np == 2 || np == 7).mapToObj(np -> Arguments.of(np, shm)));
     }
 
     @ParameterizedTest(name = "np={0} node-local collectives {1}")
@@ -50,14 +50,14 @@ class CollectivesIT {
         assertAllRanksOk(r, np);
         List<Long> calls = nodeLocalCalls(r, "shared-memory collectives rank");
         assertEquals(np, calls.size(), r::toString);
-        boolean expected = np > 1 && sharedMemory.equals("auto");
+        boolean expected = np > 1 && !sharedMemory.equals("off"); // the program's barriers, under auto too
         assertTrue(calls.stream().allMatch(n -> (n > 0) == expected), () -> "node-local calls " + calls + "\n" + r);
     }
 
     @ParameterizedTest(name = "np={0}")
     @ValueSource(ints = {2, 3, 5})
     void smallCollectivesOnDuplicatedSplitManyAndConcurrentCommunicatorsThroughTheNodeSegment(int np) {
-        Job.Result r = Job.np(np).run(NodeCollectivesProgram.class);
+        Job.Result r = Job.np(np).env("MPJ_COLL_SHARED_MEMORY", "on").run(NodeCollectivesProgram.class);
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals(np, r.linesContaining("node collectives OK rank"), r::toString);
         assertTrue(r.leftovers().isEmpty(), "rank JVMs left behind");

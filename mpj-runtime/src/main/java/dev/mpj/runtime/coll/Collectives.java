@@ -322,7 +322,7 @@ public final class Collectives {
      * it, else null: every member decides alike, from the size, the algorithm settings and the channel's owner.
      */
     private NodeChannel channel(CommSpec comm, CollectiveKind kind, int bytes) {
-        if (shm == null || bytes > CollectiveRoom.DATA_CAPACITY || !tuning.automatic(kind)) {
+        if (shm == null || !shm.serves(kind) || bytes > CollectiveRoom.DATA_CAPACITY || !tuning.automatic(kind)) {
             return null;
         }
         return cache(comm).channel(comm, shm);

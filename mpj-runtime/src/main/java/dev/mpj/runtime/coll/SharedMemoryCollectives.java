@@ -34,13 +34,26 @@ public final class SharedMemoryCollectives {
     private final NodeMap nodeMap;
     private final int node;
     private final AtomicLong calls = new AtomicLong();
+    /** Whether bcast, reduce, allreduce and allgather come here too, not only the barrier. */
+    private final boolean everyKind;
 
-    public SharedMemoryCollectives(ByteBuffer region, ProgressEngine engine, NodeMap nodeMap, int worldRank) {
+    /**
+     * Collectives through {@code region}: the barrier, and with {@code everyKind} also the small bcast, reduce,
+     * allreduce and allgather (which a warm point-to-point path beats at two ranks on free cores).
+     */
+    public SharedMemoryCollectives(ByteBuffer region, ProgressEngine engine, NodeMap nodeMap, int worldRank,
+                                   boolean everyKind) {
+        this.everyKind = everyKind;
         this.region = region;
         this.room = new UnsafeBuffer(region);
         this.engine = engine;
         this.nodeMap = nodeMap;
         this.node = nodeMap.nodeOf(worldRank);
+    }
+
+    /** Whether collective {@code kind} runs here when its communicator and size allow. */
+    boolean serves(CollectiveKind kind) {
+        return kind == CollectiveKind.BARRIER || everyKind;
     }
 
     /** Collectives that ran here so far (for tests and diagnostics). */

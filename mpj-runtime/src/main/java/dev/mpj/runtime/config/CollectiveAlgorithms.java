@@ -27,9 +27,9 @@ public final class CollectiveAlgorithms {
     public enum Hierarchical implements SettingValue { AUTO, ON, OFF }
 
     /**
-     * {@code mpj.coll.sharedMemory}: whether barrier, bcast, reduce, allreduce and allgather of up to 4 KiB per
-     * rank run through the node segment's collective room when every member of the communicator is on one node
-     * ({@code AUTO}), or always over point-to-point ({@code OFF}).
+     * {@code mpj.coll.sharedMemory}: which collectives of a communicator whose members are all on one node run
+     * through the node segment's collective room: the barrier ({@code AUTO}, where it was measured to win), also
+     * bcast, reduce, allreduce and allgather of up to 2 KiB per rank ({@code ON}), or none ({@code OFF}).
      */
-    public enum SharedMemory implements SettingValue { AUTO, OFF }
+    public enum SharedMemory implements SettingValue { AUTO, ON, OFF }
 }
