@@ -4,7 +4,7 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
-import dev.mpj.api.PendingReceive;
+import dev.mpj.api.PendingCall;
 import dev.mpj.api.SendMode;
 import dev.mpj.api.WaitCondition;
 import java.nio.ByteBuffer;
@@ -41,7 +41,7 @@ public abstract class Comm {
     private RankMap ranks;
     /** Non-blocking collectives started on this communicator: every member numbers them alike. */
     private int collectivesStarted;
-    private final PendingReceive blockingReceive = new BlockingReceive();
+    private final PendingCall blockingReceive = new BlockingReceive();
 
     /** A communicator bound to the runtime later, at {@code MPI.Init} (the predefined ones). */
     Comm(String name) {
@@ -241,7 +241,9 @@ public abstract class Comm {
         Operation op = backend.send(SendStarter.bytes(datatype, buf, offset, count, lent), world, tag,
                 spec.pointToPointContext(), mode);
         if (!op.isComplete()) {
-            backend.await(new BlockingSend(call, op, world, tag));
+            // named in the wait report as the send's request would be
+            PendingCall pending = (w, t) -> envelope(call, "dest", toCommRank(w), t);
+            backend.await(pending.condition(op, world, tag));
         }
         if (op.error() != null) {
             // the lent buffer stays out of the pool: the runtime may still read it
@@ -249,33 +251,6 @@ public abstract class Comm {
         }
         if (lent != null) {
             TransferBuffers.giveBack(lent);
-        }
-    }
-
-    /** The wait condition of a blocking send that waits, named in the wait report as its request would be. */
-    private final class BlockingSend implements WaitCondition {
-        private final String call;
-        private final Operation op;
-        private final int world;
-        private final int tag;
-
-        BlockingSend(String call, Operation op, int world, int tag) {
-            this.call = call;
-            this.op = op;
-            this.world = world;
-            this.tag = tag;
-        }
-
-        @Override
-        public boolean getAsBoolean() {
-            return op.isComplete();
-        }
-
-        @Override
-        public void describePending(List<String> entries) {
-            if (!op.isComplete()) {
-                entries.add(envelope(call, "dest", toCommRank(world), tag));
-            }
         }
     }
 
@@ -686,7 +661,7 @@ public abstract class Comm {
     }
 
     /** Names a blocking {@code Recv} that waits in the wait report, as {@link ReceiveStarter#describe} does. */
-    private final class BlockingReceive implements PendingReceive {
+    private final class BlockingReceive implements PendingCall {
         @Override
         public String describe(int sourceWorldRank, int tag) {
             return envelope("Recv", "source", toCommRank(sourceWorldRank), tag);

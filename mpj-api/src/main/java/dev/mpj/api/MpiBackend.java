@@ -63,7 +63,7 @@ public interface MpiBackend {
      * source and tag. Returns the completed operation; its status must be read before this thread's next call.
      */
     default Operation receiveAndWait(ByteBuffer room, int sourceWorldRank, int tag, int context,
-                                     PendingReceive pending) {
+                                     PendingCall pending) {
         Operation op = receive(room, sourceWorldRank, tag, context);
         if (!op.isComplete()) {
             await(pending.condition(op, sourceWorldRank, tag));

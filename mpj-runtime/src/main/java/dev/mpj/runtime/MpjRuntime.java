@@ -4,7 +4,7 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
-import dev.mpj.api.PendingReceive;
+import dev.mpj.api.PendingCall;
 import dev.mpj.api.SendMode;
 import dev.mpj.api.Reduction;
 import dev.mpj.runtime.coll.CollectiveErrors;
@@ -181,7 +181,7 @@ public final class MpjRuntime implements MpiBackend {
 
     @Override
     public Operation receiveAndWait(ByteBuffer room, int sourceWorldRank, int tag, int context,
-                                    PendingReceive pending) {
+                                    PendingCall pending) {
         return engine.receiveAndWait(room, sourceWorldRank, tag, context, pending);
     }
 

@@ -3,7 +3,7 @@ package dev.mpj.runtime.engine;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
-import dev.mpj.api.PendingReceive;
+import dev.mpj.api.PendingCall;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.config.WaitPolicy;
@@ -364,7 +364,7 @@ public final class ProgressEngine implements FrameSink {
      * {@code THREAD_MULTIPLE} the entry holds across the wait, as a wait's own does, so no other thread enters
      * between the post and the wait; under it the lock is let go first, as {@link #await} must hold it once.
      */
-    public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingReceive pending) {
+    public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingCall pending) {
         EngineLock l = lock;
         boolean shared = l.sharedWhileIdle();
         ReceiveOperation op;

@@ -4,7 +4,7 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
-import dev.mpj.api.PendingReceive;
+import dev.mpj.api.PendingCall;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
@@ -163,7 +163,7 @@ final class ThreadedJob {
         }
 
         @Override
-        public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingReceive pending) {
+        public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingCall pending) {
             return engine.receiveAndWait(room, source, tag, context, pending);
         }
 

@@ -89,7 +89,7 @@ class ProgressEngineRevokeTest {
     }
 
     @Test
-    void theRevokingRanksOwnPendingReceiveFails() {
+    void theRevokingRanksOwnPendingCallFails() {
         Operation own = h.get(0).receive(ByteBuffer.allocate(8), 1, 7, COLL);
         h.get(0).revoke(COLL, MEMBERS, "count mismatch");
         assertTrue(own.isComplete());

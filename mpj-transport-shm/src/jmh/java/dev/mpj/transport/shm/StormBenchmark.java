@@ -1,6 +1,6 @@
 package dev.mpj.transport.shm;
 
-import dev.mpj.api.PendingReceive;
+import dev.mpj.api.PendingCall;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
@@ -45,7 +45,7 @@ public class StormBenchmark {
     private static final int CONTEXT = 2;
     private static final int TAG = 4;
     /** Every message is in the ring before its receive, so no receive waits to be described. */
-    private static final PendingReceive NOT_WAITING = (source, tag) -> "a storm receive";
+    private static final PendingCall NOT_WAITING = (source, tag) -> "a storm receive";
 
     private Path dir;
     private NodeSegment root;
