@@ -74,10 +74,7 @@ class TransferBuffersTest extends MpiTestSupport {
     @Test
     void completedSendsAndReceivesOfDoublesReuseOneBuffer() {
         start(1, 0);
-        TransferBuffers buffers = TransferBuffers.ofThread();
-        while (buffers.spares() > 0) {
-            buffers.take(0); // what earlier tests on this thread left
-        }
+        TransferBuffers buffers = emptiedPoolOfThisThread();
         double[] received = new double[64];
         for (int round = 0; round < 3; round++) {
             double[] sent = new double[64];
@@ -93,10 +90,7 @@ class TransferBuffersTest extends MpiTestSupport {
     @Test
     void blockingReceivesOfLongsReuseTheirRoomAndATruncatedOneKeepsItOut() {
         start(1, 0);
-        TransferBuffers buffers = TransferBuffers.ofThread();
-        while (buffers.spares() > 0) {
-            buffers.take(0); // what earlier tests on this thread left
-        }
+        TransferBuffers buffers = emptiedPoolOfThisThread();
         long[] received = new long[8];
         int steady = -1;
         for (int round = 0; round < 3; round++) {
@@ -131,5 +125,14 @@ class TransferBuffersTest extends MpiTestSupport {
         double[] values = new double[wire.length / 8];
         ByteBuffer.wrap(wire).order(ByteOrder.LITTLE_ENDIAN).asDoubleBuffer().get(values);
         return values;
+    }
+
+    /** This thread's pool, emptied of what earlier tests on the thread left in it. */
+    private static TransferBuffers emptiedPoolOfThisThread() {
+        TransferBuffers buffers = TransferBuffers.ofThread();
+        while (buffers.spares() > 0) {
+            buffers.take(0);
+        }
+        return buffers;
     }
 }
