@@ -41,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * <p>The JVM maps an archive only when the jars it was made from still lead the class path unchanged, and
  * prints a warning otherwise, so archives are named after the jars' paths ({@code pathsKey}) and after their
  * sizes and modification times and the JVM library's ({@code stateKey}): a rebuilt jar or another JDK gets a new
- * archive, and the stale archives of the same paths are removed. The {@code mpjrun} scripts compute the same
+ * archive, and the archives of the same paths that an older build made are removed. The {@code mpjrun} scripts compute the same
  * names (SHA-1 of {@code stat -c '%n %s %Y'} lines).
  *
  * <p>Environment: {@value #SWITCH_VARIABLE}{@code =off} turns it off; {@value #DIR_VARIABLE} moves it from
@@ -297,7 +297,7 @@ public final class ClassDataArchive {
             }
             err.println("mpjrun: making the class-data archive of the runtime (once per build and JDK), "
                     + "for faster MPI.Init...");
-            removeStale();
+            removeStale(directory, pathsKey, name, newestJar(), Instant.now().minus(UNUSED_FOR));
             removeUnused(directory, pathsKey, Instant.now().minus(UNUSED_FOR));
             train();
         }
@@ -380,20 +380,37 @@ public final class ClassDataArchive {
     }
 
     /**
-     * Archives and failure marks of the same jar paths made from older builds (the JVM would refuse those
-     * archives anyway), and what trainings killed before they could clean up left behind.
+     * Removes what other archives of the same jar paths ({@code pathsKey}) left that no job can use: archives and
+     * failure marks older than the newest jar ({@code builtAt}: made from an older build, which the JVM would refuse)
+     * or unused since {@code unusedSince} (made by a JDK since replaced), and what trainings killed before they
+     * could clean up left behind. Another JDK's archive of this build was made, or used, after the jars: it stays, so
+     * that jobs switching {@code JAVA_HOME} keep both JDKs' archives rather than each remaking its own.
      */
-    private void removeStale() throws IOException {
+    static void removeStale(Path directory, String pathsKey, String name, Instant builtAt, Instant unusedSince)
+            throws IOException {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, pathsKey + "-*")) {
             for (Path f : files) {
                 String file = f.getFileName().toString();
-                boolean older = !file.startsWith(name)
+                boolean other = !file.startsWith(name)
                         && (file.endsWith(".jsa") || file.endsWith(FAILED_SUFFIX) || file.endsWith(".log"));
-                if (older || file.endsWith(".tmp")) { // we hold the lock: no training of these paths runs now
+                boolean stale = other && (isOlder(f, builtAt) || isOlder(f, unusedSince));
+                if (stale || file.endsWith(".tmp")) { // we hold the lock: no training of these paths runs now
                     Files.deleteIfExists(f);
                 }
             }
         }
+    }
+
+    /** The latest modification time of the jars, when this build was made. */
+    private Instant newestJar() throws IOException {
+        Instant newest = Instant.EPOCH;
+        for (String jar : jars) {
+            Instant t = Files.getLastModifiedTime(Path.of(jar)).toInstant();
+            if (t.isAfter(newest)) {
+                newest = t;
+            }
+        }
+        return newest;
     }
 
     /**

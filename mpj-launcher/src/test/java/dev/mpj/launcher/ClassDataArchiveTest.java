@@ -68,6 +68,30 @@ class ClassDataArchiveTest {
     }
 
     @Test
+    void makingAnArchiveRemovesThoseOfOlderBuildsAndKeepsAnotherJdksOfThisBuild(@TempDir Path dir)
+            throws IOException {
+        Instant now = Instant.now();
+        Instant built = now.minus(Duration.ofHours(1));
+        Path olderBuild = aged(dir.resolve("aaaa-1111-ranks.jsa"), built.minusSeconds(60));
+        Path olderBuildFailure = aged(dir.resolve("aaaa-1112.failed"), built.minusSeconds(60));
+        Path otherJdk = aged(dir.resolve("aaaa-2222-ranks.jsa"), built.plusSeconds(60));
+        Path otherJdkLauncher = aged(dir.resolve("aaaa-2222-launcher.jsa"), built.plusSeconds(60));
+        Path replacedJdk = aged(dir.resolve("aaaa-4444-ranks.jsa"), now.minus(ClassDataArchive.UNUSED_FOR)
+                .minusSeconds(60)); // a JDK upgraded in place: its library keeps the package's old time
+        Path killedTraining = aged(dir.resolve("aaaa-3333.123.ranks.tmp"), now);
+        Path otherPaths = aged(dir.resolve("bbbb-1111-ranks.jsa"), built.minusSeconds(60));
+
+        ClassDataArchive.removeStale(dir, "aaaa", "aaaa-3333", built, now.minus(ClassDataArchive.UNUSED_FOR));
+
+        for (Path gone : List.of(olderBuild, olderBuildFailure, replacedJdk, killedTraining)) {
+            assertFalse(Files.exists(gone), gone::toString);
+        }
+        for (Path kept : List.of(otherJdk, otherJdkLauncher, otherPaths)) {
+            assertTrue(Files.exists(kept), kept::toString);
+        }
+    }
+
+    @Test
     void usingAnArchiveBringsItsTimeForwardAtMostOnceADay(@TempDir Path dir) throws IOException {
         Instant now = Instant.now();
         Path stale = aged(dir.resolve("a-ranks.jsa"), now.minus(Duration.ofDays(2)));
