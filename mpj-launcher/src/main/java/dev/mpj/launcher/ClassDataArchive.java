@@ -41,8 +41,8 @@ import java.util.concurrent.TimeUnit;
  * <p>The JVM maps an archive only when the jars it was made from still lead the class path unchanged, and
  * prints a warning otherwise, so archives are named after the jars' paths ({@code pathsKey}) and after their
  * sizes and modification times and the JVM library's ({@code stateKey}): a rebuilt jar or another JDK gets a new
- * archive, and the archives of the same paths that an older build made are removed. The {@code mpjrun} scripts compute the same
- * names (SHA-1 of {@code stat -c '%n %s %Y'} lines).
+ * archive, and the archives of the same paths that an older build made are removed. The {@code mpjrun} scripts
+ * compute the same names (SHA-1 of {@code stat -c '%n %s %Y'} lines).
  *
  * <p>Environment: {@value #SWITCH_VARIABLE}{@code =off} turns it off; {@value #DIR_VARIABLE} moves it from
  * {@code ${XDG_CACHE_HOME:-~/.cache}/mpj/cds}.

@@ -71,13 +71,13 @@ class ClassDataArchiveTest {
     void makingAnArchiveRemovesThoseOfOlderBuildsAndKeepsAnotherJdksOfThisBuild(@TempDir Path dir)
             throws IOException {
         Instant now = Instant.now();
-        Instant built = now.minus(Duration.ofHours(1));
+        Instant built = now.minus(ClassDataArchive.UNUSED_FOR).minus(Duration.ofDays(1)); // a build kept a while
         Path olderBuild = aged(dir.resolve("aaaa-1111-ranks.jsa"), built.minusSeconds(60));
         Path olderBuildFailure = aged(dir.resolve("aaaa-1112.failed"), built.minusSeconds(60));
-        Path otherJdk = aged(dir.resolve("aaaa-2222-ranks.jsa"), built.plusSeconds(60));
-        Path otherJdkLauncher = aged(dir.resolve("aaaa-2222-launcher.jsa"), built.plusSeconds(60));
-        Path replacedJdk = aged(dir.resolve("aaaa-4444-ranks.jsa"), now.minus(ClassDataArchive.UNUSED_FOR)
-                .minusSeconds(60)); // a JDK upgraded in place: its library keeps the package's old time
+        Path otherJdk = aged(dir.resolve("aaaa-2222-ranks.jsa"), now.minus(Duration.ofDays(2)));
+        Path otherJdkLauncher = aged(dir.resolve("aaaa-2222-launcher.jsa"), now.minus(Duration.ofDays(2)));
+        // made from this build by a JDK that was since upgraded in place, and so no longer used
+        Path replacedJdk = aged(dir.resolve("aaaa-4444-ranks.jsa"), built.plus(Duration.ofHours(1)));
         Path killedTraining = aged(dir.resolve("aaaa-3333.123.ranks.tmp"), now);
         Path otherPaths = aged(dir.resolve("bbbb-1111-ranks.jsa"), built.minusSeconds(60));
 
