@@ -578,7 +578,8 @@ public class Datatype {
 
     /**
      * The part of {@code buf} a receive of {@code count} items lands in directly (one run of a {@code ByteBuffer}
-     * or a {@code byte[]}), or null when it needs a room to be unpacked from.
+     * or a {@code byte[]}), from its position to its limit, or null when it needs a room to be unpacked from. A
+     * {@code byte[]} is wrapped without a slice: the runtime writes from the room's position.
      */
     ByteBuffer roomInPlace(Object buf, int offset, int count) {
         if (!map.isContiguousFor(count)) {
@@ -590,7 +591,7 @@ public class Datatype {
         if (buf instanceof ByteBuffer) {
             return ((ByteBuffer) buf).slice(first * elementBytes, n * elementBytes);
         }
-        return element == ElementType.BYTE ? ByteBuffer.wrap((byte[]) buf, first, n).slice() : null;
+        return element == ElementType.BYTE ? ByteBuffer.wrap((byte[]) buf, first, n) : null;
     }
 
     /**
@@ -633,7 +634,8 @@ public class Datatype {
     private ReceiveBuffer receiveBuffer(Object buf, int offset, int count, ScratchBuffer scratch, boolean lend) {
         ByteBuffer inPlace = roomInPlace(buf, offset, count);
         if (inPlace != null) {
-            return ReceiveBuffer.inPlace(inPlace);
+            // its users index the room from 0
+            return ReceiveBuffer.inPlace(inPlace.position() == 0 ? inPlace : inPlace.slice());
         }
         int elementBytes = element.bytes;
         int n = count * map.size;
