@@ -238,8 +238,15 @@ public abstract class Comm {
         int world = ranks.toWorld(dest);
         ByteBuffer lent = datatype.packLent(buf, offset, count);
         MpiBackend backend = Environment.backend();
-        Operation op = backend.send(SendStarter.bytes(datatype, buf, offset, count, lent), world, tag,
-                spec.pointToPointContext(), mode);
+        ByteBuffer data = SendStarter.bytes(datatype, buf, offset, count, lent);
+        int context = spec.pointToPointContext();
+        if (mode != SendMode.SYNCHRONOUS && backend.sendNow(data, world, tag, context)) {
+            if (lent != null) {
+                TransferBuffers.giveBack(lent);
+            }
+            return;
+        }
+        Operation op = backend.send(data, world, tag, context, mode);
         if (!op.isComplete()) {
             // named in the wait report as the send's request would be
             PendingCall pending = (w, t) -> envelope(call, "dest", toCommRank(w), t);
@@ -520,7 +527,7 @@ public abstract class Comm {
     // ---- starters: arguments are checked when the starter is made, data are packed when it runs ----
 
     private Request started(Request.Starter starter) {
-        Request request = new Request(this, starter);
+        Request request = starter instanceof Transfer ? (Transfer) starter : new Request(this, starter);
         request.start();
         return request;
     }
@@ -537,7 +544,7 @@ public abstract class Comm {
         if (dest == MPI.PROC_NULL) {
             return PROC_NULL;
         }
-        return new SendStarter(call, datatype, buf, offset, count, ranks.toWorld(dest), tag,
+        return new SendStarter(this, call, datatype, buf, offset, count, ranks.toWorld(dest), tag,
                 spec.pointToPointContext(), mode);
     }
 
@@ -563,7 +570,7 @@ public abstract class Comm {
         if (source == MPI.PROC_NULL) {
             return PROC_NULL;
         }
-        return new ReceiveStarter(call, datatype, buf, offset, count, worldSource(source), tag,
+        return new ReceiveStarter(this, call, datatype, buf, offset, count, worldSource(source), tag,
                 spec.pointToPointContext());
     }
 
@@ -572,8 +579,12 @@ public abstract class Comm {
      * lambdas their linking took a third of a rank's first interpreted exchange with its neighbours.
      */
 
-    /** What a send or receive starter holds: the user's buffer and the message's envelope in world terms. */
-    private abstract static class Transfer implements Request.Starter {
+    /**
+     * What a send or receive starter holds: the user's buffer and the message's envelope in world terms. A
+     * non-blocking call starts it as its own request, so it makes one object where a request and its starter were
+     * two; a persistent request keeps it as the starter of each of its starts.
+     */
+    private abstract static class Transfer extends Request implements Request.Starter {
         /** The call that made it, for the wait report. */
         final String call;
         final Datatype datatype;
@@ -584,8 +595,9 @@ public abstract class Comm {
         final int tag;
         final int context;
 
-        Transfer(String call, Datatype datatype, Object buf, int offset, int count, int world, int tag,
+        Transfer(Comm comm, String call, Datatype datatype, Object buf, int offset, int count, int world, int tag,
                  int context) {
+            super(comm);
             this.call = call;
             this.datatype = datatype;
             this.buf = buf;
@@ -601,9 +613,9 @@ public abstract class Comm {
     private static final class SendStarter extends Transfer {
         private final SendMode mode;
 
-        SendStarter(String call, Datatype datatype, Object buf, int offset, int count, int world, int tag,
+        SendStarter(Comm comm, String call, Datatype datatype, Object buf, int offset, int count, int world, int tag,
                     int context, SendMode mode) {
-            super(call, datatype, buf, offset, count, world, tag, context);
+            super(comm, call, datatype, buf, offset, count, world, tag, context);
             this.mode = mode;
         }
 
@@ -620,8 +632,20 @@ public abstract class Comm {
         @Override
         public void start(Request request) {
             ByteBuffer lent = datatype == null ? null : datatype.packLent(buf, offset, count);
-            Operation op = Environment.backend().send(bytes(datatype, buf, offset, count, lent), world, tag, context,
-                    mode);
+            ByteBuffer data = bytes(datatype, buf, offset, count, lent);
+            MpiBackend backend = Environment.backend();
+            if (mode != SendMode.SYNCHRONOUS) {
+                int bytes = data.remaining();
+                if (backend.sendNow(data, world, tag, context)) {
+                    // copied out and complete: no operation to keep, the status is all the request holds
+                    if (lent != null) {
+                        TransferBuffers.giveBack(lent);
+                    }
+                    request.sentAtOnce(world, tag, bytes);
+                    return;
+                }
+            }
+            Operation op = backend.send(data, world, tag, context, mode);
             if (lent != null && op.isComplete()) {
                 // the runtime copied the data before returning (eager, or delivered to this rank)
                 TransferBuffers.giveBack(lent);
@@ -634,9 +658,9 @@ public abstract class Comm {
 
     /** Finds where the data will land and hands the receive to the runtime. */
     private static final class ReceiveStarter extends Transfer {
-        ReceiveStarter(String call, Datatype datatype, Object buf, int offset, int count, int world, int tag,
-                       int context) {
-            super(call, datatype, buf, offset, count, world, tag, context);
+        ReceiveStarter(Comm comm, String call, Datatype datatype, Object buf, int offset, int count, int world,
+                       int tag, int context) {
+            super(comm, call, datatype, buf, offset, count, world, tag, context);
         }
 
         @Override
@@ -646,6 +670,12 @@ public abstract class Comm {
 
         @Override
         public void start(Request request) {
+            // a byte[] or ByteBuffer run is received in place: nothing to unpack, so no receive buffer is made
+            ByteBuffer room = datatype.roomInPlace(buf, offset, count);
+            if (room != null) {
+                request.started(Environment.backend().receive(room, world, tag, context), null);
+                return;
+            }
             ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
             request.started(Environment.backend().receive(into.room(), world, tag, context), into);
         }

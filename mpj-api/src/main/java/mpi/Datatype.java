@@ -577,6 +577,24 @@ public class Datatype {
     }
 
     /**
+     * The part of {@code buf} a receive of {@code count} items lands in directly (one run of a {@code ByteBuffer}
+     * or a {@code byte[]}), from its position to its limit, or null when it needs a room to be unpacked from. A
+     * {@code byte[]} is wrapped without a slice: the runtime writes from the room's position.
+     */
+    ByteBuffer roomInPlace(Object buf, int offset, int count) {
+        if (!map.isContiguousFor(count)) {
+            return null;
+        }
+        int elementBytes = element.bytes;
+        int n = count * map.size;
+        int first = offset + map.firstOffset();
+        if (buf instanceof ByteBuffer) {
+            return ((ByteBuffer) buf).slice(first * elementBytes, n * elementBytes);
+        }
+        return element == ElementType.BYTE ? ByteBuffer.wrap((byte[]) buf, first, n) : null;
+    }
+
+    /**
      * Whether a receive of {@code count} items into {@code buf} is read from its room as one dense run of a
      * primitive array other than {@code byte[]} ({@link #readDense}); a {@code byte[]} or {@code ByteBuffer} run
      * is received in place instead.
@@ -614,17 +632,13 @@ public class Datatype {
     }
 
     private ReceiveBuffer receiveBuffer(Object buf, int offset, int count, ScratchBuffer scratch, boolean lend) {
+        ByteBuffer inPlace = roomInPlace(buf, offset, count);
+        if (inPlace != null) {
+            // its users index the room from 0
+            return ReceiveBuffer.inPlace(inPlace.position() == 0 ? inPlace : inPlace.slice());
+        }
         int elementBytes = element.bytes;
         int n = count * map.size;
-        if (map.isContiguousFor(count)) {
-            int first = offset + map.firstOffset();
-            if (buf instanceof ByteBuffer) {
-                return ReceiveBuffer.inPlace(((ByteBuffer) buf).slice(first * elementBytes, n * elementBytes));
-            }
-            if (element == ElementType.BYTE) {
-                return ReceiveBuffer.inPlace(ByteBuffer.wrap((byte[]) buf, first, n).slice());
-            }
-        }
         ByteBuffer room = lend ? TransferBuffers.lend(n * elementBytes)
                 : scratch == null ? ByteBuffer.allocate(n * elementBytes).order(ByteOrder.LITTLE_ENDIAN)
                 : scratch.take(n * elementBytes);

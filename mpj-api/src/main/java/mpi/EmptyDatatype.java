@@ -59,6 +59,11 @@ final class EmptyDatatype extends Datatype {
     }
 
     @Override
+    ByteBuffer roomInPlace(Object buf, int offset, int count) {
+        return null; // its receives take the receive buffer below
+    }
+
+    @Override
     ReceiveBuffer receiveBuffer(Object buf, int offset, int count, ScratchBuffer scratch) {
         return ReceiveBuffer.inPlace(ByteBuffer.allocate(0));
     }

@@ -117,6 +117,11 @@ final class ObjectDatatype extends Datatype {
     }
 
     @Override
+    ByteBuffer roomInPlace(Object buf, int offset, int count) {
+        return null; // its receives take the receive buffer below
+    }
+
+    @Override
     ReceiveBuffer receiveBuffer(Object buf, int offset, int count, ScratchBuffer scratch) {
         Object[] objects = (Object[]) buf;
         return ReceiveBuffer.unpacking(null, (completed, status) -> {

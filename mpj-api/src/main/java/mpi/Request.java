@@ -46,6 +46,15 @@ public class Request {
     }
 
     /**
+     * A request that is its own starter: a non-blocking send or receive keeps its envelope in itself rather than in
+     * a second object made per call.
+     */
+    Request(Comm comm) {
+        this.comm = comm;
+        this.starter = (Starter) this;
+    }
+
+    /**
      * An active request for a non-blocking collective the runtime has started as {@code op}; {@code result}, if any,
      * receives the collective's result when the request completes.
      */
@@ -81,6 +90,11 @@ public class Request {
     /** Called by a starter: the communication is already complete with {@code status}. */
     final void completedWith(Status status) {
         immediate = status;
+    }
+
+    /** Called by a starter: the runtime copied out a send of {@code bytes} to world rank {@code dest} and completed it. */
+    final void sentAtOnce(int dest, int tag, int bytes) {
+        immediate = new Status(comm.toCommRank(dest), tag, bytes);
     }
 
     final boolean isActive() {

@@ -37,6 +37,8 @@ public final class LoopbackBackend implements MpiBackend {
     private int size;
     /** Whether standard sends to other ranks complete at once (eager) or only once taken (rendezvous). */
     boolean eagerToPeers = true;
+    /** Whether {@link #sendNow} takes eager sends to other ranks, as the mpj runtime does; else it declines them all. */
+    boolean sendsNow;
     /** "send" and "receive", in the order the API called them. */
     final List<String> calls = new ArrayList<>();
     int polls;
@@ -110,6 +112,21 @@ public final class LoopbackBackend implements MpiBackend {
             }
         }
         return send;
+    }
+
+    @Override
+    public boolean sendNow(ByteBuffer data, int destWorldRank, int tag, int context) {
+        if (!sendsNow || destWorldRank == rank || !eagerToPeers) {
+            return false;
+        }
+        calls.add("sendNow");
+        byte[] bytes = new byte[data.remaining()];
+        data.duplicate().get(bytes);
+        LoopbackOperation sent = new LoopbackOperation(destWorldRank, tag, null);
+        sent.byteCount = bytes.length;
+        sent.complete = true;
+        outbox.add(new Message(rank, destWorldRank, tag, context, bytes, sent));
+        return true;
     }
 
     @Override

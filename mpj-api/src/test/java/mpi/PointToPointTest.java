@@ -3,6 +3,7 @@ package mpi;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,6 +52,33 @@ class PointToPointTest extends MpiTestSupport {
 
         assertArrayEquals(new int[] {8, 9, 3}, buffer);
         assertArrayEquals(new byte[] {1, 0, 0, 0, 2, 0, 0, 0}, backend.takeSent(1).data());
+    }
+
+    @Test
+    void anIsendTheRuntimeSendsAtOnceIsCompleteWithTheStatusOfItsSend() {
+        backend.sendsNow = true;
+
+        Request request = MPI.COMM_WORLD.Isend(new int[] {5, 6, 7}, 1, 2, MPI.INT, 1, 4);
+
+        assertEquals(java.util.List.of("sendNow"), backend.calls, "no operation was started");
+        assertArrayEquals(new byte[] {6, 0, 0, 0, 7, 0, 0, 0}, backend.takeSent(1).data());
+        Status status = Request.Waitall(new Request[] {request})[0];
+        assertEquals(1, status.source);
+        assertEquals(4, status.tag);
+        assertEquals(2, status.Get_count(MPI.INT));
+        assertEquals(0, status.index);
+        assertTrue(request.Is_null());
+    }
+
+    @Test
+    void synchronousSendsAndSendsTheRuntimeDeclinesTakeTheOperationPath() {
+        backend.sendsNow = true;
+
+        MPI.COMM_WORLD.Issend(new int[] {1}, 0, 1, MPI.INT, 1, 0).Cancel();
+        MPI.COMM_WORLD.Isend(new int[] {2}, 0, 1, MPI.INT, 0, 0).Wait();
+        MPI.COMM_WORLD.Send(new int[] {3}, 0, 1, MPI.INT, 1, 0);
+
+        assertEquals(java.util.List.of("send", "send", "sendNow"), backend.calls);
     }
 
     @Test

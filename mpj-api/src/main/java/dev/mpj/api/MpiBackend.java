@@ -49,6 +49,15 @@ public interface MpiBackend {
     Operation send(ByteBuffer data, int destWorldRank, int tag, int context, SendMode mode);
 
     /**
+     * A standard-mode send that the runtime can copy out and complete before returning (an eager message with room
+     * to go): sends it and returns true, without an operation to keep. Returns false, having done nothing, when the
+     * send would have to wait or be tracked; the caller then calls {@link #send}. This default always declines.
+     */
+    default boolean sendNow(ByteBuffer data, int destWorldRank, int tag, int context) {
+        return false;
+    }
+
+    /**
      * Posts a receive into {@code room} (position to limit). With {@code room == null} the runtime
      * allocates a buffer of the incoming message's exact size, readable through {@link Operation#buffer()}
      * (used for serialised objects, whose byte size the receiver cannot know).

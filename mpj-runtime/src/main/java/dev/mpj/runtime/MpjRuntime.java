@@ -175,6 +175,11 @@ public final class MpjRuntime implements MpiBackend {
     }
 
     @Override
+    public boolean sendNow(ByteBuffer data, int destWorldRank, int tag, int context) {
+        return engine.sendNow(data, destWorldRank, tag, context);
+    }
+
+    @Override
     public Operation receive(ByteBuffer room, int sourceWorldRank, int tag, int context) {
         return engine.receive(room, sourceWorldRank, tag, context);
     }

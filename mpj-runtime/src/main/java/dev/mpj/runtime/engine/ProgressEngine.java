@@ -276,12 +276,10 @@ public final class ProgressEngine implements FrameSink {
         }
         int length = data.remaining();
         boolean sync = mode == SendMode.SYNCHRONOUS;
-        if (dest != rank && length <= eagerThreshold && credit.tryCharge(dest, length)) {
+        if (mayGoEager(dest, length)) {
             // copied before router.send returns, so the operation keeps no view of the data
             SendOperation op = new SendOperation(nextId++, dest, tag, context, data);
-            FrameHeader.write(header, sync ? FrameHeader.EAGER_SYNC : FrameHeader.EAGER, context, rank, tag,
-                    op.id, length);
-            router.send(dest, header, data);
+            sendEager(data, dest, tag, context, sync, op.id);
             if (sync) {
                 sendsInFlight.put(op.id, op);
                 op.data = null;
@@ -299,6 +297,34 @@ public final class ProgressEngine implements FrameSink {
             router.send(dest, header, op.data.slice(0, 0));
         }
         return op;
+    }
+
+    /**
+     * A standard send copied into the transport at once, with no operation made ({@link MpiBackend#sendNow}); false
+     * when it must take {@link #send}'s path (to this rank, rendezvous, no credit, a revoked context).
+     */
+    public boolean sendNow(ByteBuffer data, int dest, int tag, int context) {
+        lock.lock();
+        try {
+            if (revoked != null && revoked.contains(context) || !mayGoEager(dest, data.remaining())) {
+                return false;
+            }
+            sendEager(data, dest, tag, context, false, nextId++);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether a send goes eager now: to another rank, small enough, and charged to the peer's credit. */
+    private boolean mayGoEager(int dest, int length) {
+        return dest != rank && length <= eagerThreshold && credit.tryCharge(dest, length);
+    }
+
+    private void sendEager(ByteBuffer data, int dest, int tag, int context, boolean sync, long id) {
+        FrameHeader.write(header, sync ? FrameHeader.EAGER_SYNC : FrameHeader.EAGER, context, rank, tag, id,
+                data.remaining());
+        router.send(dest, header, data);
     }
 
     private void sendToSelf(SendOperation op, boolean sync) {

@@ -69,6 +69,24 @@ class ProgressEngineFlowControlTest {
     }
 
     @Test
+    void sendNowDeclinesOnceTheBudgetIsSpentAndGoesAgainWhenCreditComesBack() {
+        EngineHarness h = harness(CREDIT);
+        for (int i = 0; i < CREDIT / SIZE; i++) {
+            assertTrue(h.get(0).sendNow(message(i), 1, 7, 0), "message " + i + " within the budget");
+        }
+        assertFalse(h.get(0).sendNow(message(CREDIT / SIZE), 1, 7, 0), "beyond the budget: the send path waits");
+        assertEquals(CREDIT, h.get(0).eagerBytesOutstanding(1));
+        for (int i = 0; i < CREDIT / SIZE; i++) {
+            ByteBuffer room = ByteBuffer.allocate(SIZE);
+            Operation r = h.get(1).receive(room, 0, 7, 0);
+            h.pump(r::isComplete);
+            assertMessage(i, room);
+        }
+        h.pump(() -> h.get(0).eagerBytesOutstanding(1) == 0);
+        assertTrue(h.get(0).sendNow(message(0), 1, 7, 0), "returned credit lets it go again");
+    }
+
+    @Test
     void eagerMessagesMatchedOnArrivalReturnCreditToo() {
         EngineHarness h = harness(CREDIT);
         for (int i = 0; i < 10 * CREDIT / SIZE; i++) {

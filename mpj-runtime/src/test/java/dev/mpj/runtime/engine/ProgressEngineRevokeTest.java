@@ -60,6 +60,14 @@ class ProgressEngineRevokeTest {
     }
 
     @Test
+    void sendNowLeavesASendOnARevokedContextToTheSendPathThatFailsIt() {
+        h.get(0).revoke(COLL, MEMBERS, "count mismatch");
+        h.pumpAll();
+        assertFalse(h.get(1).sendNow(ByteBuffer.allocate(4), 2, 7, COLL));
+        assertRevokedBy(0, h.get(1).send(ByteBuffer.allocate(4), 2, 7, COLL, SendMode.STANDARD));
+    }
+
+    @Test
     void aRendezvousSendWaitingForItsMatchFails() {
         Operation send = h.get(1).send(ByteBuffer.allocate(4 * EAGER), 2, 7, COLL, SendMode.STANDARD);
         h.pumpAll();

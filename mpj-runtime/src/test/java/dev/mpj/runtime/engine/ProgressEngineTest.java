@@ -222,6 +222,31 @@ class ProgressEngineTest {
     }
 
     @Test
+    void sendNowTakesOnlyEagerSendsToOtherRanksAndKeepsTheSendersOrder() {
+        assertFalse(h.get(0).sendNow(bytes(EAGER + 1, 0), 1, 9, 0), "a rendezvous send is tracked");
+        assertFalse(h.get(0).sendNow(bytes(8, 0), 0, 9, 0), "a send to itself is matched here");
+        // small through sendNow around a large one through send: received in the order sent
+        int[] sizes = {10, 5 * CHUNK, EAGER, 0};
+        List<Operation> sends = new ArrayList<>();
+        for (int i = 0; i < sizes.length; i++) {
+            if (sizes[i] <= EAGER) {
+                assertTrue(h.get(0).sendNow(bytes(sizes[i], i), 1, 9, 0), "message " + i);
+            } else {
+                sends.add(h.get(0).send(bytes(sizes[i], i), 1, 9, 0, SendMode.STANDARD));
+            }
+        }
+        h.pumpAll();
+        for (int i = 0; i < sizes.length; i++) {
+            ByteBuffer r = room(10 * CHUNK);
+            Operation recv = h.get(1).receive(r, MpiBackend.ANY_SOURCE, 9, 0);
+            h.pump(recv::isComplete);
+            assertEquals(sizes[i], recv.byteCount(), "message " + i);
+            assertEquals(bytes(sizes[i], i), r.limit(sizes[i]));
+        }
+        h.pump(() -> sends.stream().allMatch(Operation::isComplete));
+    }
+
+    @Test
     void synchronousSendCompletesOnlyAfterTheMatch() {
         for (int size : new int[]{8, 4 * CHUNK}) {
             Operation ssend = h.get(0).send(bytes(size, 0), 1, 1, 0, SendMode.SYNCHRONOUS);
