@@ -45,7 +45,7 @@ final class ParallelStarts {
                 starters[t].join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                failure = new IOException("interrupted while starting " + what.apply(t));
+                failure = new IOException("interrupted while starting processes");
             }
             if (failure == null) {
                 failure = failures[t];
