@@ -181,7 +181,6 @@ public final class Job {
             try {
                 if (rootAgent != null) {
                     startAgents(secret); // before the root's own ranks, as every agent does
-                    awaitChildAgents(settings);
                 }
                 startRanks(command);
             } catch (IOException e) {
@@ -207,18 +206,17 @@ public final class Job {
     }
 
     /**
-     * Starts every rank, then attaches its output forwarders and exit watch. A process start returns only once the
-     * child has executed its program, which on a machine busy with the ranks already booting waits for the CPU; so
-     * {@value #SPAWNERS} threads start the ranks side by side, and the forwarders come after, which shortens the
-     * gap between the first and the last rank's start (the wait at the job's first fence). A rank's unread output
-     * waits in its pipe meanwhile.
+     * Starts every rank ({@link ParallelStarts}), then attaches its output forwarders and exit watch. The forwarders
+     * come after, which shortens the gap between the first and the last rank's start (the wait at the job's first
+     * fence). A rank's unread output waits in its pipe meanwhile.
      */
     private void startRanks(RankCommand command) throws IOException {
         int n = options.processes();
         // with agents, the root starts the first node's ranks (the first block), the agents the others
         int local = rootAgent == null ? n : options.mapping().localSize(0);
         Process[] started = new Process[local];
-        IOException failure = spawn(command, started);
+        IOException failure = ParallelStarts.start(rank -> processBuilder(command, rank), rank -> "rank " + rank,
+                started, "mpjrun-spawn-");
         for (int rank = 0; rank < local; rank++) {
             if (started[rank] != null) {
                 ranks.add(new RankProcess(rank, started[rank]));
@@ -256,42 +254,32 @@ public final class Job {
         for (int rank = 0; rank < remoteRanks.length; rank++) {
             remoteRanks[rank] = RankProcess.remote(rank);
         }
-        for (int node : rootAgent.childNodes()) {
-            ProcessBuilder pb = AgentProcesses.builder(node, rootAgent.childrenPort(), secret);
+        List<Integer> nodes = rootAgent.childNodes();
+        Process[] started = new Process[nodes.size()];
+        IOException failure = ParallelStarts.start(i -> {
+            ProcessBuilder pb = AgentProcesses.builder(nodes.get(i), rootAgent.childrenPort(), secret);
             if (inheritOutput) {
                 pb.redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT);
             }
-            Process p;
-            try {
-                p = pb.start();
-            } catch (IOException e) {
-                throw new IOException("cannot start the agent of node " + node + ": " + e.getMessage(), e);
+            return pb;
+        }, i -> "the agent of node " + nodes.get(i), started, "mpjrun-agent-spawn-");
+        for (int i = 0; i < started.length; i++) {
+            Process p = started[i];
+            if (p == null) {
+                continue;
             }
+            int node = nodes.get(i);
             agents.add(p);
             p.getOutputStream().close();
             if (!inheritOutput) {
                 agentForwarders.add(OutputForwarder.start(p.getInputStream(), out, "", "mpjrun-agent-out-" + node));
                 agentForwarders.add(OutputForwarder.start(p.getErrorStream(), err, "", "mpjrun-agent-err-" + node));
             }
-            p.onExit().thenAccept(x -> {
-                rootAgent.stopWaitingForChildren();
-                events.add(new AgentFailed("the agent of node " + node + " (pid " + x.pid()
-                        + ") exited with status " + x.exitValue()));
-            });
+            p.onExit().thenAccept(x -> events.add(new AgentFailed("the agent of node " + node + " (pid " + x.pid()
+                    + ") exited with status " + x.exitValue())));
         }
-    }
-
-    /**
-     * Waits for the root's child agents to connect before starting the first node's ranks, at most the ranks' init
-     * timeout: ranks started while the agents' JVMs boot would count that boot, under load tens of seconds, against
-     * their own {@code MPI.Init} timeout, and would take the cores the agents need. Past the bound the ranks start
-     * anyway and their init timeout ends a job whose agent never came.
-     */
-    private void awaitChildAgents(Settings settings) {
-        try {
-            rootAgent.awaitChildren(settings.initTimeoutSeconds(), TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (failure != null) {
+            throw failure;
         }
     }
 
@@ -319,46 +307,6 @@ public final class Job {
                 Thread.currentThread().interrupt();
             }
         }
-    }
-
-    /** Threads that start ranks at once. */
-    static final int SPAWNERS = 4;
-
-    /**
-     * Starts rank r's process into {@code started[r]}, thread t of {@value #SPAWNERS} taking the ranks r ≡ t; returns
-     * the first failure (the ranks after it on that thread are not started), or null.
-     */
-    private IOException spawn(RankCommand command, Process[] started) {
-        int threads = Math.min(SPAWNERS, started.length);
-        IOException[] failures = new IOException[threads];
-        Thread[] spawners = new Thread[threads];
-        for (int t = 0; t < threads; t++) {
-            int first = t;
-            spawners[t] = new Thread(() -> {
-                for (int rank = first; rank < started.length; rank += threads) {
-                    try {
-                        started[rank] = processBuilder(command, rank).start();
-                    } catch (IOException e) {
-                        failures[first] = new IOException("cannot start rank " + rank + ": " + e.getMessage(), e);
-                        return;
-                    }
-                }
-            }, "mpjrun-spawn-" + t);
-            spawners[t].start();
-        }
-        IOException failure = null;
-        for (int t = 0; t < threads; t++) {
-            try {
-                spawners[t].join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                failure = new IOException("interrupted while starting the ranks");
-            }
-            if (failure == null) {
-                failure = failures[t];
-            }
-        }
-        return failure;
     }
 
     private ProcessBuilder processBuilder(RankCommand command, int rank) {

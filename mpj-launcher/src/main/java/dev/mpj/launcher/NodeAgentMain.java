@@ -1,21 +1,17 @@
 package dev.mpj.launcher;
 
 import dev.mpj.launcher.agent.NodeAgent;
-import dev.mpj.runtime.config.Settings;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * A node agent's JVM (decision 0036): it connects to its parent agent, shows the job's secret and its node, and
- * receives the job ({@link AgentJob}); then it starts its children's agents and, once they have connected (at most
- * the ranks' init timeout), its node's ranks, each under a {@link RankSupervisor}, and serves their PMI
+ * receives the job ({@link AgentJob}); then it starts its children's agents and, without waiting for them, its
+ * node's ranks, each under a {@link RankSupervisor}, and serves their PMI
  * ({@link NodeAgent}). Its ranks' output goes to its own stdout and
  * stderr, prefixed with the rank under {@code -l}. Their starts and exits go up the tree. It ends when its parent
  * link closes (the job is over, or the parent died) or on SIGTERM: it stops its ranks (SIGTERM, then SIGKILL) and
@@ -57,20 +53,7 @@ public final class NodeAgentMain {
         Thread hook = new Thread(this::stop, "mpj-agent-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         agent.start();
-        for (int child : agent.childNodes()) {
-            Process p = AgentProcesses.builder(child, agent.childrenPort(), secret).inheritIO().start();
-            synchronized (children) {
-                children.add(p);
-            }
-            p.onExit().thenAccept(x -> {
-                agent.stopWaitingForChildren();
-                if (!stopping && x.exitValue() != 0) {
-                    agent.events().agentFailed(child, "the agent of node " + child + " exited with status "
-                            + x.exitValue());
-                }
-            });
-        }
-        awaitChildren(job, agent);
+        startChildren(agent, secret);
         startRanks(job, agent, secret);
         try {
             parentLost.await();
@@ -95,41 +78,57 @@ public final class NodeAgentMain {
         }
     }
 
-    /**
-     * Waits for this agent's children to connect before it starts its own ranks, at most the ranks' init timeout,
-     * as mpjrun does for the root (its {@code awaitChildAgents}).
-     */
-    private static void awaitChildren(AgentJob job, NodeAgent agent) {
-        Map<String, String> environment = new HashMap<>(System.getenv());
-        environment.putAll(job.environment());
-        try {
-            agent.awaitChildren(Settings.from(environment, new Properties()).initTimeoutSeconds(), TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (IllegalArgumentException e) {
-            // a setting the ranks will refuse themselves: start them and let them say so
+    /** Starts the children's agents side by side ({@link ParallelStarts}); one that exits with a failure fails the job. */
+    private void startChildren(NodeAgent agent, String secret) throws IOException {
+        List<Integer> nodes = agent.childNodes();
+        Process[] started = new Process[nodes.size()];
+        IOException failure = ParallelStarts.start(
+                i -> AgentProcesses.builder(nodes.get(i), agent.childrenPort(), secret).inheritIO(),
+                i -> "the agent of node " + nodes.get(i), started, "mpj-agent-spawn-");
+        for (int i = 0; i < started.length; i++) {
+            Process p = started[i];
+            if (p == null) {
+                continue;
+            }
+            synchronized (children) {
+                children.add(p);
+            }
+            int child = nodes.get(i);
+            p.onExit().thenAccept(x -> {
+                if (!stopping && x.exitValue() != 0) {
+                    agent.events().agentFailed(child, "the agent of node " + child + " exited with status "
+                            + x.exitValue());
+                }
+            });
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 
+    /**
+     * Starts this node's ranks side by side ({@link ParallelStarts}), as soon as its PMI server listens: their JVMs
+     * boot while the children's agents boot, and their first fence is answered only once the whole tree's parts
+     * have come up and the result down (decision 0054).
+     */
     private void startRanks(AgentJob job, NodeAgent agent, String secret) throws IOException {
         RankCommand command = RankCommand.of(job, agent.pmiPort(), secret);
-        for (int rank = 0; rank < job.size(); rank++) {
-            if (job.mapping().nodeOf(rank) != agent.node()) {
-                continue;
-            }
-            ProcessBuilder pb = command.processBuilder(rank);
+        int[] local = IntStream.range(0, job.size()).filter(r -> job.mapping().nodeOf(r) == agent.node()).toArray();
+        Process[] started = new Process[local.length];
+        IOException failure = ParallelStarts.start(i -> {
+            ProcessBuilder pb = command.processBuilder(local[i]);
             pb.command(RankSupervisor.wrap(pb.command()));
             if (!job.prefixOutput()) {
                 pb.redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT);
             }
-            Process p;
-            try {
-                p = pb.start();
-            } catch (IOException e) {
-                agent.events().agentFailed(agent.node(), "the agent of node " + agent.node() + " cannot start rank "
-                        + rank + ": " + e.getMessage());
-                return;
+            return pb;
+        }, i -> "rank " + local[i], started, "mpj-agent-rank-spawn-");
+        for (int i = 0; i < started.length; i++) {
+            Process p = started[i];
+            if (p == null) {
+                continue;
             }
+            int rank = local[i];
             synchronized (rankProcesses) {
                 rankProcesses.add(p);
             }
@@ -139,9 +138,11 @@ public final class NodeAgentMain {
                 forwarders.add(OutputForwarder.start(p.getInputStream(), System.out, prefix, "mpj-agent-out-" + rank));
                 forwarders.add(OutputForwarder.start(p.getErrorStream(), System.err, prefix, "mpj-agent-err-" + rank));
             }
-            int r = rank;
             agent.events().rankStarted(rank, p.pid());
-            p.onExit().thenAccept(x -> agent.events().rankExited(r, x.exitValue()));
+            p.onExit().thenAccept(x -> agent.events().rankExited(rank, x.exitValue()));
+        }
+        if (failure != null) {
+            agent.events().agentFailed(agent.node(), "the agent of node " + agent.node() + " " + failure.getMessage());
         }
     }
 

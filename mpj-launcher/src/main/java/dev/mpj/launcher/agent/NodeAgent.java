@@ -18,14 +18,13 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The PMI side of one node agent (decision 0036): a {@link PmiServer} for the ranks of its node, a link to its
  * parent agent (none at the root, which is mpjrun), and links from its children, which connect to it and must
  * show the job's secret and their node first. Each collective (fence, allgather, ring) completes here once the
- * node's ranks and every child have sent their parts: a child agent sends the merged part up, the root computes
+ * node's ranks and every child have sent their parts, so ranks may enter one before a child has even connected (an
+ * agent starts its ranks without waiting for its children, decision 0054): a child agent sends the merged part up, the root computes
  * the result, and results flow back down, each agent passing them to its server (which writes the fence's KVS into
  * its node's shared table before it answers its ranks) and to its children. Events about ranks and agents go up
  * to the root's {@link Events}. A child link that breaks is an agent failure; a parent link that breaks ends the
@@ -56,8 +55,6 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
     private final byte[] spec;
     private final List<Integer> childNodes;
     private final Map<Integer, TreeLink> children = new ConcurrentHashMap<>();
-    /** Counted down as each child connects and receives the job. */
-    private final CountDownLatch childrenUp;
     private final List<Thread> threads = new ArrayList<>();
     private ServerSocket acceptor;
     private PmiServer server;
@@ -86,7 +83,6 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         this.parent = parent;
         this.spec = spec.clone();
         this.childNodes = TreeShape.children(node, mapping.nodes(), width);
-        this.childrenUp = new CountDownLatch(childNodes.size());
     }
 
     /** The root, node 0: {@code events} learns everything; {@code spec} goes to each child that connects. */
@@ -172,22 +168,6 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         return children.size();
     }
 
-    /**
-     * Waits until every child has connected and received the job, or {@link #stopWaitingForChildren} was called,
-     * at most {@code timeout}; returns whether every child connected. An agent starts its own ranks after it, so
-     * that they do not begin their init timeout while the children's JVMs still boot on the same cores.
-     */
-    public boolean awaitChildren(long timeout, TimeUnit unit) throws InterruptedException {
-        return childrenUp.await(timeout, unit) && children.size() == childNodes.size();
-    }
-
-    /** Ends {@link #awaitChildren} now: a child's agent exited, so the job is failing anyway. */
-    public void stopWaitingForChildren() {
-        while (childrenUp.getCount() > 0) {
-            childrenUp.countDown();
-        }
-    }
-
     private void daemon(String name, Runnable body) {
         Thread t = new Thread(body, name);
         t.setDaemon(true);
@@ -233,7 +213,6 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
                         : "did not show the job's secret");
             }
             link.send(new TreeLink.Spec(spec));
-            childrenUp.countDown();
             int child = hello.node();
             daemon("mpj-agent-child-" + child, () -> readChild(child, link));
         } catch (IOException | RuntimeException e) {

@@ -16,10 +16,8 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,19 +63,43 @@ class NodeAgentTest {
     }
 
     @Test
-    @Timeout(20) // a wait that stopping did not end would last a day
-    void anAgentWaitsForItsChildrenBeforeItsRanksAndStopsWaitingWhenTold() throws Exception {
-        assertTrue(agents.get(0).awaitChildren(5, TimeUnit.SECONDS), "node 1 connected to the root");
-        assertTrue(agents.get(2).awaitChildren(0, TimeUnit.SECONDS), "a leaf has no children to wait for");
-        NodeAgent lonely = NodeAgent.root(ProcessMapping.blocks(4, 2), KVS, SECRET, 1, new RecordingEvents(events),
+    @Timeout(20)
+    void ranksThatFenceBeforeTheirChildAgentConnectsAreAnsweredOnceItsPartsCome() throws IOException {
+        NodeAgent root = NodeAgent.root(ProcessMapping.blocks(4, 2), KVS, SECRET, 1, new RecordingEvents(events),
                 new byte[0]);
-        lonely.start();
+        root.start();
+        List<RawPmiClient> early = new ArrayList<>();
+        NodeAgent child = null;
         try {
-            assertFalse(lonely.awaitChildren(50, TimeUnit.MILLISECONDS), "node 1's agent never came");
-            lonely.stopWaitingForChildren(); // as when that agent's process exits
-            assertFalse(lonely.awaitChildren(1, TimeUnit.DAYS), "not every child connected");
+            for (int rank = 0; rank < 2; rank++) {
+                early.add(RawPmiClient.connect(root.pmiPort(), 5000, SECRET));
+                early.get(rank).initack(rank);
+                early.get(rank).call("put", "kvsname", KVS, "key", "early-" + rank, "value", "e" + rank);
+                early.get(rank).send(Pmi1Message.of("barrier_in"));
+            }
+            assertEquals(0, root.connectedChildren(), "node 1's agent has not come yet");
+            NodeAgent.Connected c = NodeAgent.connect(root.childrenPort(), SECRET, 1);
+            child = NodeAgent.below(c.link(), ProcessMapping.blocks(4, 2), KVS, SECRET, 1, 1, c.spec());
+            child.start();
+            List<RawPmiClient> late = new ArrayList<>();
+            for (int rank = 2; rank < 4; rank++) {
+                RawPmiClient r = RawPmiClient.connect(child.pmiPort(), 5000, SECRET);
+                late.add(r);
+                r.initack(rank);
+                r.send(Pmi1Message.of("barrier_in"));
+            }
+            early.addAll(late);
+            for (RawPmiClient r : early) {
+                assertEquals("barrier_out", r.reply().command());
+            }
+            assertEquals("e0", late.get(1).call("get", "kvsname", KVS, "key", "early-0").get("value"),
+                    "the early ranks' puts reached the late node");
         } finally {
-            lonely.close();
+            early.forEach(RawPmiClient::close);
+            if (child != null) {
+                child.close();
+            }
+            root.close();
         }
     }
 
