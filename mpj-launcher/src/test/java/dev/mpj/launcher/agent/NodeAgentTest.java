@@ -16,6 +16,8 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -150,8 +152,19 @@ class NodeAgentTest {
         stranger.send(Pmi1Message.of("initack", "pmiid", "4"));
         assertThrows(RuntimeException.class, stranger::reply, "rank 4 lives on node 2");
         stranger.close();
-        assertTrue(events.stream().anyMatch(e -> e.startsWith("rejected") && e.contains("a rank of node 2")),
-                events.toString());
+        assertTrue(eventually(e -> e.startsWith("rejected") && e.contains("a rank of node 2")), events.toString());
+    }
+
+    /** Whether an event matching {@code wanted} arrives within 5 s: a child agent's events travel up the tree. */
+    private boolean eventually(Predicate<String> wanted) {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (events.stream().noneMatch(wanted)) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            LockSupport.parkNanos(1_000_000L);
+        }
+        return true;
     }
 
     @Test
@@ -164,7 +177,7 @@ class NodeAgentTest {
             aFencePublishesEveryNodesPutsToEveryRank(); // a stranger that sends nothing holds nobody up
         }
         assertEquals(1, agents.get(1).connectedChildren(), "node 2's agent " + leaf.node() + " only");
-        assertTrue(events.stream().anyMatch(e -> e.contains("did not show the job's secret")), events.toString());
+        assertTrue(eventually(e -> e.contains("did not show the job's secret")), events.toString());
     }
 
     /** Writes each event as a line. */
