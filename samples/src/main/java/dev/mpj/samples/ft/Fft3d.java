@@ -6,7 +6,8 @@ import mpi.MPI;
 /**
  * FT's distributed 3D FFT ({@code fft(dir, x1, x2)}): 1D FFTs along the dimension each layout holds
  * whole, with global transposes between layouts. The input array {@code x1} is used as scratch and
- * the result lands in {@code x2}, as in NPB. Forward: layout 1 to layout 3; inverse: 3 to 1.
+ * the result lands in {@code x2}, as in NPB. Forward: layout 1 to layout 3; inverse: 3 to 1. The transposes
+ * exchange {@link ComplexBytes} buffers of their own, kept for the whole run.
  */
 final class Fft3d {
     private final FtLayout layout;
@@ -16,6 +17,8 @@ final class Fft3d {
     /** Ranks with the same {@code me2}, ranked by {@code me1} (NPB's {@code commslice2}). */
     private final Intracomm slice2;
     private final FtTimers timers;
+    private final byte[] sent;
+    private final byte[] received;
 
     Fft3d(FtLayout layout, Intracomm slice1, Intracomm slice2, FtTimers timers) {
         this.layout = layout;
@@ -23,6 +26,9 @@ final class Fft3d {
         this.fft = new Stockham(layout.maxdim(), layout.fftblock, layout.fftblockpad);
         this.slice1 = slice1;
         this.slice2 = slice2;
+        boolean transposes = layout.kind != FtLayout.Kind.ZERO_D;
+        this.sent = ComplexBytes.allocate(transposes ? layout.ntdivnp : 0);
+        this.received = ComplexBytes.allocate(transposes ? layout.ntdivnp : 0);
     }
 
     void forward(double[] x1, double[] x2) {
@@ -105,48 +111,48 @@ final class Fft3d {
 
     /** 1D layout: an n1 × n2 matrix transposed across the ranks of {@code slice1}. */
     private void transpose2(int n1, int n2, double[] xin, double[] xout) {
-        exchange(() -> Transposes.transpose2Local(n1, n2, xin, xout), slice1, xin, xout,
-                () -> Transposes.transpose2Finish(n1, n2, layout.np2, xin, xout));
+        exchange(() -> Transposes.transpose2Local(n1, n2, xin, sent), slice1,
+                () -> Transposes.transpose2Finish(n1, n2, layout.np2, received, xout));
     }
 
     /** 2D layout, x and y exchanged among the ranks of {@code slice2} (NPB's transpose_x_y). */
     private void transposeXY(int l1, int l2, double[] xin, double[] xout) {
         int[] a = layout.dims[l1], b = layout.dims[l2];
-        exchange(() -> Transposes.xyLocal(a[0], a[1], a[2], xin, xout), slice2, xin, xout,
-                () -> Transposes.xyFinish(b[0], b[1], b[2], layout.np1, xin, xout));
+        exchange(() -> Transposes.xyLocal(a[0], a[1], a[2], xin, sent), slice2,
+                () -> Transposes.xyFinish(b[0], b[1], b[2], layout.np1, received, xout));
     }
 
     /** 2D layout, x and z exchanged among the ranks of {@code slice1} (NPB's transpose_x_z). */
     private void transposeXZ(int l1, int l2, double[] xin, double[] xout) {
         int[] a = layout.dims[l1], b = layout.dims[l2];
-        exchange(() -> Transposes.xzLocal(a[0], a[1], a[2], xin, xout), slice1, xin, xout,
-                () -> Transposes.xzFinish(b[0], b[1], b[2], layout.np2, xin, xout));
+        exchange(() -> Transposes.xzLocal(a[0], a[1], a[2], xin, sent), slice1,
+                () -> Transposes.xzFinish(b[0], b[1], b[2], layout.np2, received, xout));
     }
 
     /**
-     * The three timed steps of every transpose: the local reordering from {@code xin} into {@code xout}, the
-     * Alltoall among {@code comm} back into {@code xin}, and the final reordering into {@code xout}.
+     * The three timed steps of every transpose: the local reordering into {@link #sent}, the Alltoall among
+     * {@code comm} into {@link #received}, and the final reordering out of it.
      */
-    private void exchange(Runnable local, Intracomm comm, double[] xin, double[] xout, Runnable finish) {
+    private void exchange(Runnable local, Intracomm comm, Runnable finish) {
         timers.start(FtTimers.TRANSPOSE_LOCAL);
         local.run();
         timers.stop(FtTimers.TRANSPOSE_LOCAL);
         timers.start(FtTimers.ALLTOALL);
-        alltoall(comm, xout, xin, layout.ntdivnp);
+        alltoall(comm, sent, received);
         timers.stop(FtTimers.ALLTOALL);
         timers.start(FtTimers.TRANSPOSE_FINISH);
         finish.run();
         timers.stop(FtTimers.TRANSPOSE_FINISH);
     }
 
-    /** Alltoall of {@code complexCount / size} complex elements per peer; a copy on a one-rank slice. */
-    private static void alltoall(Intracomm comm, double[] send, double[] recv, int complexCount) {
+    /** Alltoall of equal shares of {@code send} to every member; a copy on a one-rank slice. */
+    private static void alltoall(Intracomm comm, byte[] send, byte[] recv) {
         int size = comm.Size();
         if (size == 1) {
-            System.arraycopy(send, 0, recv, 0, 2 * complexCount);
+            System.arraycopy(send, 0, recv, 0, send.length);
             return;
         }
-        int perPeer = 2 * (complexCount / size);
-        comm.Alltoall(send, 0, perPeer, MPI.DOUBLE, recv, 0, perPeer, MPI.DOUBLE);
+        int perPeer = send.length / size;
+        comm.Alltoall(send, 0, perPeer, MPI.BYTE, recv, 0, perPeer, MPI.BYTE);
     }
 }

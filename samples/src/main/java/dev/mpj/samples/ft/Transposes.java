@@ -1,9 +1,12 @@
 package dev.mpj.samples.ft;
 
+import java.nio.DoubleBuffer;
+
 /**
  * The local parts of FT's global transposes, on interleaved complex arrays (see {@link Stockham}):
- * a reorder before the {@code Alltoall} so each peer's block is contiguous, and a reorder after it.
- * They only move elements, so their loop order is free; the big one is tiled for the cache.
+ * a reorder before the {@code Alltoall} so each peer's block is contiguous, written straight into its send
+ * buffer, and a reorder after it out of the receive buffer (both {@link ComplexBytes}). Indices into those
+ * buffers count doubles. They only move elements, so their loop order is free; the big one is tiled for the cache.
  */
 final class Transposes {
     /** Tile edge of the blocked 2D transpose (NPB's {@code transblock}). */
@@ -13,7 +16,7 @@ final class Transposes {
     }
 
     /** {@code xout(j, i) = xin(i, j)}: the (n1, n2) matrix xin transposed into the (n2, n1) matrix xout. */
-    static void transpose2Local(int n1, int n2, double[] xin, double[] xout) {
+    static void transpose2Local(int n1, int n2, double[] xin, byte[] xout) {
         for (int jj = 0; jj < n2; jj += TRANSBLOCK) {
             int jEnd = Math.min(jj + TRANSBLOCK, n2);
             for (int ii = 0; ii < n1; ii += TRANSBLOCK) {
@@ -21,8 +24,7 @@ final class Transposes {
                 for (int i = ii; i < iEnd; i++) {
                     int to = 2 * (jj + n2 * i);
                     for (int j = jj, from = 2 * (i + n1 * jj); j < jEnd; j++, to += 2, from += 2 * n1) {
-                        xout[to] = xin[from];
-                        xout[to + 1] = xin[from + 1];
+                        ComplexBytes.put(xout, to, xin, from);
                     }
                 }
             }
@@ -33,35 +35,36 @@ final class Transposes {
      * After the 1D transpose's Alltoall: {@code xin(n2, n1/np2, 0:np2-1)} to {@code xout(n2*np2, n1/np2)},
      * {@code xout(i + p*n2, j) = xin(i, j, p)}.
      */
-    static void transpose2Finish(int n1, int n2, int np2, double[] xin, double[] xout) {
+    static void transpose2Finish(int n1, int n2, int np2, byte[] received, double[] xout) {
+        DoubleBuffer xin = ComplexBytes.doubles(received);
         int cols = n1 / np2;
         for (int p = 0; p < np2; p++) {
             for (int j = 0; j < cols; j++) {
-                System.arraycopy(xin, 2 * n2 * (j + cols * p), xout, 2 * (p * n2 + n2 * np2 * j), 2 * n2);
+                ComplexBytes.copy(xin, 2 * n2 * (j + cols * p), xout, 2 * (p * n2 + n2 * np2 * j), 2 * n2);
             }
         }
     }
 
     /** {@code xout(j, k, i) = xin(i, j, k)} for the (d1, d2, d3) array xin. */
-    static void xyLocal(int d1, int d2, int d3, double[] xin, double[] xout) {
+    static void xyLocal(int d1, int d2, int d3, double[] xin, byte[] xout) {
         for (int k = 0; k < d3; k++) {
             for (int i = 0; i < d1; i++) {
                 int to = 2 * d2 * (k + d3 * i);
                 for (int j = 0, from = 2 * (i + d1 * d2 * k); j < d2; j++, from += 2 * d1) {
-                    xout[to + 2 * j] = xin[from];
-                    xout[to + 2 * j + 1] = xin[from + 1];
+                    ComplexBytes.put(xout, to + 2 * j, xin, from);
                 }
             }
         }
     }
 
     /** After the x-y Alltoall: {@code xout(i + p*d1/np1, j, k) = xin(i, k, j, p)}, xin being (d1/np1, d3, d2, np1). */
-    static void xyFinish(int d1, int d2, int d3, int np1, double[] xin, double[] xout) {
+    static void xyFinish(int d1, int d2, int d3, int np1, byte[] received, double[] xout) {
+        DoubleBuffer xin = ComplexBytes.doubles(received);
         int part = d1 / np1;
         for (int p = 0; p < np1; p++) {
             for (int k = 0; k < d3; k++) {
                 for (int j = 0; j < d2; j++) {
-                    System.arraycopy(xin, 2 * part * (k + d3 * (j + d2 * p)), xout, 2 * (p * part + d1 * (j + d2 * k)),
+                    ComplexBytes.copy(xin, 2 * part * (k + d3 * (j + d2 * p)), xout, 2 * (p * part + d1 * (j + d2 * k)),
                             2 * part);
                 }
             }
@@ -69,25 +72,25 @@ final class Transposes {
     }
 
     /** {@code xout(k, j, i) = xin(i, j, k)} for the (d1, d2, d3) array xin. */
-    static void xzLocal(int d1, int d2, int d3, double[] xin, double[] xout) {
+    static void xzLocal(int d1, int d2, int d3, double[] xin, byte[] xout) {
         for (int j = 0; j < d2; j++) {
             for (int i = 0; i < d1; i++) {
                 int to = 2 * d3 * (j + d2 * i);
                 for (int k = 0, from = 2 * (i + d1 * j); k < d3; k++, from += 2 * d1 * d2) {
-                    xout[to + 2 * k] = xin[from];
-                    xout[to + 2 * k + 1] = xin[from + 1];
+                    ComplexBytes.put(xout, to + 2 * k, xin, from);
                 }
             }
         }
     }
 
     /** After the x-z Alltoall: {@code xout(i + p*d1/np2, j, k) = xin(i, j, k, p)}, xin being (d1/np2, d2, d3, np2). */
-    static void xzFinish(int d1, int d2, int d3, int np2, double[] xin, double[] xout) {
+    static void xzFinish(int d1, int d2, int d3, int np2, byte[] received, double[] xout) {
+        DoubleBuffer xin = ComplexBytes.doubles(received);
         int part = d1 / np2;
         for (int p = 0; p < np2; p++) {
             for (int k = 0; k < d3; k++) {
                 for (int j = 0; j < d2; j++) {
-                    System.arraycopy(xin, 2 * part * (j + d2 * (k + d3 * p)), xout, 2 * (p * part + d1 * (j + d2 * k)),
+                    ComplexBytes.copy(xin, 2 * part * (j + d2 * (k + d3 * p)), xout, 2 * (p * part + d1 * (j + d2 * k)),
                             2 * part);
                 }
             }
