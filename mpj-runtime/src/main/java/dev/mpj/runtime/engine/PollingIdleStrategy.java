@@ -80,8 +80,15 @@ public final class PollingIdleStrategy implements IdleStrategy {
     static final Phases SPIN = new Phases(2_000_000, 10_000_000);
     /** {@link WaitPolicy#YIELD}: spin 20 us, yield until 200 us. */
     static final Phases YIELD = new Phases(20_000, 200_000);
-    /** {@link WaitPolicy#AUTO} on crowded cores waits as {@link WaitPolicy#YIELD}. */
-    static final Phases CROWDED = YIELD;
+    /**
+     * {@link WaitPolicy#AUTO} on crowded cores: spin 2 us, then yield until 10 ms, as Open MPI's waits yield between
+     * polls when ranks outnumber cores. A yield hands the core at once to a runnable rank on it, the one with work
+     * if any, and costs nothing when none is; a parked rank instead waits for the scheduler's timer to wake it, so
+     * parking after {@link #YIELD}'s 200 us made the small collectives of ranks outnumbering cores many times
+     * slower than Open MPI's. Ranks idle longer than 10 ms still park, so a job with idle ranks leaves the cores
+     * to others.
+     */
+    static final Phases CROWDED = new Phases(2_000, 10_000_000);
 
     private final Phases free;
     private final Phases crowded;

@@ -76,6 +76,16 @@ class PollingIdleStrategyTest {
     }
 
     @Test
+    void onCrowdedCoresAWaitYieldsLongBeforeItParks() {
+        AtomicLong now = new AtomicLong(1);
+        PollingIdleStrategy idle = adaptive(new CoreContention(now.get()), now);
+        waitFor(idle, now, PollingIdleStrategy.YIELD.yieldNanos() * 10);
+        assertEquals(0, idle.nextParkNanos(), "a crowded wait yields far past the yield policy's period");
+        waitFor(idle, now, PollingIdleStrategy.CROWDED.yieldNanos());
+        assertTrue(idle.nextParkNanos() > 0, "and parks after a long idle");
+    }
+
+    @Test
     void aRehearsedWaitGoesThroughEveryPhaseOnItsOwnClockAndCores() {
         CoreContention cores = new CoreContention(1);
         PollingIdleStrategy wait = PollingIdleStrategy.rehearsedWait(cores);
