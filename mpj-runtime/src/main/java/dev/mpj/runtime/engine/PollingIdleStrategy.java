@@ -96,10 +96,11 @@ public final class PollingIdleStrategy implements IdleStrategy {
     private final CoreContention contention;
     private final long maxParkNanos;
     private final LongSupplier clock;
-    /** Whether this wait only rehearses ({@link #rehearse}): it neither yields nor parks. */
+    /**
+     * Whether this wait only rehearses ({@link #rehearse}): it neither yields nor parks. Not a park of 0 nanoseconds:
+     * that would teach the JDK's park, inlined everywhere, that parks are of 0.
+     */
     private final boolean rehearsal;
-    /** 1, or 0 for a rehearsal: a park of 0 returns at once, with no branch here for the profile to miss. */
-    private final long parkScale;
     private long idleSince;
     private long parkNanos;
     private int spins;
@@ -137,7 +138,6 @@ public final class PollingIdleStrategy implements IdleStrategy {
         this.maxParkNanos = maxParkNanos;
         this.clock = clock;
         this.rehearsal = rehearsal;
-        this.parkScale = rehearsal ? 0 : 1;
         reset();
     }
 
@@ -204,7 +204,9 @@ public final class PollingIdleStrategy implements IdleStrategy {
             }
             parkNanos = MIN_PARK_NANOS;
         }
-        LockSupport.parkNanos(parkNanos * parkScale);
+        if (!rehearsal) {
+            LockSupport.parkNanos(parkNanos);
+        }
         long longest = parkNanos >= maxParkNanos && now() - idleSince >= DEEP_IDLE_NANOS
                 ? Math.max(maxParkNanos, DEEP_PARK_NANOS) : maxParkNanos;
         parkNanos = Math.min(parkNanos << 1, longest);
@@ -253,8 +255,8 @@ public final class PollingIdleStrategy implements IdleStrategy {
             rehearseWait(fixed, time, REHEARSED_LOOKS.length, PARKS);
             rehearseWait(timed, time, 1, 0);
             if (i % REAL_WAIT_EVERY == REAL_WAIT_EVERY / 2) {
-                // now and then a wait that does yield once (and park a microsecond), so that the real yield is
-                // counted too while the profile is gathered: a branch never taken is compiled as a trap
+                // now and then a wait that does yield once and park once (a microsecond), so that the real yield
+                // and park are counted too while the profile is gathered: a branch never taken is compiled as a trap
                 rehearseWait(real, time, REAL_LOOKS, 0);
             }
         }
