@@ -42,8 +42,9 @@ public final class PollingIdleStrategy implements IdleStrategy {
     static final long PROBE_YIELD_NANOS = 100_000;
 
     /**
-     * Rehearsed waits ({@link #rehearse}): enough that the interpreter has begun to profile (it does once a method
-     * has run some hundreds of times without being compiled) and counts every branch many times over.
+     * Rehearsed waits ({@link #rehearse}): enough that, when the JIT keeps up, its profiling code (C1's, once
+     * installed, or the interpreter's, once the method waits in a long C1 queue) counts every branch many times
+     * over; a JIT far behind may profile none of them.
      */
     private static final int REHEARSALS = 2_000;
     /** A free spell long enough that a lost core after it shortens the quiet period. */
