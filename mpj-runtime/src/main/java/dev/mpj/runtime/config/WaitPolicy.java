@@ -5,12 +5,15 @@ package dev.mpj.runtime.config;
  * MPI's {@code mpi_yield_when_idle}: {@link #SPIN} keeps its core (a reply comes within a microsecond, and under
  * load a thread that yields loses its core for a scheduler slice), {@link #YIELD} gives it up soon (ranks
  * outnumber cores, and a spinning rank would keep the one it waits for off the CPU). {@link #AUTO} adapts while
- * the job runs: it waits as {@link #SPIN} while its waits find the cores free and gives them up soon while they
+ * the job runs: it waits as {@link #SPIN} while its waits find the cores free and yields between polls while they
  * find them crowded, judged from what the waits see (whether their yields run other threads), so the same
  * command waits the same way whenever it starts. Every policy backs off in the end: nothing spins forever.
  */
 public enum WaitPolicy implements SettingValue {
-    /** As {@link #SPIN} while the waits find the cores free, as {@link #YIELD} while they find them crowded. */
+    /**
+     * As {@link #SPIN} while the waits find the cores free; while they find them crowded, spin 2 us, yield until
+     * 10 ms, then park at most 50 us at a time.
+     */
     AUTO,
     /** Spin 2 ms, yield until 10 ms, then park at most 50 us at a time. */
     SPIN,

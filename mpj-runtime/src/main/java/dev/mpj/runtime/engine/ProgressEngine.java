@@ -49,8 +49,7 @@ public final class ProgressEngine implements FrameSink {
 
     static {
         try {
-            WAITING_FOR = MethodHandles.lookup().findVarHandle(ProgressEngine.class, "waitingFor",
-                    BooleanSupplier.class);
+            WAITING_FOR = MethodHandles.lookup().findVarHandle(ProgressEngine.class, "waitingFor", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -99,9 +98,11 @@ public final class ProgressEngine implements FrameSink {
     private RevokedContexts revoked;
     /**
      * What {@link #await} waits for, and since when ({@code System.nanoTime}): read by the wait report's thread.
-     * Written with release stores, no fences: the report only needs the time written before the condition.
+     * Written with release stores, no fences: the report only needs the time written before the condition. Typed
+     * {@code Object}: a store into a field of an interface type is checked against the type, which the JIT
+     * speculates on from the conditions it has seen, and every new kind of condition undid the compiled wait loop.
      */
-    private BooleanSupplier waitingFor;
+    private Object waitingFor;
     private long waitingSince;
 
     /** Where the engine sends frames to other ranks, and where it polls for frames nobody pushes. */
@@ -486,7 +487,7 @@ public final class ProgressEngine implements FrameSink {
                     // A wait that ends without idling is never reported, so it publishes nothing.
                     published = true;
                     waitingSince = System.nanoTime(); // published by the release store after it
-                    WAITING_FOR.setRelease(this, done);
+                    WAITING_FOR.setRelease(this, (Object) done);
                 }
                 if (shared) {
                     l.unlock();
@@ -505,7 +506,7 @@ public final class ProgressEngine implements FrameSink {
             }
         } finally {
             if (published && WAITING_FOR.getAcquire(this) == done) {
-                WAITING_FOR.setRelease(this, (BooleanSupplier) null);
+                WAITING_FOR.setRelease(this, (Object) null);
             }
             l.unlock();
         }
@@ -604,7 +605,8 @@ public final class ProgressEngine implements FrameSink {
      * it reads the wait published by {@link #await} and the queue's length, never the queues themselves.
      */
     public List<String> waitReport() {
-        BooleanSupplier condition = (BooleanSupplier) WAITING_FOR.getAcquire(this);
+        Object published = WAITING_FOR.getAcquire(this);
+        BooleanSupplier condition = (BooleanSupplier) published;
         long waited = System.nanoTime() - waitingSince;
         return WaitReport.lines(rank, condition, waited, unexpected.size());
     }

@@ -18,6 +18,7 @@ import dev.mpj.runtime.connect.EagerConnections;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.spi.PeerConnector;
 import dev.mpj.runtime.spi.PlatformSelectorProvider;
+import dev.mpj.runtime.engine.PollingIdleStrategy;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.HostIdentityExchange;
 import dev.mpj.runtime.node.NodeMap;
@@ -246,10 +247,14 @@ public final class InitSequence {
         }
     }
 
-    /** preload: the shared-memory transport's classes, loaded while the fence is pending; started after it. */
+    /**
+     * preload: the shared-memory transport's classes, loaded while the fence is pending (started after it), and
+     * the polled waits it brings rehearsed, so the JIT compiles them from a profile that has seen every phase.
+     */
     private void preload() {
         if (useShm) {
             shm = TransportLoader.load("shm");
+            PollingIdleStrategy.rehearse();
         }
         report.phase("preload");
     }

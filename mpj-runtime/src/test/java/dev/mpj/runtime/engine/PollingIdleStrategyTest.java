@@ -67,8 +67,39 @@ class PollingIdleStrategyTest {
         AtomicLong now = new AtomicLong(1);
         CoreContention cores = freeCores(now);
         PollingIdleStrategy idle = adaptive(cores, now);
+        waitFor(idle, now, PollingIdleStrategy.CROWDED.spinNanos() + 20_000);
+        now.addAndGet(PollingIdleStrategy.LOST_CORE_NANOS + 1);
+        spinUntilClockRead(idle);
+        assertFalse(cores.crowded(now.get()),
+                "past the crowded spin phase a wait on free cores still spins: it yielded no core away");
+        assertEquals(0, idle.nextParkNanos());
+    }
+
+    @Test
+    void onCrowdedCoresAWaitYieldsLongBeforeItParks() {
+        AtomicLong now = new AtomicLong(1);
+        PollingIdleStrategy idle = adaptive(new CoreContention(now.get()), now);
+        waitFor(idle, now, PollingIdleStrategy.YIELD.yieldNanos() * 10);
+        assertEquals(0, idle.nextParkNanos(), "a crowded wait yields far past the yield policy's period");
         waitFor(idle, now, PollingIdleStrategy.CROWDED.yieldNanos());
-        assertEquals(0, idle.nextParkNanos(), "on free cores a wait spins as long as the spin policy's");
+        assertTrue(idle.nextParkNanos() > 0, "and parks after a long idle");
+    }
+
+    @Test
+    void aRehearsedWaitGoesThroughEveryPhaseOnItsOwnClockAndCores() {
+        CoreContention cores = new CoreContention(1);
+        PollingIdleStrategy wait = PollingIdleStrategy.rehearsedWait(cores);
+        assertEquals(PollingIdleStrategy.DEEP_PARK_NANOS, wait.nextParkNanos(), "it parks up to the deep parks");
+        assertTrue(cores.quietNanos() > CoreContention.MIN_QUIET_NANOS,
+                "its probe yield lost the core on cores judged free, which lengthened the quiet period");
+    }
+
+    @Test
+    void rehearsingTeachesTheProcessNothing() {
+        CoreContention process = CoreContention.OF_THIS_PROCESS;
+        long quiet = process.quietNanos();
+        PollingIdleStrategy.rehearse();
+        assertEquals(quiet, process.quietNanos(), "rehearsed waits judge the cores of their own contention only");
     }
 
     @Test
