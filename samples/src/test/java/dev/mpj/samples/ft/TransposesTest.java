@@ -49,13 +49,7 @@ class TransposesTest {
         double[] out = new double[x.length];
         Transposes.xyLocal(d1, d2, d3, x, bytes);
         Transposes.xyFinish(d2, d1, d3, 1, bytes, out);
-        for (int k = 0; k < d3; k++) {
-            for (int j = 0; j < d2; j++) {
-                for (int i = 0; i < d1; i++) {
-                    assertComplexAt(x, i + d1 * (j + d2 * k), out, j + d2 * (i + d1 * k));
-                }
-            }
-        }
+        assertEachElementAt(d1, d2, d3, x, out, (i, j, k) -> j + d2 * (i + d1 * k));
     }
 
     @Test
@@ -66,10 +60,19 @@ class TransposesTest {
         double[] out = new double[x.length];
         Transposes.xzLocal(d1, d2, d3, x, bytes);
         Transposes.xzFinish(d3, d2, d1, 1, bytes, out);
+        assertEachElementAt(d1, d2, d3, x, out, (i, j, k) -> k + d3 * (j + d2 * i));
+    }
+
+    /** Where element (i, j, k) of a d1 × d2 × d3 array lands after a transpose. */
+    private interface Target {
+        int of(int i, int j, int k);
+    }
+
+    private static void assertEachElementAt(int d1, int d2, int d3, double[] x, double[] out, Target target) {
         for (int k = 0; k < d3; k++) {
             for (int j = 0; j < d2; j++) {
                 for (int i = 0; i < d1; i++) {
-                    assertComplexAt(x, i + d1 * (j + d2 * k), out, k + d3 * (j + d2 * i));
+                    assertComplexAt(x, i + d1 * (j + d2 * k), out, target.of(i, j, k));
                 }
             }
         }
