@@ -248,13 +248,17 @@ public final class InitSequence {
     }
 
     /**
-     * preload: the shared-memory transport's classes, loaded while the fence is pending (started after it), and
-     * the polled waits it brings rehearsed, so the JIT compiles them from a profile that has seen every phase.
+     * preload: the shared-memory transport's classes, loaded while the fence is pending (started after it), and,
+     * when asked for, the polled waits it brings rehearsed, so the JIT compiles them from a profile that has seen
+     * every phase. Not by default: the rehearsal's CPU lengthens a crowded node's start more than it has been
+     * shown to save.
      */
     private void preload() {
         if (useShm) {
             shm = TransportLoader.load("shm");
-            PollingIdleStrategy.rehearse();
+            if (settings.rehearseWaits()) {
+                PollingIdleStrategy.rehearse();
+            }
         }
         report.phase("preload");
     }
