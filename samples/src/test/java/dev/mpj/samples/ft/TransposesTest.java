@@ -3,6 +3,7 @@ package dev.mpj.samples.ft;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Random;
+import java.util.function.BiConsumer;
 
 import org.junit.jupiter.api.Test;
 
@@ -43,38 +44,37 @@ class TransposesTest {
 
     @Test
     void xyTransposeSwapsTheFirstTwoDimensions() {
-        int d1 = 4, d2 = 6, d3 = 3;
-        double[] x = random(d1 * d2 * d3);
-        byte[] bytes = ComplexBytes.allocate(d1 * d2 * d3);
-        double[] out = new double[x.length];
-        Transposes.xyLocal(d1, d2, d3, x, bytes);
-        Transposes.xyFinish(d2, d1, d3, 1, bytes, out);
-        assertEachElementAt(d1, d2, d3, x, out, (i, j, k) -> j + d2 * (i + d1 * k));
+        assertTransposed((x, bytes) -> Transposes.xyLocal(D1, D2, D3, x, bytes),
+                (bytes, out) -> Transposes.xyFinish(D2, D1, D3, 1, bytes, out), (i, j, k) -> j + D2 * (i + D1 * k));
     }
 
     @Test
     void xzTransposeSwapsTheFirstAndThirdDimensions() {
-        int d1 = 4, d2 = 6, d3 = 3;
-        double[] x = random(d1 * d2 * d3);
-        byte[] bytes = ComplexBytes.allocate(d1 * d2 * d3);
+        assertTransposed((x, bytes) -> Transposes.xzLocal(D1, D2, D3, x, bytes),
+                (bytes, out) -> Transposes.xzFinish(D3, D2, D1, 1, bytes, out), (i, j, k) -> k + D3 * (j + D2 * i));
+    }
+
+    private static final int D1 = 4, D2 = 6, D3 = 3;
+
+    /** Runs a 3-D transpose of a random D1 × D2 × D3 array through the exchange bytes and checks every element. */
+    private static void assertTransposed(BiConsumer<double[], byte[]> local, BiConsumer<byte[], double[]> finish,
+                                         Target target) {
+        double[] x = random(D1 * D2 * D3);
+        byte[] bytes = ComplexBytes.allocate(D1 * D2 * D3);
         double[] out = new double[x.length];
-        Transposes.xzLocal(d1, d2, d3, x, bytes);
-        Transposes.xzFinish(d3, d2, d1, 1, bytes, out);
-        assertEachElementAt(d1, d2, d3, x, out, (i, j, k) -> k + d3 * (j + d2 * i));
-    }
-
-    /** Where element (i, j, k) of a d1 × d2 × d3 array lands after a transpose. */
-    private interface Target {
-        int of(int i, int j, int k);
-    }
-
-    private static void assertEachElementAt(int d1, int d2, int d3, double[] x, double[] out, Target target) {
-        for (int k = 0; k < d3; k++) {
-            for (int j = 0; j < d2; j++) {
-                for (int i = 0; i < d1; i++) {
-                    assertComplexAt(x, i + d1 * (j + d2 * k), out, target.of(i, j, k));
+        local.accept(x, bytes);
+        finish.accept(bytes, out);
+        for (int k = 0; k < D3; k++) {
+            for (int j = 0; j < D2; j++) {
+                for (int i = 0; i < D1; i++) {
+                    assertComplexAt(x, i + D1 * (j + D2 * k), out, target.of(i, j, k));
                 }
             }
         }
+    }
+
+    /** Where element (i, j, k) of a D1 × D2 × D3 array lands after a transpose. */
+    private interface Target {
+        int of(int i, int j, int k);
     }
 }
