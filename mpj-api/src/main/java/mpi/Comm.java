@@ -240,10 +240,7 @@ public abstract class Comm {
         MpiBackend backend = Environment.backend();
         ByteBuffer data = SendStarter.bytes(datatype, buf, offset, count, lent);
         int context = spec.pointToPointContext();
-        if (mode != SendMode.SYNCHRONOUS && backend.sendNow(data, world, tag, context)) {
-            if (lent != null) {
-                TransferBuffers.giveBack(lent);
-            }
+        if (sendAtOnce(backend, data, world, tag, context, mode, lent)) {
             return;
         }
         Operation op = backend.send(data, world, tag, context, mode);
@@ -259,6 +256,21 @@ public abstract class Comm {
         if (lent != null) {
             TransferBuffers.giveBack(lent);
         }
+    }
+
+    /**
+     * Sends {@code data} through {@link MpiBackend#sendNow} unless the send is synchronous, and gives the lent
+     * buffer back when the runtime copied it out; returns whether the send is complete.
+     */
+    private static boolean sendAtOnce(MpiBackend backend, ByteBuffer data, int world, int tag, int context,
+                                      SendMode mode, ByteBuffer lent) {
+        if (mode == SendMode.SYNCHRONOUS || !backend.sendNow(data, world, tag, context)) {
+            return false;
+        }
+        if (lent != null) {
+            TransferBuffers.giveBack(lent);
+        }
+        return true;
     }
 
     /**
@@ -634,16 +646,11 @@ public abstract class Comm {
             ByteBuffer lent = datatype == null ? null : datatype.packLent(buf, offset, count);
             ByteBuffer data = bytes(datatype, buf, offset, count, lent);
             MpiBackend backend = Environment.backend();
-            if (mode != SendMode.SYNCHRONOUS) {
-                int bytes = data.remaining();
-                if (backend.sendNow(data, world, tag, context)) {
-                    // copied out and complete: no operation to keep, the status is all the request holds
-                    if (lent != null) {
-                        TransferBuffers.giveBack(lent);
-                    }
-                    request.sentAtOnce(world, tag, bytes);
-                    return;
-                }
+            int bytes = data.remaining();
+            if (sendAtOnce(backend, data, world, tag, context, mode, lent)) {
+                // no operation to keep: the status is all the request holds
+                request.sentAtOnce(world, tag, bytes);
+                return;
             }
             Operation op = backend.send(data, world, tag, context, mode);
             if (lent != null && op.isComplete()) {
