@@ -314,9 +314,12 @@ public abstract class Comm {
             return receiveIntoArray(buf, offset, count, datatype, source, tag);
         }
         ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
-        Operation op = Environment.backend().receiveAndWait(into.room(), worldSource(source), tag,
-                spec.pointToPointContext(), blockingReceive);
-        return Request.completedStatus(this, op, into);
+        MpiBackend backend = Environment.backend();
+        Operation op = backend.receiveAndWait(into.room(), worldSource(source), tag, spec.pointToPointContext(),
+                blockingReceive);
+        Status status = Request.completedStatus(this, op, into);
+        backend.release(op);
+        return status;
     }
 
     /**
@@ -327,11 +330,13 @@ public abstract class Comm {
     private Status receiveIntoArray(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
         TransferBuffers spares = TransferBuffers.ofThread();
         ByteBuffer room = spares.take(datatype.denseBytes(count));
-        Operation op = Environment.backend().receiveAndWait(room, worldSource(source), tag,
-                spec.pointToPointContext(), blockingReceive);
+        MpiBackend backend = Environment.backend();
+        Operation op = backend.receiveAndWait(room, worldSource(source), tag, spec.pointToPointContext(),
+                blockingReceive);
         // raises the receive's error; the room then stays out of the pool, as the runtime may still hold it
         Status status = Request.completedStatus(this, op, null);
-        datatype.readDense(room.clear().limit(op.byteCount()), buf, offset, count);
+        datatype.readDense(room.clear().limit(status.byteCount), buf, offset, count);
+        backend.release(op);
         spares.keep(room);
         return status;
     }

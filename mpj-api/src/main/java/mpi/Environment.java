@@ -37,6 +37,11 @@ final class Environment {
         return backend;
     }
 
+    /** The backend between Init and Finalize, else null: for work a call may skip after Finalize. */
+    static MpiBackend backendIfRunning() {
+        return state == State.RUNNING ? backend : null;
+    }
+
     private static MPIException notRunning() {
         return state == State.NOT_INITIALIZED
                 ? new MPIException(MPI.ERR_OTHER, "MPI.Init has not been called")

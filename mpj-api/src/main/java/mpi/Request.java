@@ -1,5 +1,6 @@
 package mpi;
 
+import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
 import dev.mpj.api.WaitCondition;
 import java.nio.ByteBuffer;
@@ -173,7 +174,13 @@ public class Request {
         if (packed != null && op.error() == null) {
             TransferBuffers.giveBack(packed);
         }
-        return completedStatus(comm, op, into);
+        Status status = completedStatus(comm, op, into);
+        // nothing holds the operation any more: this request is null (or inactive until its next start)
+        MpiBackend backend = Environment.backendIfRunning();
+        if (backend != null) {
+            backend.release(op);
+        }
+        return status;
     }
 
     /** The status of the completed {@code op} on {@code comm}; unpacks a receive through {@code into}, raises its error. */

@@ -69,7 +69,7 @@ public interface MpiBackend {
      * A blocking receive: {@link #receive} then {@link #await} until it completes, without a request the caller
      * must keep. A message that has arrived (or waits in a transport) is taken at once; only when none matches does
      * the receive wait, and only then is {@code pending} asked for the wait report's entry, with the receive's world
-     * source and tag. Returns the completed operation; its status must be read before this thread's next call.
+     * source and tag. Returns the completed operation, which the caller reads, then may {@link #release}.
      */
     default Operation receiveAndWait(ByteBuffer room, int sourceWorldRank, int tag, int context,
                                      PendingCall pending) {
@@ -78,6 +78,13 @@ public interface MpiBackend {
             await(pending.condition(op, sourceWorldRank, tag));
         }
         return op;
+    }
+
+    /**
+     * Hands back a completed operation the caller has read (status, error, buffer) and will not look at again, so
+     * the runtime may make it a later receive's. This default keeps nothing.
+     */
+    default void release(Operation completed) {
     }
 
     /** The envelope of the first message that a receive with these arguments would match now, or null. */

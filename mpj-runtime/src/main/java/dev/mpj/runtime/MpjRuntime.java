@@ -191,6 +191,11 @@ public final class MpjRuntime implements MpiBackend {
     }
 
     @Override
+    public void release(Operation completed) {
+        engine.release(completed);
+    }
+
+    @Override
     public Envelope probe(int sourceWorldRank, int tag, int context) {
         return engine.probe(sourceWorldRank, tag, context);
     }

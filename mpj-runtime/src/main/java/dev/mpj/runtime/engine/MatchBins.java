@@ -47,6 +47,11 @@ final class MatchBins<T> {
 
     /** Appends {@code item} to the bin of (context, source, tag), creating the bin if needed. */
     MatchLink<T> append(int context, int source, int tag, T item, long seq) {
+        return append(context, source, tag, new MatchLink<>(item), seq);
+    }
+
+    /** Appends {@code link}, which is in no bin, to the bin of (context, source, tag), creating the bin if needed. */
+    MatchLink<T> append(int context, int source, int tag, MatchLink<T> link, long seq) {
         Long2ObjectHashMap<Bin<T>> bins = bins(context);
         if (bins == null) {
             bins = new Long2ObjectHashMap<>();
@@ -58,7 +63,8 @@ final class MatchBins<T> {
             bin = new Bin<>(bins, k);
             bins.put(k, bin);
         }
-        MatchLink<T> link = new MatchLink<>(item, seq, bin);
+        link.seq = seq;
+        link.bin = bin;
         link.prev = bin.tail;
         if (bin.tail == null) {
             bin.head = link;

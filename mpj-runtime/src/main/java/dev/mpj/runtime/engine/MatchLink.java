@@ -6,15 +6,16 @@ package dev.mpj.runtime.engine;
  */
 final class MatchLink<T> {
     final T item;
-    /** Post or arrival order within one queue: the earliest of several candidate bins' heads matches. */
-    final long seq;
-    final MatchBins.Bin<T> bin;
+    /**
+     * Post or arrival order within one queue: the earliest of several candidate bins' heads matches. Set with
+     * {@code bin} each time the link is appended: a posted receive keeps one link for all its reuses.
+     */
+    long seq;
+    MatchBins.Bin<T> bin;
     MatchLink<T> prev;
     MatchLink<T> next;
 
-    MatchLink(T item, long seq, MatchBins.Bin<T> bin) {
+    MatchLink(T item) {
         this.item = item;
-        this.seq = seq;
-        this.bin = bin;
     }
 }

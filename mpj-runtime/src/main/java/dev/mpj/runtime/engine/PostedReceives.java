@@ -26,7 +26,7 @@ final class PostedReceives {
     private long parkedSeq;
 
     void add(ReceiveOperation r) {
-        r.postedAt = bins.append(r.context, r.wantSource, r.wantTag, r, nextSeq++);
+        r.postedAt = bins.append(r.context, r.wantSource, r.wantTag, r.link, nextSeq++);
         size++;
         if (isWildcard(r)) {
             wildcards++;

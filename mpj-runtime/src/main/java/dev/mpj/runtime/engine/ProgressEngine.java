@@ -82,12 +82,8 @@ public final class ProgressEngine implements FrameSink {
     /** Work advanced on every progress pass besides frames (non-blocking collectives); MPI thread only. */
     private final ArrayList<Task> tasks = new ArrayList<>();
     private long nextId = 1;
-    /**
-     * The operation of the last blocking receive below {@code THREAD_MULTIPLE}, made anew for the next one when it
-     * completed without error into a room no larger than an eager message, so a stream of small blocking receives
-     * allocates no operation per message; null else.
-     */
-    private ReceiveOperation spareReceive;
+    /** Receive operations their callers released ({@link #release}), made anew for the next receives. */
+    private final SpareReceives spares = new SpareReceives();
     private EngineLock lock = EngineLock.beforeInit();
     /** The one waiter that idles, below {@code THREAD_MULTIPLE}. */
     private volatile Thread parked;
@@ -357,11 +353,42 @@ public final class ProgressEngine implements FrameSink {
     }
 
     private Operation receiveLocked(ByteBuffer room, int source, int tag, int context) {
-        ReceiveOperation op = new ReceiveOperation(this, nextId++, room, source, tag, context);
+        ReceiveOperation op = spares.take(this, nextId++, room, source, tag, context);
         if (!matchedAtOnce(op)) {
             posted.add(op);
         }
         return op;
+    }
+
+    /**
+     * Takes back a completed operation whose caller has read it and holds it no more ({@link MpiBackend#release}):
+     * a receive that ended without error into a room no larger than an eager message is kept for a later receive.
+     * A failed or cancelled one is left alone (a table or a revocation may still refer to it), and so is a larger
+     * room, which the spare would keep alive.
+     */
+    public void release(Operation op) {
+        if (!(op instanceof ReceiveOperation)) {
+            return;
+        }
+        lock.lock();
+        try {
+            ReceiveOperation r = (ReceiveOperation) op;
+            if (r.reusable(this, eagerThreshold)) {
+                spares.give(r);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Receive operations kept for reuse (for tests). */
+    int spareReceives() {
+        lock.lock();
+        try {
+            return spares.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -397,21 +424,13 @@ public final class ProgressEngine implements FrameSink {
         ReceiveOperation op;
         l.lock();
         try {
-            op = shared ? new ReceiveOperation(this, nextId++, room, source, tag, context)
-                    : blockingReceive(room, source, tag, context);
+            op = spares.take(this, nextId++, room, source, tag, context);
             if (!matchedAtOnce(op)) {
                 posted.park(op);
                 drainInbox();
             }
-            if (!shared) {
-                if (!op.complete) {
-                    await(pending.condition(op, source, tag));
-                }
-                // complete and error-free: no bin, table or waiter holds it; the caller reads it before its next call.
-                // One whose room is larger than an eager message is not kept: the room would live until the next one
-                if (op.error == null && op.roomSize <= eagerThreshold) {
-                    spareReceive = op;
-                }
+            if (!shared && !op.complete) {
+                await(pending.condition(op, source, tag));
             }
         } finally {
             l.unlock();
@@ -419,17 +438,6 @@ public final class ProgressEngine implements FrameSink {
         if (!op.complete) {
             await(pending.condition(op, source, tag));
         }
-        return op;
-    }
-
-    /** The spare blocking receive made anew, or a new one; below {@code THREAD_MULTIPLE}, under the entry. */
-    private ReceiveOperation blockingReceive(ByteBuffer room, int source, int tag, int context) {
-        ReceiveOperation op = spareReceive;
-        if (op == null) {
-            return new ReceiveOperation(this, nextId++, room, source, tag, context);
-        }
-        spareReceive = null;
-        op.reuse(nextId++, room, source, tag, context);
         return op;
     }
 

@@ -25,6 +25,8 @@ final class ReceiveOperation extends BaseOperation {
     boolean matched;
     /** Its place among the {@link PostedReceives} while it waits for a message; null otherwise. */
     MatchLink<ReceiveOperation> postedAt;
+    /** The link it is posted with, made once: a reused operation reuses it too. */
+    final MatchLink<ReceiveOperation> link = new MatchLink<>(this);
 
     ReceiveOperation(ProgressEngine engine, long id, ByteBuffer room, int source, int tag, int context) {
         this.engine = engine;
@@ -54,6 +56,20 @@ final class ReceiveOperation extends BaseOperation {
         cancelled = false;
         error = null;
         markPending();
+    }
+
+    /**
+     * Whether this completed receive may be made anew ({@link #reuse}): it ended without error or cancel, so no bin,
+     * table of receives in flight or failure path refers to it, and its room is no larger than {@code maxRoom}.
+     */
+    boolean reusable(ProgressEngine owner, int maxRoom) {
+        return engine == owner && complete && error == null && !cancelled && postedAt == null && roomSize <= maxRoom;
+    }
+
+    /** Drops the references to the caller's room while the operation waits for its reuse. */
+    void forgetRoom() {
+        room = null;
+        buffer = null;
     }
 
     /** Binds the receive to a message of {@code length} bytes; allocates the room if the caller gave none. */

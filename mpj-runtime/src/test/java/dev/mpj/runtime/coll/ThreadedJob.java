@@ -168,6 +168,11 @@ final class ThreadedJob {
         }
 
         @Override
+        public void release(Operation completed) {
+            engine.release(completed);
+        }
+
+        @Override
         public Envelope probe(int source, int tag, int context) {
             return engine.probe(source, tag, context);
         }

@@ -194,6 +194,89 @@ class ProgressEngineTest {
         assertEquals(MPIException.ERR_REVOKED, ((MPIException) op.error()).getErrorClass());
     }
 
+    @Test
+    void aReleasedReceiveIsMadeTheNextOneAndReportsOnlyItsOwnMessage() {
+        ProgressEngine receiver = h.get(1);
+        ByteBuffer first = room(8);
+        Operation a = receiver.receive(first, 0, 3, 0);
+        h.get(0).send(bytes(8, 1), 1, 3, 0, SendMode.STANDARD);
+        h.pump(a::isComplete);
+        receiver.release(a);
+        assertEquals(1, receiver.spareReceives());
+        ByteBuffer second = room(8);
+        Operation b = receiver.receive(second, MpiBackend.ANY_SOURCE, MpiBackend.ANY_TAG, 0);
+        assertSame(a, b, "the released operation is reused");
+        assertEquals(0, receiver.spareReceives());
+        assertFalse(b.isComplete(), "a reused operation is pending until its own message arrives");
+        h.get(2).send(bytes(5, 2), 1, 4, 0, SendMode.STANDARD);
+        h.pump(b::isComplete);
+        assertEquals(2, b.source());
+        assertEquals(4, b.tag());
+        assertEquals(5, b.byteCount());
+        assertEquals(bytes(5, 2), second.rewind().limit(5));
+        assertEquals(bytes(8, 1), first.rewind(), "the first room keeps the first message");
+    }
+
+    @Test
+    void failedCancelledPendingAndLargeReceivesAreNotKept() {
+        ProgressEngine receiver = h.get(1);
+        Operation cancelled = receiver.receive(room(8), 0, 1, 0);
+        cancelled.cancel();
+        receiver.release(cancelled);
+        Operation truncated = receiver.receive(room(2), 0, 2, 0);
+        Operation large = receiver.receive(room(EAGER + 1), 0, 3, 0);
+        Operation pending = receiver.receive(room(8), 0, 4, 0);
+        h.get(0).send(bytes(8, 0), 1, 2, 0, SendMode.STANDARD);
+        h.get(0).send(bytes(8, 0), 1, 3, 0, SendMode.STANDARD);
+        h.pump(() -> truncated.isComplete() && large.isComplete());
+        receiver.release(truncated);
+        receiver.release(large);
+        receiver.release(pending);
+        assertEquals(0, receiver.spareReceives());
+        assertEquals(MPIException.ERR_TRUNCATE, ((MPIException) truncated.error()).getErrorClass());
+        h.get(0).send(bytes(8, 5), 1, 4, 0, SendMode.STANDARD);
+        h.pump(pending::isComplete);
+        assertEquals(8, pending.byteCount(), "a receive released before it completed still gets its message");
+    }
+
+    @Test
+    void threadsReceivingAtOnceUnderThreadMultipleNeverShareAnOperation() throws Exception {
+        ProgressEngine engine = h.get(1);
+        engine.setThreadLevel(MPI.THREAD_MULTIPLE);
+        int threads = 4;
+        int rounds = 3000;
+        List<Thread> workers = new ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < threads; t++) {
+            int tag = t;
+            Thread w = new Thread(() -> {
+                try {
+                    for (int i = 0; i < rounds; i++) {
+                        ByteBuffer r = room(8);
+                        Operation op = engine.receive(r, 1, tag, 0);
+                        engine.send(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, i), 1, tag, 0,
+                                SendMode.STANDARD);
+                        engine.await(op::isComplete);
+                        LockSupport.parkNanos(i % 64 == 0 ? 1000 : 0); // let other threads take spares meanwhile
+                        assertEquals(tag, op.tag());
+                        assertEquals(i, r.order(ByteOrder.LITTLE_ENDIAN).getLong(0));
+                        assertEquals(8, op.byteCount());
+                        engine.release(op);
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }, "receiver-" + t);
+            workers.add(w);
+            w.start();
+        }
+        for (Thread w : workers) {
+            w.join();
+        }
+        assertEquals(List.of(), failures);
+        assertTrue(engine.spareReceives() <= threads, "each thread releases its one receive before its next");
+    }
+
     /** A thread that polls {@code engines} every 50 µs until interrupted; they admit any thread from now on. */
     private static Thread pumping(ProgressEngine... engines) {
         for (ProgressEngine e : engines) {

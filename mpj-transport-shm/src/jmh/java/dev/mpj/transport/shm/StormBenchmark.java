@@ -1,5 +1,6 @@
 package dev.mpj.transport.shm;
 
+import dev.mpj.api.Operation;
 import dev.mpj.api.PendingCall;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.config.Settings;
@@ -95,8 +96,9 @@ public class StormBenchmark {
         }
         long sum = 0;
         for (int i = 0; i < BATCH; i++) {
-            receiver.receiveAndWait(room, 0, TAG, CONTEXT, NOT_WAITING);
+            Operation op = receiver.receiveAndWait(room, 0, TAG, CONTEXT, NOT_WAITING);
             sum += room.getLong(0);
+            receiver.release(op);
         }
         return sum;
     }
