@@ -727,9 +727,10 @@ public final class ProgressEngine implements FrameSink {
     }
 
     private void handle(int peer, ByteBuffer frame) {
-        byte kind = FrameHeader.kind(frame);
-        int context = FrameHeader.context(frame);
-        int tag = FrameHeader.tag(frame);
+        long leading = FrameHeader.leadingWord(frame);
+        byte kind = FrameHeader.kindOf(leading);
+        int context = FrameHeader.contextOf(leading);
+        int tag = FrameHeader.tagOf(FrameHeader.envelopeWord(frame));
         long cookie = FrameHeader.cookie(frame);
         long arg = FrameHeader.arg(frame);
         // the payload is read by absolute index, so no view of it is made per frame

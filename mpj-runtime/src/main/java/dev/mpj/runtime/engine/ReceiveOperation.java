@@ -112,10 +112,12 @@ final class ReceiveOperation extends BaseOperation {
             return;
         }
         int i = 0;
-        if (src.order() == dst.order()) {
-            for (; i + Long.BYTES <= n; i += Long.BYTES) {
-                dst.putLong(to + i, src.getLong(from + i));
-            }
+        // words read in one order and written in the other come out byte-reversed: reversing them back keeps the
+        // word-by-word copy for a big-endian room (a wrapped byte[]) filled from the little-endian ring
+        boolean swap = src.order() != dst.order();
+        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+            long word = src.getLong(from + i);
+            dst.putLong(to + i, swap ? Long.reverseBytes(word) : word);
         }
         for (; i < n; i++) {
             dst.put(to + i, src.get(from + i));

@@ -89,6 +89,32 @@ public final class FrameHeader {
         return frame.getLong(frame.position() + ARG_OFFSET);
     }
 
+    /**
+     * The header's first word ({@code kind} to {@code context}), read as one little-endian long so a frame's handler
+     * reads its envelope in two accesses rather than one per field; {@link #kindOf} and {@link #contextOf} take it
+     * apart.
+     */
+    public static long leadingWord(ByteBuffer frame) {
+        return frame.getLong(frame.position() + KIND_OFFSET);
+    }
+
+    /** The header's {@code source} and {@code tag} as one little-endian long; {@link #tagOf} takes the tag. */
+    public static long envelopeWord(ByteBuffer frame) {
+        return frame.getLong(frame.position() + SOURCE_OFFSET);
+    }
+
+    public static byte kindOf(long leadingWord) {
+        return (byte) leadingWord;
+    }
+
+    public static int contextOf(long leadingWord) {
+        return (int) (leadingWord >>> 32);
+    }
+
+    public static int tagOf(long envelopeWord) {
+        return (int) (envelopeWord >>> 32);
+    }
+
     public static boolean isKnownKind(byte kind) {
         return kind >= EAGER && kind <= REVOKE;
     }
