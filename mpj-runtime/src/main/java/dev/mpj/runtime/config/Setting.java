@@ -76,7 +76,8 @@ public enum Setting {
             SegmentDirectory::parse),
     SHM_TRANSPORT_BYTES("mpj.shmTransportBytes", "16777216",
             "bytes of each node segment reserved for the shared-memory transport (one ring per local rank,"
-                    + " sized to share it)",
+                    + " sized to share it; what the rings leave over holds one bulk channel per rank for large"
+                    + " messages)",
             atLeast(0)),
     TRANSPORTS("mpj.transports", "auto",
             "auto: shared memory to ranks on the same node, TCP to the others; tcp: TCP to every rank;"

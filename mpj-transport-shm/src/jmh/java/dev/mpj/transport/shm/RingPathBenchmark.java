@@ -33,7 +33,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * The shared-memory ring path on one thread: rank 0 writes a frame into rank 1's ring, rank 1 reads it out and
  * hands it to its sink (claim, copy in, commit, read, copy out, release). No cross-core traffic: this is the cost
- * the transport adds on top of the cache-line transfer a real ping-pong pays.
+ * the transport adds on top of the cache-line transfer a real ping-pong pays. With {@code bulkChannel} above 0
+ * the room has a bulk channel of that many bytes per rank past the rings, which {@code DATA} frames of
+ * {@value ShmTransport#BULK_MIN} bytes and more take instead of the ring (keep {@code size} within it: one
+ * thread cannot wait for room).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,6 +48,9 @@ public class RingPathBenchmark {
 
     @Param({"4194304"})
     int ringCapacity;
+
+    @Param({"0"})
+    int bulkChannel;
 
     private Path dir;
     private NodeSegment root;
@@ -60,7 +66,7 @@ public class RingPathBenchmark {
         dir = Files.createTempDirectory("mpj-jmh");
         Path file = dir.resolve("mpj-jmh-n0");
         Duration timeout = Duration.ofSeconds(10);
-        root = NodeSegment.create(file, 0, 2, 2, 16, (int) ShmLayout.roomFor(2, ringCapacity), timeout);
+        root = NodeSegment.create(file, 0, 2, 2, 16, room(), timeout);
         peer = NodeSegment.open(file, 0, 2, 2, timeout);
         NodeMap map = NodeMap.blocks(2, 1);
         sender = new ShmTransport();
@@ -70,6 +76,11 @@ public class RingPathBenchmark {
         header = FrameHeader.allocate();
         FrameHeader.write(header, size > 65536 ? FrameHeader.DATA : FrameHeader.EAGER, 1, 0, 1, 1, 0);
         payload = ByteBuffer.allocateDirect(size);
+    }
+
+    private int room() {
+        long rings = ShmLayout.roomFor(2, ringCapacity);
+        return (int) (bulkChannel == 0 ? rings : rings + 2L * (BulkChannel.HEADER_LENGTH + bulkChannel));
     }
 
     @Benchmark

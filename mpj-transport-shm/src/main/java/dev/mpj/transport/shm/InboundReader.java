@@ -49,6 +49,8 @@ final class InboundReader {
      */
     private final ByteBuffer inPlace;
     private final int inPlaceAdjustment;
+    /** This rank's bulk channel, or null. */
+    private final BulkChannel bulk;
     private boolean reading;
     private final int commitBytes;
     /** The position of the next record to read; the head, which the senders see, may be behind it. */
@@ -56,7 +58,8 @@ final class InboundReader {
     /** The head as last given back to the senders: the room from here to {@code position} is still held. */
     private long committed;
 
-    InboundReader(RingBuffer ring, FrameSink sink, LocalRanks locals) {
+    InboundReader(RingBuffer ring, BulkChannel bulk, FrameSink sink, LocalRanks locals) {
+        this.bulk = bulk;
         this.buffer = ring.buffer();
         this.mask = ring.capacity() - 1;
         this.headPositionIndex = ring.capacity() + RingBufferDescriptor.HEAD_POSITION_OFFSET;
@@ -182,9 +185,31 @@ final class InboundReader {
                     sink.onFrame(sender, frame, FramePool.NO_RELEASE);
                 }
             }
-            default -> throw new AssertionError(type);
+            case RecordType.BULK -> {
+                return takeBulk(sender, buffer, index, length);
+            }
+            default -> malformed(sender, "a record of piece " + RecordType.piece(type));
         }
         return false;
+    }
+
+    /** A frame in the bulk channel, offered in place, then its room given back; true when taken in place. */
+    private boolean takeBulk(int sender, MutableDirectBuffer buffer, int index, int length) {
+        long at = length == Long.BYTES + Integer.BYTES ? buffer.getLong(index) : -1;
+        int frameLength = at < 0 ? -1 : buffer.getInt(index + Long.BYTES);
+        if (bulk == null || frameLength < FrameHeader.LENGTH || !bulk.holds(at, frameLength)) {
+            malformed(sender, "a notice of a bulk frame of " + frameLength + " bytes at " + at);
+            return false;
+        }
+        ByteBuffer frame = bulk.frameAt(at, frameLength);
+        boolean inPlace = sink.onFrameInPlace(sender, frame);
+        if (!inPlace) {
+            FramePool.PooledFrame f = pool.take(frameLength);
+            f.buffer.put(0, frame, frame.position(), frameLength);
+            sink.onFrame(sender, f.buffer.limit(frameLength), f.release());
+        }
+        bulk.consumed(at + frameLength);
+        return inPlace;
     }
 
     private void malformed(int sender, String what) {

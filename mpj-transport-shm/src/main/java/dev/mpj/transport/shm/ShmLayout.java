@@ -19,9 +19,14 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  *  | Ring of local rank 0: capacity + Agrona's trailer           |  ManyToOneRingBuffer, written by the
  *  | …  local rank n − 1                                         |  other local ranks, read by its owner
  *  +-------------------------------------------------------------+
+ *  | Bulk channel of local rank 0 (when the rest of the room      |  BulkChannel: large DATA frames from
+ *  | …  local rank n − 1              is large enough)           |  one sender at a time
+ *  +-------------------------------------------------------------+
  * </pre>
- * The ring capacity is the largest power of two that fits; the file starts as zeros, which is an empty ring
- * and an unattached slot, so senders may write to a ring before its owner has started.
+ * The ring capacity is the largest power of two that fits, which leaves up to half the room over: that rest is
+ * split into one bulk channel per rank, left out when a channel would be under {@link BulkChannel#MIN_CAPACITY}.
+ * The file starts as zeros, which is an empty ring, a free and empty channel and an unattached slot, so senders
+ * may write to a ring before its owner has started.
  */
 final class ShmLayout {
     /** A ring smaller than this is not worth using (its largest record would be 2 KiB). */
@@ -41,12 +46,23 @@ final class ShmLayout {
     private final int localSize;
     private final int ringCapacity;
     private final int ringsOffset;
+    private final int bulkOffset;
+    /** Each rank's bulk channel's length, header included; 0 when there are none. */
+    private final int bulkLength;
 
     private ShmLayout(AtomicBuffer region, int localSize, int ringCapacity) {
         this.region = region;
         this.localSize = localSize;
         this.ringCapacity = ringCapacity;
         this.ringsOffset = localSize * SLOT_LENGTH;
+        this.bulkOffset = (int) roomFor(localSize, ringCapacity);
+        this.bulkLength = bulkLength(region.capacity(), localSize, ringCapacity);
+    }
+
+    /** The length of each rank's bulk channel in a room of {@code roomLength} bytes (0: none). */
+    static int bulkLength(int roomLength, int localSize, int ringCapacity) {
+        long rest = (roomLength - roomFor(localSize, ringCapacity)) / localSize & -CACHE_LINE_LENGTH;
+        return rest - BulkChannel.HEADER_LENGTH < BulkChannel.MIN_CAPACITY ? 0 : (int) rest;
     }
 
     /**
@@ -94,6 +110,12 @@ final class ShmLayout {
     ManyToOneRingBuffer ring(int localRank) {
         int length = ringCapacity + RingBufferDescriptor.TRAILER_LENGTH;
         return new ManyToOneRingBuffer(new UnsafeBuffer(region, ringsOffset + checked(localRank) * length, length));
+    }
+
+    /** The bulk channel of {@code localRank}, or null when the room has none. */
+    BulkChannel bulk(int localRank) {
+        int at = bulkOffset + checked(localRank) * bulkLength;
+        return bulkLength == 0 ? null : new BulkChannel(new UnsafeBuffer(region, at, bulkLength));
     }
 
     /** Records that {@code localRank} runs in process {@code pid}: the pid, then the state, ordered. */

@@ -31,6 +31,10 @@ import java.nio.ByteOrder;
  * {@code DATA} frame is cut into {@code DATA} frames of its consecutive ranges, each delivered as it comes;
  * any other frame goes in pieces that the receiver puts together ({@link RecordType}).
  *
+ * <p><b>Large rendezvous data</b> ({@code DATA} payloads of at least {@value #BULK_MIN} bytes) goes through the
+ * receiver's {@link BulkChannel} when the room has one and no other sender holds it: the same consecutive ranges,
+ * written there, each announced by a small record in the ring. The reader then copies them out and zeroes nothing.
+ *
  * <p><b>Back-pressure</b>: a full ring makes {@link #send} wait, and while it waits it keeps reading this rank's
  * own ring into the sink, so two ranks streaming into each other's full rings both progress (and so does any
  * cycle of them); the wait idles as the engine's does ({@code mpj.waitPolicy}).
@@ -48,6 +52,10 @@ public final class ShmTransport implements Transport {
     private static final int CHECK_EVERY_POLLS = 256;
     /** Runs up to this long go into the ring word by word ({@link #put}). */
     private static final int SHORT_PUT = 64;
+    /** DATA payloads from this long go through the receiver's bulk channel when it is free. */
+    static final int BULK_MIN = 16 * 1024;
+    /** The longest range a bulk frame carries, so the receiver copies out while the sender still writes. */
+    static final int BULK_PIECE = 256 * 1024;
 
     private int rank;
     private int node;
@@ -56,6 +64,10 @@ public final class ShmTransport implements Transport {
     private LocalRanks locals;
     private int self;
     private RingBuffer[] rings;
+    /** Each local rank's bulk channel, or null when the room has none. */
+    private BulkChannel[] bulk;
+    private final ByteBuffer notice = ByteBuffer.allocate(Long.BYTES + Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    private long nextLook;
     private InboundReader reader;
     private PeerWatch watch;
     private IdleStrategy idle;
@@ -94,10 +106,12 @@ public final class ShmTransport implements Transport {
             throw new IOException(e.getMessage(), e);
         }
         rings = new RingBuffer[locals.size()];
+        bulk = new BulkChannel[locals.size()];
         for (int local = 0; local < rings.length; local++) {
             rings[local] = layout.ring(local);
+            bulk[local] = layout.bulk(local);
         }
-        reader = new InboundReader(rings[self], sink, locals);
+        reader = new InboundReader(rings[self], bulk[self], sink, locals);
         idle = context.idling().pollingIdleStrategy();
         long pid = room.processId();
         watch = new PeerWatch(layout, locals.worldRanks(), self, pid, sink);
@@ -144,7 +158,14 @@ public final class ShmTransport implements Transport {
         RingBuffer ring = rings[local];
         int max = ring.maxMsgLength();
         int length = FrameHeader.LENGTH + payload.remaining();
-        if (length <= max) {
+        if (FrameHeader.kind(header) == FrameHeader.DATA && payload.remaining() >= BULK_MIN
+                && bulk[local] != null && bulk[local].tryTake(rank)) {
+            try {
+                writeBulk(ring, local, bulk[local], header, payload);
+            } finally {
+                bulk[local].giveUp();
+            }
+        } else if (length <= max) {
             writeWhole(ring, local, header, payload, payload.position(), payload.remaining(), 0);
         } else if (FrameHeader.kind(header) == FrameHeader.DATA) {
             // Each range is a DATA frame of its own: delivered as it comes, nothing to put together.
@@ -157,6 +178,40 @@ public final class ShmTransport implements Transport {
             }
         } else {
             writePieces(ring, local, header, payload, length, max);
+        }
+    }
+
+    /**
+     * The DATA frame as consecutive ranges written into {@code channel}, each announced in the ring once written;
+     * returns when all are announced, or when the peer is gone (the rest dropped).
+     */
+    private void writeBulk(RingBuffer ring, int local, BulkChannel channel, ByteBuffer header, ByteBuffer payload) {
+        int step = Math.min(BULK_PIECE, channel.capacity() / 4) - FrameHeader.LENGTH;
+        AtomicBuffer b = channel.buffer();
+        for (int off = 0; off < payload.remaining(); off += step) {
+            int n = Math.min(step, payload.remaining() - off);
+            int length = FrameHeader.LENGTH + n;
+            long at = channel.placeOf(length);
+            if (!channel.hasRoom(at, length)) {
+                beginWait();
+                do {
+                    if (!waitTurn(local)) {
+                        return;
+                    }
+                } while (!channel.hasRoom(at, length));
+            }
+            int index = channel.indexOf(at);
+            put(b, index, header, header.position(), FrameHeader.LENGTH);
+            b.putLong(index + FrameHeader.ARG_OFFSET, FrameHeader.arg(header) + off);
+            b.putBytes(index + FrameHeader.LENGTH, payload, payload.position() + off, n);
+            channel.written(at + length);
+            int record = claim(ring, local, RecordType.BULK, notice.capacity());
+            if (record < 0) {
+                return;
+            }
+            notice.putLong(0, at).putInt(Long.BYTES, length);
+            ring.buffer().putBytes(record, notice, 0, notice.capacity());
+            ring.commit(record);
         }
     }
 
@@ -237,23 +292,38 @@ public final class ShmTransport implements Transport {
         if (index >= 0) {
             return index;
         }
-        idle.reset();
-        long nextLook = System.nanoTime() + PeerWatch.INTERVAL_NANOS;
+        beginWait();
         while ((index = ring.tryClaim(type, length)) < 0) {
             if (index != RingBuffer.INSUFFICIENT_CAPACITY) {
                 throw new IllegalStateException("ring of rank " + locals.worldRank(local) + ": claim " + index);
             }
-            int work = reader.read();
-            long now = System.nanoTime();
-            if (watch.isLost(local) || now - nextLook >= 0 && watch.isGone(local)) {
+            if (!waitTurn(local)) {
                 return -1;
             }
-            if (now - nextLook >= 0) {
-                nextLook = now + PeerWatch.INTERVAL_NANOS;
-            }
-            idle.idle(work);
         }
         return index;
+    }
+
+    private void beginWait() {
+        idle.reset();
+        nextLook = System.nanoTime() + PeerWatch.INTERVAL_NANOS;
+    }
+
+    /**
+     * One turn of a wait for room at {@code local}: reads this rank's own ring meanwhile, so ranks that send to
+     * each other all progress, then idles; false when that peer is gone.
+     */
+    private boolean waitTurn(int local) {
+        int work = reader.read();
+        long now = System.nanoTime();
+        if (watch.isLost(local) || now - nextLook >= 0 && watch.isGone(local)) {
+            return false;
+        }
+        if (now - nextLook >= 0) {
+            nextLook = now + PeerWatch.INTERVAL_NANOS;
+        }
+        idle.idle(work);
+        return true;
     }
 
     @Override

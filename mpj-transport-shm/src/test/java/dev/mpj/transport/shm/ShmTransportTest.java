@@ -1,12 +1,14 @@
 package dev.mpj.transport.shm;
 
 import dev.mpj.runtime.spi.FrameHeader;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +21,7 @@ import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -82,6 +85,120 @@ class ShmTransportTest {
             }
             assertTrue(sink.count() > 5, "sent in several frames");
         }
+    }
+
+    /** A node whose transport room has, past the rings, a bulk channel of {@code channel} bytes per rank. */
+    private ShmNode nodeWithBulk(int ranks, int channel) {
+        return ShmNode.create(dir, ranks,
+                (int) ShmLayout.roomFor(ranks, RING) + ranks * (BulkChannel.HEADER_LENGTH + channel));
+    }
+
+    @Test
+    void aRoomWithNothingPastTheRingsHasNoBulkChannel() {
+        try (ShmNode node = node(2)) {
+            assertNull(node.layout().bulk(0));
+        }
+    }
+
+    @Test
+    void aLongDataFrameGoesRoundTheBulkChannelInConsecutiveRanges() throws Exception {
+        int channel = 256 * 1024;
+        try (ShmNode node = nodeWithBulk(2, channel)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport receiver = node.start(1, sink);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            int length = 5 * channel + 3;
+            long start = 1_000_000;
+            Future<?> sent = CompletableFuture.runAsync(() ->
+                    sender.send(1, Frames.header(FrameHeader.DATA, 9, start), Frames.payload(3, length)));
+            pollUntil(receiver, () -> bytesIn(sink) == length);
+            sent.get(10, TimeUnit.SECONDS);
+            assertDataRanges(sink.frames(), 0, 3, start, length);
+            BulkChannel bulk = node.layout().bulk(1);
+            assertTrue(bulk.buffer().getLong(BulkChannel.WRITTEN_OFFSET) > length, "written through the channel");
+            assertEquals(0, bulk.buffer().getInt(BulkChannel.OWNER_OFFSET), "given up");
+        }
+    }
+
+    @Test
+    void twoSendersOfLongDataFramesToOneRankBothArriveIntact() throws Exception {
+        try (ShmNode node = nodeWithBulk(3, 128 * 1024)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport receiver = node.start(2, sink);
+            ShmTransport[] senders = {node.start(0, new RecordingSink()), node.start(1, new RecordingSink())};
+            int length = 1 << 20;
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                List<Future<?>> sent = new ArrayList<>();
+                for (int r = 0; r < 2; r++) {
+                    int rank = r;
+                    sent.add(pool.submit(() -> {
+                        for (int i = 0; i < 4; i++) {
+                            senders[rank].send(2, Frames.header(FrameHeader.DATA, rank, (long) i * length),
+                                    Frames.payload(rank, length));
+                        }
+                    }));
+                }
+                pollUntil(receiver, () -> bytesIn(sink) == 8L * length);
+                for (Future<?> f : sent) {
+                    f.get(10, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            for (int rank = 0; rank < 2; rank++) {
+                int peer = rank;
+                List<RecordingSink.Received> mine = sink.frames().stream().filter(f -> f.peer() == peer).toList();
+                long next = 0;
+                for (RecordingSink.Received f : mine) {
+                    assertEquals(next, f.arg(), "rank " + peer + "'s ranges in order");
+                    assertTrue(Frames.matches(f.payload(), peer, f.arg() % length), "contents at " + f.arg());
+                    next += f.payload().length;
+                }
+                assertEquals(4L * length, next);
+            }
+        }
+    }
+
+    @Test
+    void aSenderBlockedOnTheBulkChannelOfADeadPeerGivesUpAndReportsIt() throws Exception {
+        int channel = 128 * 1024;
+        try (ShmNode node = nodeWithBulk(2, channel)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport sender = node.start(0, sink);
+            node.layout().attach(1, deadPid());
+            // returns although nobody will ever read
+            sender.send(1, Frames.header(FrameHeader.DATA, 1, 0), Frames.payload(1, 4 * channel));
+            assertTrue(sink.lost().containsKey(1));
+            assertEquals(0, node.layout().bulk(1).buffer().getInt(BulkChannel.OWNER_OFFSET), "given up");
+        }
+    }
+
+    @Test
+    void aNoticeOfABulkFrameOutsideTheChannelReportsItsSenderLost() throws Exception {
+        try (ShmNode node = nodeWithBulk(2, 128 * 1024)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport receiver = node.start(1, sink);
+            ByteBuffer notice = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putLong(0, 100_000)
+                    .putInt(8, 64 * 1024);
+            assertTrue(node.layout().ring(1).write(RecordType.of(0, RecordType.BULK), new UnsafeBuffer(notice), 0, 12));
+            pollUntil(receiver, () -> sink.lost().containsKey(0));
+            assertTrue(sink.lost().get(0).getMessage().contains("rank 0"), sink.lost().get(0).getMessage());
+            assertEquals(0, sink.count());
+        }
+    }
+
+    private static void assertDataRanges(List<RecordingSink.Received> frames, int peer, int seed, long start,
+                                         long length) {
+        long next = start;
+        for (RecordingSink.Received f : frames) {
+            assertEquals(peer, f.peer());
+            assertEquals(FrameHeader.DATA, f.kind());
+            assertEquals(next, f.arg(), "each range starts where the previous one ended");
+            assertTrue(Frames.matches(f.payload(), seed, f.arg() - start), "contents at " + f.arg());
+            next += f.payload().length;
+        }
+        assertEquals(start + length, next);
     }
 
     @Test
