@@ -10,6 +10,7 @@ import dev.mpj.api.Reduction;
 import dev.mpj.runtime.coll.CollectiveErrors;
 import dev.mpj.runtime.coll.CollectiveTuning;
 import dev.mpj.runtime.coll.Collectives;
+import dev.mpj.runtime.coll.NodeLocalKinds;
 import dev.mpj.runtime.coll.NonBlockingCollectives;
 import dev.mpj.runtime.coll.SharedMemoryCollectives;
 import dev.mpj.runtime.config.CollectiveAlgorithms;
@@ -68,7 +69,9 @@ public final class MpjRuntime implements MpiBackend {
             sharedMemoryCollectives = w.segment() == null
                     || settings.sharedMemoryCollectives() == CollectiveAlgorithms.SharedMemory.OFF ? null
                     : new SharedMemoryCollectives(w.segment().collectiveRegion(), engine, w.nodeMap(), w.rank(),
-                            settings.sharedMemoryCollectives() == CollectiveAlgorithms.SharedMemory.ON);
+                            NodeLocalKinds.of(settings.sharedMemoryCollectives(),
+                                    w.nodeMap().localSize(w.nodeMap().nodeOf(w.rank())),
+                                    Runtime.getRuntime().availableProcessors()));
             collectives = new Collectives(this, tuning, w.nodeMap(), sharedMemoryCollectives);
             nonBlocking = new NonBlockingCollectives(this, engine);
             current = this;

@@ -34,16 +34,13 @@ public final class SharedMemoryCollectives {
     private final NodeMap nodeMap;
     private final int node;
     private final AtomicLong calls = new AtomicLong();
-    /** Whether bcast, reduce, allreduce and allgather come here too, not only the barrier. */
-    private final boolean everyKind;
+    /** Which collectives come here. */
+    private final NodeLocalKinds kinds;
 
-    /**
-     * Collectives through {@code region}: the barrier, and with {@code everyKind} also the small bcast, reduce,
-     * allreduce and allgather (which a warm point-to-point path beats at two ranks on free cores).
-     */
+    /** Collectives through {@code region}: those of {@code kinds}, up to 2 KiB per member. */
     public SharedMemoryCollectives(ByteBuffer region, ProgressEngine engine, NodeMap nodeMap, int worldRank,
-                                   boolean everyKind) {
-        this.everyKind = everyKind;
+                                   NodeLocalKinds kinds) {
+        this.kinds = kinds;
         this.region = region;
         this.room = new UnsafeBuffer(region);
         this.engine = engine;
@@ -53,7 +50,7 @@ public final class SharedMemoryCollectives {
 
     /** Whether collective {@code kind} runs here when its communicator and size allow. */
     boolean serves(CollectiveKind kind) {
-        return kind == CollectiveKind.BARRIER || everyKind;
+        return kinds.serves(kind);
     }
 
     /** Collectives that ran here so far (for tests and diagnostics). */

@@ -124,9 +124,9 @@ public enum Setting {
                     + " of its ranks), off, or auto (as on, where measured to win; see CollectiveTuning)",
             oneOf(Hierarchical.class)),
     COLL_SHARED_MEMORY("mpj.coll.sharedMemory", "auto",
-            "collectives through the node segment when the communicator lies on one node: auto (the barrier), on"
-                    + " (also bcast, reduce, allreduce and allgather of up to 2 KiB per rank), or off (all over"
-                    + " point-to-point)",
+            "collectives of up to 2 KiB per rank through the node segment when the communicator lies on one"
+                    + " node: auto (barrier and bcast; also reduce, allreduce and allgather when the node's ranks"
+                    + " outnumber its cores), on (all five), or off (all over point-to-point)",
             oneOf(SharedMemory.class)),
     ADDRESS_EXCHANGE("mpj.addressExchange", "auto",
             "how MPI.Init exchanges business cards: simple, shm, roots, ring (PMI-2's PMIX_Ring, no fence and no"
