@@ -254,33 +254,19 @@ public final class Job {
         for (int rank = 0; rank < remoteRanks.length; rank++) {
             remoteRanks[rank] = RankProcess.remote(rank);
         }
-        List<Integer> nodes = rootAgent.childNodes();
-        Process[] started = new Process[nodes.size()];
-        IOException failure = ParallelStarts.start(i -> {
-            ProcessBuilder pb = AgentProcesses.builder(nodes.get(i), rootAgent.childrenPort(), secret);
-            if (inheritOutput) {
-                pb.redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT);
-            }
-            return pb;
-        }, i -> "the agent of node " + nodes.get(i), started, "mpjrun-agent-spawn-");
-        for (int i = 0; i < started.length; i++) {
-            Process p = started[i];
-            if (p == null) {
-                continue;
-            }
-            int node = nodes.get(i);
-            agents.add(p);
-            p.getOutputStream().close();
-            if (!inheritOutput) {
-                agentForwarders.add(OutputForwarder.start(p.getInputStream(), out, "", "mpjrun-agent-out-" + node));
-                agentForwarders.add(OutputForwarder.start(p.getErrorStream(), err, "", "mpjrun-agent-err-" + node));
-            }
-            p.onExit().thenAccept(x -> events.add(new AgentFailed("the agent of node " + node + " (pid " + x.pid()
-                    + ") exited with status " + x.exitValue())));
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        AgentProcesses.startChildren(rootAgent.childNodes(), rootAgent.childrenPort(), secret,
+                pb -> inheritOutput ? pb.redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                        .redirectError(ProcessBuilder.Redirect.INHERIT) : pb,
+                "mpjrun-agent-spawn-", (node, p) -> {
+                    agents.add(p);
+                    p.getOutputStream().close();
+                    if (!inheritOutput) {
+                        agentForwarders.add(OutputForwarder.start(p.getInputStream(), out, "", "mpjrun-agent-out-"
+                                + node));
+                        agentForwarders.add(OutputForwarder.start(p.getErrorStream(), err, "", "mpjrun-agent-err-"
+                                + node));
+                    }
+                }, (node, p) -> events.add(new AgentFailed(AgentProcesses.exitedLine(node, p))));
     }
 
     /**
