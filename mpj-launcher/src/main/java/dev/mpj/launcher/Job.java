@@ -160,8 +160,10 @@ public final class Job {
                     RankCommand unserved = RankCommand.of(options, classPath, "", secret, rankFlags);
                     unserved.requireMainClass();
                     int width = settings.agentTreeWidth();
-                    rootAgent = NodeAgent.root(options.mapping(), kvsName, secret, width, new EventQueueListener(),
-                            unserved.agentJob(kvsName, width, options.prefixOutput()).encode());
+                    int initTimeout = settings.initTimeoutSeconds();
+                    rootAgent = NodeAgent.root(options.mapping(), kvsName, secret, width,
+                            Duration.ofSeconds(initTimeout), new EventQueueListener(),
+                            unserved.agentJob(kvsName, width, initTimeout, options.prefixOutput()).encode());
                     rootAgent.start();
                     port = rootAgent.pmiPort();
                 } else {

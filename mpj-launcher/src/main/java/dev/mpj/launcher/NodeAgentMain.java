@@ -47,7 +47,7 @@ public final class NodeAgentMain {
         NodeAgent.Connected connected = NodeAgent.connect(port, secret, node);
         AgentJob job = AgentJob.decode(connected.spec());
         NodeAgent agent = NodeAgent.below(connected.link(), job.mapping(), job.kvsName(), secret, node,
-                job.treeWidth(), connected.spec());
+                job.treeWidth(), job.initTimeout(), connected.spec());
         CountDownLatch parentLost = new CountDownLatch(1);
         agent.onParentLost(parentLost::countDown);
         Thread hook = new Thread(this::stop, "mpj-agent-shutdown");
