@@ -149,7 +149,8 @@ public final class Job {
         }
         boolean withAgents = settings.agents() && options.mapping().nodes() > 1;
         PmiServer server = withAgents ? null
-                : new PmiServer(options.mapping(), kvsName, secret, new EventQueueListener());
+                : new PmiServer(options.mapping(), kvsName, secret, Duration.ofSeconds(settings.initTimeoutSeconds()),
+                        new EventQueueListener());
         Thread stopOnShutdown = new Thread(this::stopOnShutdown, "mpjrun-shutdown");
         try {
             RankCommand command;

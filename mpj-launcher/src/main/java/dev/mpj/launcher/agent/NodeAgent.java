@@ -149,7 +149,8 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
             childrenDue = daemon("mpj-agent-children-due", this::awaitChildren);
         }
         String hex = kvsName.substring(kvsName.lastIndexOf('_') + 1);
-        server = new PmiServer(mapping, kvsName, secret, parent == null ? new RootWatch() : events, node, this,
+        server = new PmiServer(mapping, kvsName, secret, childTimeout, parent == null ? new RootWatch() : events, node,
+                this,
                 "mpj_" + ProcessHandle.current().pid() + "_" + hex + "n" + node);
         server.start();
         if (parent != null) {

@@ -36,14 +36,14 @@ final class ServerRun implements AutoCloseable, NodeAgent.Events {
         finalized = new CountDownLatch(size);
         ProcessMapping mapping = ProcessMapping.blocks(size, nodes);
         addressOfNode = new InetSocketAddress[nodes];
+        Duration initTimeout = Duration.ofSeconds(Settings.fromEnvironment().initTimeoutSeconds());
         if (!withAgents) {
-            server = new PmiServer(mapping, kvs, secret, this);
+            server = new PmiServer(mapping, kvs, secret, initTimeout, this);
             Arrays.fill(addressOfNode, server.start());
             return;
         }
         server = null;
         try {
-            Duration initTimeout = Duration.ofSeconds(Settings.fromEnvironment().initTimeoutSeconds());
             NodeAgent root = NodeAgent.root(mapping, kvs, secret, TREE_WIDTH, initTimeout, this, new byte[0]);
             root.start();
             agents.add(root);
