@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,14 +15,20 @@ import java.util.Map;
 
 /**
  * What a node agent needs to start its node's ranks as mpjrun would, sent down the tree to each agent once it has
- * shown the job's secret: the placement, the KVS name, the tree's width, the ranks' command line and per-rank
- * flags, their extra variables and working directory, and whether output lines carry the rank.
+ * shown the job's secret: the placement, the KVS name, the tree's width, the ranks' init timeout (which bounds the
+ * agent's wait for its own children), the ranks' command line and per-rank flags, their extra variables and
+ * working directory, and whether output lines carry the rank.
  */
-record AgentJob(int size, int nodes, String kvsName, int treeWidth, boolean prefixOutput, List<String> commandLine,
+record AgentJob(int size, int nodes, String kvsName, int treeWidth, int initTimeoutSeconds, boolean prefixOutput,
+                List<String> commandLine,
                 Map<Integer, List<String>> rankFlags, Map<String, String> environment, String workingDirectory) {
 
     ProcessMapping mapping() {
         return ProcessMapping.blocks(size, nodes);
+    }
+
+    Duration initTimeout() {
+        return Duration.ofSeconds(initTimeoutSeconds);
     }
 
     byte[] encode() {
@@ -31,6 +38,7 @@ record AgentJob(int size, int nodes, String kvsName, int treeWidth, boolean pref
             out.writeInt(nodes);
             out.writeUTF(kvsName);
             out.writeInt(treeWidth);
+            out.writeInt(initTimeoutSeconds);
             out.writeBoolean(prefixOutput);
             writeList(out, commandLine);
             out.writeInt(rankFlags.size());
@@ -59,6 +67,7 @@ record AgentJob(int size, int nodes, String kvsName, int treeWidth, boolean pref
         int nodes = in.readInt();
         String kvsName = in.readUTF();
         int width = in.readInt();
+        int initTimeout = in.readInt();
         boolean prefix = in.readBoolean();
         List<String> commandLine = readList(in);
         Map<Integer, List<String>> flags = new LinkedHashMap<>();
@@ -70,7 +79,7 @@ record AgentJob(int size, int nodes, String kvsName, int treeWidth, boolean pref
             environment.put(in.readUTF(), in.readUTF());
         }
         String wdir = in.readBoolean() ? in.readUTF() : null;
-        return new AgentJob(size, nodes, kvsName, width, prefix, commandLine, flags, environment, wdir);
+        return new AgentJob(size, nodes, kvsName, width, initTimeout, prefix, commandLine, flags, environment, wdir);
     }
 
     private static void writeList(DataOutputStream out, List<String> list) throws IOException {

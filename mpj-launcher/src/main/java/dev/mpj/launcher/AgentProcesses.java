@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The JVMs of node agents ({@link NodeAgentMain}): small and quick to start, on the launcher's class path and
@@ -43,6 +45,43 @@ final class AgentProcesses {
         env.put(NODE, Integer.toString(node));
         env.put(SECRET, secret);
         return pb;
+    }
+
+    /**
+     * Starts the agents of {@code nodes} side by side ({@link ParallelStarts}), each told to connect to its parent
+     * at {@code parentPort}, its standard streams set by {@code io}. Each agent that started is handed to
+     * {@code started}, then watched: {@code exited} learns when it ends. Throws the first failure to start one, once
+     * those that did start have been handed on (the caller stops them with the job).
+     */
+    static void startChildren(List<Integer> nodes, int parentPort, String secret, UnaryOperator<ProcessBuilder> io,
+                              String threadName, Started started, BiConsumer<Integer, Process> exited)
+            throws IOException {
+        Process[] processes = new Process[nodes.size()];
+        IOException failure = ParallelStarts.start(i -> io.apply(builder(nodes.get(i), parentPort, secret)),
+                i -> "the agent of node " + nodes.get(i), processes, threadName);
+        for (int i = 0; i < processes.length; i++) {
+            Process p = processes[i];
+            if (p == null) {
+                continue;
+            }
+            int node = nodes.get(i);
+            started.accept(node, p);
+            p.onExit().thenAccept(x -> exited.accept(node, x));
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Takes in a child agent that has started: keeps it, attaches its streams. */
+    @FunctionalInterface
+    interface Started {
+        void accept(int node, Process agent) throws IOException;
+    }
+
+    /** The one line that says a child agent ended: its node, pid and status. */
+    static String exitedLine(int node, Process agent) {
+        return "the agent of node " + node + " (pid " + agent.pid() + ") exited with status " + agent.exitValue();
     }
 
     /**

@@ -149,7 +149,8 @@ public final class Job {
         }
         boolean withAgents = settings.agents() && options.mapping().nodes() > 1;
         PmiServer server = withAgents ? null
-                : new PmiServer(options.mapping(), kvsName, secret, new EventQueueListener());
+                : new PmiServer(options.mapping(), kvsName, secret, Duration.ofSeconds(settings.initTimeoutSeconds()),
+                        new EventQueueListener());
         Thread stopOnShutdown = new Thread(this::stopOnShutdown, "mpjrun-shutdown");
         try {
             RankCommand command;
@@ -160,8 +161,10 @@ public final class Job {
                     RankCommand unserved = RankCommand.of(options, classPath, "", secret, rankFlags);
                     unserved.requireMainClass();
                     int width = settings.agentTreeWidth();
-                    rootAgent = NodeAgent.root(options.mapping(), kvsName, secret, width, new EventQueueListener(),
-                            unserved.agentJob(kvsName, width, options.prefixOutput()).encode());
+                    int initTimeout = settings.initTimeoutSeconds();
+                    rootAgent = NodeAgent.root(options.mapping(), kvsName, secret, width,
+                            Duration.ofSeconds(initTimeout), new EventQueueListener(),
+                            unserved.agentJob(kvsName, width, initTimeout, options.prefixOutput()).encode());
                     rootAgent.start();
                     port = rootAgent.pmiPort();
                 } else {
@@ -254,33 +257,19 @@ public final class Job {
         for (int rank = 0; rank < remoteRanks.length; rank++) {
             remoteRanks[rank] = RankProcess.remote(rank);
         }
-        List<Integer> nodes = rootAgent.childNodes();
-        Process[] started = new Process[nodes.size()];
-        IOException failure = ParallelStarts.start(i -> {
-            ProcessBuilder pb = AgentProcesses.builder(nodes.get(i), rootAgent.childrenPort(), secret);
-            if (inheritOutput) {
-                pb.redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT);
-            }
-            return pb;
-        }, i -> "the agent of node " + nodes.get(i), started, "mpjrun-agent-spawn-");
-        for (int i = 0; i < started.length; i++) {
-            Process p = started[i];
-            if (p == null) {
-                continue;
-            }
-            int node = nodes.get(i);
-            agents.add(p);
-            p.getOutputStream().close();
-            if (!inheritOutput) {
-                agentForwarders.add(OutputForwarder.start(p.getInputStream(), out, "", "mpjrun-agent-out-" + node));
-                agentForwarders.add(OutputForwarder.start(p.getErrorStream(), err, "", "mpjrun-agent-err-" + node));
-            }
-            p.onExit().thenAccept(x -> events.add(new AgentFailed("the agent of node " + node + " (pid " + x.pid()
-                    + ") exited with status " + x.exitValue())));
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        AgentProcesses.startChildren(rootAgent.childNodes(), rootAgent.childrenPort(), secret,
+                pb -> inheritOutput ? pb.redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                        .redirectError(ProcessBuilder.Redirect.INHERIT) : pb,
+                "mpjrun-agent-spawn-", (node, p) -> {
+                    agents.add(p);
+                    p.getOutputStream().close();
+                    if (!inheritOutput) {
+                        agentForwarders.add(OutputForwarder.start(p.getInputStream(), out, "", "mpjrun-agent-out-"
+                                + node));
+                        agentForwarders.add(OutputForwarder.start(p.getErrorStream(), err, "", "mpjrun-agent-err-"
+                                + node));
+                    }
+                }, (node, p) -> events.add(new AgentFailed(AgentProcesses.exitedLine(node, p))));
     }
 
     /**

@@ -47,7 +47,7 @@ public final class NodeAgentMain {
         NodeAgent.Connected connected = NodeAgent.connect(port, secret, node);
         AgentJob job = AgentJob.decode(connected.spec());
         NodeAgent agent = NodeAgent.below(connected.link(), job.mapping(), job.kvsName(), secret, node,
-                job.treeWidth(), connected.spec());
+                job.treeWidth(), job.initTimeout(), connected.spec());
         CountDownLatch parentLost = new CountDownLatch(1);
         agent.onParentLost(parentLost::countDown);
         Thread hook = new Thread(this::stop, "mpj-agent-shutdown");
@@ -80,30 +80,16 @@ public final class NodeAgentMain {
 
     /** Starts the children's agents side by side ({@link ParallelStarts}); one that exits with a failure fails the job. */
     private void startChildren(NodeAgent agent, String secret) throws IOException {
-        List<Integer> nodes = agent.childNodes();
-        Process[] started = new Process[nodes.size()];
-        IOException failure = ParallelStarts.start(
-                i -> AgentProcesses.builder(nodes.get(i), agent.childrenPort(), secret).inheritIO(),
-                i -> "the agent of node " + nodes.get(i), started, "mpj-agent-spawn-");
-        for (int i = 0; i < started.length; i++) {
-            Process p = started[i];
-            if (p == null) {
-                continue;
-            }
-            synchronized (children) {
-                children.add(p);
-            }
-            int child = nodes.get(i);
-            p.onExit().thenAccept(x -> {
-                if (!stopping && x.exitValue() != 0) {
-                    agent.events().agentFailed(child, "the agent of node " + child + " exited with status "
-                            + x.exitValue());
-                }
-            });
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        AgentProcesses.startChildren(agent.childNodes(), agent.childrenPort(), secret, ProcessBuilder::inheritIO,
+                "mpj-agent-spawn-", (node, p) -> {
+                    synchronized (children) {
+                        children.add(p);
+                    }
+                }, (node, p) -> {
+                    if (!stopping && p.exitValue() != 0) {
+                        agent.events().agentFailed(node, AgentProcesses.exitedLine(node, p));
+                    }
+                });
     }
 
     /**

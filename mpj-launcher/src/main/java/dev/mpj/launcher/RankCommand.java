@@ -129,15 +129,15 @@ public final class RankCommand {
     }
 
     /** What a node agent needs to start its ranks as this command would: the job's {@link AgentJob}. */
-    AgentJob agentJob(String kvsName, int treeWidth, boolean prefixOutput) {
+    AgentJob agentJob(String kvsName, int treeWidth, int initTimeoutSeconds, boolean prefixOutput) {
         Map<Integer, List<String>> flags = new LinkedHashMap<>();
         for (int rank = 0; rank < mapping.size(); rank++) {
             if (!rankFlags.of(rank).isEmpty()) {
                 flags.put(rank, rankFlags.of(rank));
             }
         }
-        return new AgentJob(mapping.size(), mapping.nodes(), kvsName, treeWidth, prefixOutput, commandLine, flags,
-                environment, workingDirectory);
+        return new AgentJob(mapping.size(), mapping.nodes(), kvsName, treeWidth, initTimeoutSeconds, prefixOutput,
+                commandLine, flags, environment, workingDirectory);
     }
 
     /** The command of {@code job}'s ranks, served by the PMI server at {@code pmiPort}. */

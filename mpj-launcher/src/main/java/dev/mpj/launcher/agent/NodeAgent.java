@@ -10,6 +10,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,6 +19,9 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /**
  * The PMI side of one node agent (decision 0036): a {@link PmiServer} for the ranks of its node, a link to its
@@ -28,7 +32,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * the result, and results flow back down, each agent passing them to its server (which writes the fence's KVS into
  * its node's shared table before it answers its ranks) and to its children. Events about ranks and agents go up
  * to the root's {@link Events}. A child link that breaks is an agent failure; a parent link that breaks ends the
- * agent ({@link #onParentLost}).
+ * agent ({@link #onParentLost}). The children have the ranks' init timeout ({@code mpj.initTimeout}) to connect
+ * once this agent has started, and each connection that long to show the secret: a child that is only slow, on a
+ * machine so loaded that its JVM boots in tens of seconds, is still admitted, and one that never comes fails the
+ * job in one line naming its node rather than through its node's ranks' timeouts.
  */
 public final class NodeAgent implements PmiUpstream, AutoCloseable {
     /** What the root learns from the whole tree: its server's events, and those of ranks and agents below it. */
@@ -43,20 +50,21 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         void agentFailed(int node, String problem);
     }
 
-    /** How long a child has to show the secret once connected. */
-    private static final int HELLO_TIMEOUT_MILLIS = 10_000;
-
     private final ProcessMapping mapping;
     private final String kvsName;
     private final String secret;
     private final int node;
+    /** How long the children have to connect from {@link #start}, and a connection to show the secret. */
+    private final Duration childTimeout;
     private final Events events;
     private final TreeLink parent;
     private final byte[] spec;
     private final List<Integer> childNodes;
     private final Map<Integer, TreeLink> children = new ConcurrentHashMap<>();
+    private final CountDownLatch childrenToCome;
     private final List<Thread> threads = new ArrayList<>();
     private ServerSocket acceptor;
+    private Thread childrenDue;
     private PmiServer server;
     private volatile Runnable onParentLost = () -> { };
     private volatile boolean closing;
@@ -73,28 +81,34 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
     /** The ranks of each child's subtree, as its ring part named them: only their answers go back down to it. */
     private final Map<Integer, Set<Integer>> ringRanksOfChild = new ConcurrentHashMap<>();
 
-    private NodeAgent(ProcessMapping mapping, String kvsName, String secret, int node, int width, Events events,
-                      TreeLink parent, byte[] spec) {
+    private NodeAgent(ProcessMapping mapping, String kvsName, String secret, int node, int width,
+                      Duration childTimeout, Events events, TreeLink parent, byte[] spec) {
         this.mapping = mapping;
         this.kvsName = kvsName;
         this.secret = secret;
         this.node = node;
+        this.childTimeout = childTimeout;
         this.events = events;
         this.parent = parent;
         this.spec = spec.clone();
         this.childNodes = TreeShape.children(node, mapping.nodes(), width);
+        this.childrenToCome = new CountDownLatch(childNodes.size());
     }
 
-    /** The root, node 0: {@code events} learns everything; {@code spec} goes to each child that connects. */
-    public static NodeAgent root(ProcessMapping mapping, String kvsName, String secret, int width, Events events,
-                                 byte[] spec) {
-        return new NodeAgent(mapping, kvsName, secret, 0, width, events, null, spec);
+    /**
+     * The root, node 0: {@code events} learns everything; {@code spec} goes to each child that connects;
+     * {@code initTimeout} (the ranks' {@code mpj.initTimeout}) bounds the children's coming.
+     */
+    public static NodeAgent root(ProcessMapping mapping, String kvsName, String secret, int width,
+                                 Duration initTimeout, Events events, byte[] spec) {
+        return new NodeAgent(mapping, kvsName, secret, 0, width, initTimeout, events, null, spec);
     }
 
     /** The agent of {@code node}, below {@code parent}, to which its events go. */
     public static NodeAgent below(TreeLink parent, ProcessMapping mapping, String kvsName, String secret, int node,
-                                  int width, byte[] spec) {
-        return new NodeAgent(mapping, kvsName, secret, node, width, TreeEvent.upTo(parent), parent, spec);
+                                  int width, Duration initTimeout, byte[] spec) {
+        return new NodeAgent(mapping, kvsName, secret, node, width, initTimeout, TreeEvent.upTo(parent), parent,
+                spec);
     }
 
     /**
@@ -124,14 +138,19 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         onParentLost = action;
     }
 
-    /** Opens the children's port, starts the PMI server, and reads the parent link. */
+    /**
+     * Opens the children's port, starts the PMI server, and reads the parent link; from now on the children have
+     * the init timeout to connect.
+     */
     public void start() throws IOException {
         if (!childNodes.isEmpty()) {
             acceptor = new ServerSocket(0, Math.max(50, childNodes.size()), InetAddress.getLoopbackAddress());
             daemon("mpj-agent-accept", this::acceptChildren);
+            childrenDue = daemon("mpj-agent-children-due", this::awaitChildren);
         }
         String hex = kvsName.substring(kvsName.lastIndexOf('_') + 1);
-        server = new PmiServer(mapping, kvsName, secret, parent == null ? new RootWatch() : events, node, this,
+        server = new PmiServer(mapping, kvsName, secret, childTimeout, parent == null ? new RootWatch() : events, node,
+                this,
                 "mpj_" + ProcessHandle.current().pid() + "_" + hex + "n" + node);
         server.start();
         if (parent != null) {
@@ -168,11 +187,35 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         return children.size();
     }
 
-    private void daemon(String name, Runnable body) {
+    private Thread daemon(String name, Runnable body) {
         Thread t = new Thread(body, name);
         t.setDaemon(true);
         threads.add(t);
         t.start();
+        return t;
+    }
+
+    /** Fails the job, naming every child missing, if not all have connected within the init timeout. */
+    private void awaitChildren() {
+        try {
+            if (childrenToCome.await(childTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            return;
+        }
+        List<Integer> missing = childNodes.stream().filter(c -> !children.containsKey(c)).toList();
+        if (!closing && !missing.isEmpty()) {
+            events.agentFailed(missing.get(0), lostChildren(missing));
+        }
+    }
+
+    /** One line: which children's agents did not connect to this one in time, and the setting that bounds it. */
+    private String lostChildren(List<Integer> missing) {
+        String nodes = missing.stream().map(String::valueOf).collect(Collectors.joining(", "));
+        return (missing.size() == 1 ? "the agent of node " + nodes : "the agents of nodes " + nodes)
+                + " did not connect to the agent of node " + node + " within " + childTimeout.toSeconds()
+                + " s (mpj.initTimeout)";
     }
 
     private void acceptChildren() {
@@ -203,7 +246,7 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
             return;
         }
         try {
-            s.setSoTimeout(HELLO_TIMEOUT_MILLIS);
+            s.setSoTimeout((int) Math.min(Integer.MAX_VALUE, childTimeout.toMillis()));
             TreeLink.Hello hello = link.readHello();
             s.setSoTimeout(0);
             boolean secretShown = hello.secret() != null && MessageDigest.isEqual(
@@ -213,6 +256,7 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
                         : "did not show the job's secret");
             }
             link.send(new TreeLink.Spec(spec));
+            childrenToCome.countDown();
             int child = hello.node();
             daemon("mpj-agent-child-" + child, () -> readChild(child, link));
         } catch (IOException | RuntimeException e) {
@@ -481,6 +525,9 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
     @Override
     public void close() {
         closing = true;
+        if (childrenDue != null) {
+            childrenDue.interrupt();
+        }
         closeQuietly(acceptor);
         children.values().forEach(TreeLink::close);
         if (parent != null) {

@@ -26,9 +26,14 @@ final class ConnectionGate {
      * @param identifyTimeout how long one may stay unidentified
      */
     record Limits(int maxUnidentified, Duration identifyTimeout) {
-        /** Room for every rank to reconnect a few times, and 10 s to send a line that a rank sends at once. */
-        static Limits forJob(int size) {
-            return new Limits(4 * size + 64, Duration.ofSeconds(10));
+        /**
+         * Room for every rank to reconnect a few times, and as long to identify itself as the rank waits for the
+         * answer ({@code initTimeout}, the ranks' {@code mpj.initTimeout}): a rank sends its lines at once, but on
+         * a machine crowded with booting JVMs its process, or the server's, can stall for longer than 10 s
+         * between the connect and the lines.
+         */
+        static Limits forJob(int size, Duration initTimeout) {
+            return new Limits(4 * size + 64, initTimeout);
         }
     }
 

@@ -12,6 +12,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -37,7 +38,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <p>Only the job's ranks are served ({@link ConnectionGate}): a connection's first line must show the job's
  * secret ({@code cmd=mpj_secret secret=<hex>}, from {@code MPJ_PMI_SECRET}), and it must identify itself as a
- * rank within 10 s; unidentified connections are capped. A connection that breaks the protocol (a line over 1024
+ * rank within the ranks' init timeout; unidentified connections are capped. A connection that breaks the protocol (a line over 1024
  * bytes, a PMI-2 length field that is not a number or announces more than
  * {@link dev.mpj.runtime.pmi.wire.Pmi2Message#MAX_BODY} bytes, a message the parsers reject, a command out of
  * order) is closed. When it had identified itself as a rank that rank is broken and the {@link Listener} is told;
@@ -98,10 +99,12 @@ public final class PmiServer implements AutoCloseable {
      * @param mapping  the job's size and rank placement, served as {@value ProcessMapping#KEY}
      * @param kvsName  the name served by {@code get_my_kvsname} (see {@link #newKvsName()})
      * @param secret   what every connection must show first (see {@link PmiSecret#newSecret()})
+     * @param initTimeout the ranks' {@code mpj.initTimeout}: how long a connection may take to identify itself
      * @param listener receives the job's PMI events
      */
-    public PmiServer(ProcessMapping mapping, String kvsName, String secret, Listener listener) {
-        this(mapping, kvsName, secret, listener, ConnectionGate.Limits.forJob(mapping.size()), -1, null, kvsName);
+    public PmiServer(ProcessMapping mapping, String kvsName, String secret, Duration initTimeout, Listener listener) {
+        this(mapping, kvsName, secret, listener, ConnectionGate.Limits.forJob(mapping.size(), initTimeout), -1, null,
+                kvsName);
     }
 
     /**
@@ -110,10 +113,11 @@ public final class PmiServer implements AutoCloseable {
      * starts {@code mpj_<pid>_} with the pid of the process that owns it, so a table left by a killed agent is
      * found stale.
      */
-    public PmiServer(ProcessMapping mapping, String kvsName, String secret, Listener listener, int node,
-                     PmiUpstream upstream, String tableName) {
+    public PmiServer(ProcessMapping mapping, String kvsName, String secret, Duration initTimeout, Listener listener,
+                     int node, PmiUpstream upstream, String tableName) {
         this(mapping, kvsName, secret, listener,
-                ConnectionGate.Limits.forJob(PmiJob.servedRanks(mapping, node)), node, upstream, tableName);
+                ConnectionGate.Limits.forJob(PmiJob.servedRanks(mapping, node), initTimeout), node, upstream,
+                tableName);
     }
 
     PmiServer(ProcessMapping mapping, String kvsName, String secret, Listener listener, ConnectionGate.Limits limits) {

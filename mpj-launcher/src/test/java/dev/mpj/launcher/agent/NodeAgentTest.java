@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -32,6 +33,8 @@ class NodeAgentTest {
     private static final String KVS = "mpj_test_kvs";
     private static final String SECRET = PmiSecret.newSecret();
     private static final ProcessMapping MAPPING = ProcessMapping.blocks(6, 3);
+    /** The ranks' init timeout, which bounds the children's coming: longer than any test. */
+    private static final Duration INIT_TIMEOUT = Duration.ofSeconds(60);
 
     private final List<String> events = new CopyOnWriteArrayList<>();
     private final List<NodeAgent> agents = new ArrayList<>();
@@ -39,13 +42,14 @@ class NodeAgentTest {
 
     @BeforeEach
     void startTheTreeAndConnectTheRanks() throws IOException {
-        NodeAgent root = NodeAgent.root(MAPPING, KVS, SECRET, 1, new RecordingEvents(events), new byte[] {42});
+        NodeAgent root = NodeAgent.root(MAPPING, KVS, SECRET, 1, INIT_TIMEOUT, new RecordingEvents(events),
+                new byte[] {42});
         root.start();
         agents.add(root);
         for (int node = 1; node < 3; node++) {
             NodeAgent.Connected c = NodeAgent.connect(agents.get(node - 1).childrenPort(), SECRET, node);
             assertEquals(42, c.spec()[0], "the parent passes the job on");
-            NodeAgent agent = NodeAgent.below(c.link(), MAPPING, KVS, SECRET, node, 1, c.spec());
+            NodeAgent agent = NodeAgent.below(c.link(), MAPPING, KVS, SECRET, node, 1, INIT_TIMEOUT, c.spec());
             agent.start();
             agents.add(agent);
         }
@@ -67,8 +71,8 @@ class NodeAgentTest {
     @Test
     @Timeout(20)
     void ranksThatFenceBeforeTheirChildAgentConnectsAreAnsweredOnceItsPartsCome() throws IOException {
-        NodeAgent root = NodeAgent.root(ProcessMapping.blocks(4, 2), KVS, SECRET, 1, new RecordingEvents(events),
-                new byte[0]);
+        NodeAgent root = NodeAgent.root(ProcessMapping.blocks(4, 2), KVS, SECRET, 1, INIT_TIMEOUT,
+                new RecordingEvents(events), new byte[0]);
         root.start();
         List<RawPmiClient> early = new ArrayList<>();
         NodeAgent child = null;
@@ -81,7 +85,8 @@ class NodeAgentTest {
             }
             assertEquals(0, root.connectedChildren(), "node 1's agent has not come yet");
             NodeAgent.Connected c = NodeAgent.connect(root.childrenPort(), SECRET, 1);
-            child = NodeAgent.below(c.link(), ProcessMapping.blocks(4, 2), KVS, SECRET, 1, 1, c.spec());
+            child = NodeAgent.below(c.link(), ProcessMapping.blocks(4, 2), KVS, SECRET, 1, 1, INIT_TIMEOUT,
+                    c.spec());
             child.start();
             List<RawPmiClient> late = new ArrayList<>();
             for (int rank = 2; rank < 4; rank++) {
@@ -157,6 +162,10 @@ class NodeAgentTest {
 
     /** Whether an event matching {@code wanted} arrives within 5 s: a child agent's events travel up the tree. */
     private boolean eventually(Predicate<String> wanted) {
+        return eventually(events, wanted);
+    }
+
+    private static boolean eventually(List<String> events, Predicate<String> wanted) {
         long deadline = System.nanoTime() + 5_000_000_000L;
         while (events.stream().noneMatch(wanted)) {
             if (System.nanoTime() - deadline > 0) {
@@ -178,6 +187,39 @@ class NodeAgentTest {
         }
         assertEquals(1, agents.get(1).connectedChildren(), "node 2's agent " + leaf.node() + " only");
         assertTrue(eventually(e -> e.contains("did not show the job's secret")), events.toString());
+    }
+
+    @Test
+    void childAgentsThatNeverConnectFailTheJobInOneLineNamingTheirNodesAfterTheInitTimeout() throws IOException {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        NodeAgent root = NodeAgent.root(ProcessMapping.blocks(6, 3), KVS, SECRET, 2, Duration.ofSeconds(1),
+                new RecordingEvents(seen), new byte[0]);
+        root.start();
+        NodeAgent.Connected c = NodeAgent.connect(root.childrenPort(), SECRET, 2);
+        try {
+            assertTrue(eventually(seen, e -> e.startsWith("agent ")), seen.toString());
+            List<String> failures = seen.stream().filter(e -> e.startsWith("agent ")).toList();
+            assertEquals(List.of("agent 1 the agent of node 1 did not connect to the agent of node 0 within 1 s"
+                    + " (mpj.initTimeout)"), failures, "node 2's agent came: only node 1's is named, in one line");
+        } finally {
+            root.close();
+            c.link().close();
+        }
+    }
+
+    @Test
+    void aConnectionHasTheInitTimeoutToShowTheSecret() throws IOException {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        NodeAgent root = NodeAgent.root(ProcessMapping.blocks(4, 2), KVS, SECRET, 1, Duration.ofSeconds(1),
+                new RecordingEvents(seen), new byte[0]);
+        root.start();
+        try (Socket silent = new Socket(InetAddress.getLoopbackAddress(), root.childrenPort())) {
+            silent.setSoTimeout(8000); // well short of the 10 s a connection had before the limit followed the setting
+            assertEquals(-1, silent.getInputStream().read(), "closed once the init timeout passed");
+            assertTrue(eventually(seen, e -> e.startsWith("rejected") && e.contains("timed out")), seen.toString());
+        } finally {
+            root.close();
+        }
     }
 
     /** Writes each event as a line. */

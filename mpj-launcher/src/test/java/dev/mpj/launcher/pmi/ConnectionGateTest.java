@@ -40,7 +40,7 @@ class ConnectionGateTest {
 
     @Test
     void aFalseInitackWithoutTheSecretIsRejectedAndTheRankStaysFree() throws IOException {
-        start(ConnectionGate.Limits.forJob(2));
+        start(ConnectionGate.Limits.forJob(2, Duration.ofSeconds(10)));
         RawPmiClient stranger = stranger();
         stranger.send(Pmi1Message.of("initack", "pmiid", "0"));
         assertNull(stranger.readLineOrReset(), "the stranger gets no answer but a closed connection");
@@ -57,7 +57,7 @@ class ConnectionGateTest {
 
     @Test
     void aWrongSecretAndGarbageAreRejectedWithoutFailingTheJobAndLoggedOnce() throws IOException {
-        start(ConnectionGate.Limits.forJob(2));
+        start(ConnectionGate.Limits.forJob(2, Duration.ofSeconds(10)));
         RawPmiClient wrong = stranger();
         wrong.send(PmiSecret.message(PmiSecret.newSecret()));
         assertNull(wrong.readLineOrReset());
@@ -87,8 +87,9 @@ class ConnectionGateTest {
     }
 
     @Test
-    void aConnectionThatDoesNotIdentifyItselfInTimeIsClosed() throws IOException {
-        start(new ConnectionGate.Limits(10, Duration.ofMillis(300)));
+    void aConnectionThatDoesNotIdentifyItselfWithinTheRanksInitTimeoutIsClosed() throws IOException {
+        server = new PmiServer(ProcessMapping.singleNode(2), KVS, SECRET, Duration.ofMillis(300), events);
+        server.start((ServerSocketChannel a) -> a.accept());
         RawPmiClient idle = RawPmiClient.connect(server.portVariable(), 5000, SECRET);
         clients.add(idle);
         assertNull(idle.readLineOrReset(), "closed when its time is up");
@@ -100,7 +101,7 @@ class ConnectionGateTest {
     void failedAcceptsPauseAcceptingAndTheServerStillServesARank() throws IOException {
         AtomicInteger failures = new AtomicInteger();
         server = new PmiServer(ProcessMapping.singleNode(1), KVS, SECRET, events,
-                ConnectionGate.Limits.forJob(1));
+                ConnectionGate.Limits.forJob(1, Duration.ofSeconds(10)));
         server.start(acceptor -> {
             if (failures.incrementAndGet() <= 4) {
                 throw new IOException("Too many open files");

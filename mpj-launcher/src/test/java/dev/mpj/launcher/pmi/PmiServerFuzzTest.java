@@ -19,6 +19,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -59,7 +60,7 @@ class PmiServerFuzzTest {
     void strangersSendingGarbageCostOnlyTheirConnectionAndTheServerStillServesAJob() throws Exception {
         ServerEvents jobEvents = new ServerEvents(false);
         try (PmiServer server = new PmiServer(ProcessMapping.singleNode(SIZE), "mpj_fuzz", SECRET,
-                jobEvents)) {
+                Duration.ofSeconds(60), jobEvents)) {
             server.start();
             InetSocketAddress address = server.address();
             AtomicLong sent = new AtomicLong();

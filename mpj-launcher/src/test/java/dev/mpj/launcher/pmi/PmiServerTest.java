@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -590,7 +591,7 @@ class PmiServerTest {
     }
 
     private void start(ProcessMapping mapping) throws IOException {
-        server = new PmiServer(mapping, KVS, SECRET, events);
+        server = new PmiServer(mapping, KVS, SECRET, Duration.ofSeconds(60), events);
         server.start();
     }
 

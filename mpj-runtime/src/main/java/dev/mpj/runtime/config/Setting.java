@@ -57,7 +57,8 @@ public enum Setting {
             "PMI client: auto (from the environment), pmi1, pmi2, singleton, pmix (Java 22+, libpmix)",
             oneOf(PmiDialect.class)),
     INIT_TIMEOUT("mpj.initTimeout", "60",
-            "seconds a rank waits for its process manager or its peers during MPI.Init",
+            "seconds a rank waits for its process manager or its peers during MPI.Init (and, with agents, a node"
+                    + " agent for its children's agents to connect)",
             atLeast(1)),
     FAKE_NODES("mpj.fakeNodes", "0",
             "split the job into this many pretend nodes by blocks of consecutive ranks, whatever the process"

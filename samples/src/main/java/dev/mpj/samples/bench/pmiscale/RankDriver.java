@@ -14,7 +14,7 @@ import java.util.List;
  * One thread of the simulation: a selector over its share of the ranks' sockets. It starts them a few at a time,
  * a new one when another has finished its start (a launcher's ranks do not all connect in the same millisecond; a
  * burst beyond the listen backlog would drop SYNs for seconds, and the server closes connections that do not
- * identify themselves within 10 s), then drives each rank through the current part; a rank that finishes a part
+ * identify themselves within the init timeout), then drives each rank through the current part; a rank that finishes a part
  * waits there until the {@link Simulation} opens the next one for the whole job.
  */
 final class RankDriver implements Runnable {

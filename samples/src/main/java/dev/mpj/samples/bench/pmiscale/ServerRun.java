@@ -3,6 +3,7 @@ package dev.mpj.samples.bench.pmiscale;
 import dev.mpj.launcher.agent.NodeAgent;
 import dev.mpj.launcher.agent.TreeShape;
 import dev.mpj.launcher.pmi.PmiServer;
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.pmi.wire.ProcessMapping;
 
 import java.io.IOException;
@@ -35,20 +36,22 @@ final class ServerRun implements AutoCloseable, NodeAgent.Events {
         finalized = new CountDownLatch(size);
         ProcessMapping mapping = ProcessMapping.blocks(size, nodes);
         addressOfNode = new InetSocketAddress[nodes];
+        Duration initTimeout = Duration.ofSeconds(Settings.fromEnvironment().initTimeoutSeconds());
         if (!withAgents) {
-            server = new PmiServer(mapping, kvs, secret, this);
+            server = new PmiServer(mapping, kvs, secret, initTimeout, this);
             Arrays.fill(addressOfNode, server.start());
             return;
         }
         server = null;
         try {
-            NodeAgent root = NodeAgent.root(mapping, kvs, secret, TREE_WIDTH, this, new byte[0]);
+            NodeAgent root = NodeAgent.root(mapping, kvs, secret, TREE_WIDTH, initTimeout, this, new byte[0]);
             root.start();
             agents.add(root);
             for (int node = 1; node < nodes; node++) {
                 NodeAgent parent = agents.get(TreeShape.parent(node, TREE_WIDTH));
                 NodeAgent.Connected c = NodeAgent.connect(parent.childrenPort(), secret, node);
-                NodeAgent agent = NodeAgent.below(c.link(), mapping, kvs, secret, node, TREE_WIDTH, c.spec());
+                NodeAgent agent = NodeAgent.below(c.link(), mapping, kvs, secret, node, TREE_WIDTH, initTimeout,
+                        c.spec());
                 agent.start();
                 agents.add(agent);
             }
