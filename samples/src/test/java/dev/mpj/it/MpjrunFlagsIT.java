@@ -73,6 +73,34 @@ class MpjrunFlagsIT {
         }
     }
 
+    /**
+     * The ranks compile the message path early (lower thresholds for its packages) unless turned off or the
+     * user's flags choose the JIT's thresholds or tiers; the JVM takes the commands silently: the probe's line is
+     * the rank's only output.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', value = {
+            "MPJ_JVM_OPTS  | -Xmx64m -Xshare:auto                          | dev/mpj/runtime/engine/*.*,0.1",
+            "MPJ_EARLY_JIT | false                                         | none",
+            "MPJ_JVM_OPTS  | -Xmx64m -Xshare:auto -XX:TieredStopAtLevel=1  | none"})
+    void ranksCompileTheMessagePathEarlyUnlessTurnedOff(String variable, String value, String expected) {
+        Job job = Job.np(2).timeout(90);
+        if (variable.equals("MPJ_JVM_OPTS")) {
+            job.rankJvmOptions(value);
+        } else {
+            job.rankJvmOptions("-Xmx64m -Xshare:auto").env(variable, value);
+        }
+        Job.Result r = job.run(JitProbeProgram.class);
+        assertEquals(0, r.exitCode(), r::toString);
+        for (int rank = 0; rank < 2; rank++) {
+            String line = "rank " + rank + " of 2 scaled ";
+            assertEquals(1, r.linesContaining(line), () -> line + "\n" + r);
+            assertTrue(r.out().lines().filter(l -> l.contains(line)).allMatch(l -> l.contains(expected)),
+                    () -> expected + "\n" + r);
+        }
+        assertEquals(2, r.out().lines().filter(l -> !l.isBlank()).count(), r::toString);
+    }
+
     @Test
     void versionNamesMpjAndJava() throws Exception {
         Commands.Output o = Commands.run(List.of(Commands.repoRoot().resolve("mpjrun").toString(), "--version"),
