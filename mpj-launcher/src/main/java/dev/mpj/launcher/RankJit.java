@@ -10,8 +10,9 @@ import java.util.regex.Pattern;
  * method to C2 only after thousands of calls in fully profiled C1 code, which on busy cores is most of a short
  * job's message passing; the message path's packages (engine, collectives, transports, the API) get their
  * thresholds scaled down by {@link #SCALE}, so C2 compiles them within the first few hundred calls, while the rest
- * of the JVM (the start-up code, the JDK, the program) keeps HotSpot's. Left out with {@code mpj.earlyJit=false},
- * and when the user's flags already choose the JIT's thresholds or tiers.
+ * of the JVM (the start-up code, the JDK, the program) keeps HotSpot's. Only with {@code mpj.earlyJit=true}, since
+ * the earlier C2 compiles cost a short job more CPU than they save, and not when the user's flags already choose
+ * the JIT's thresholds or tiers.
  */
 final class RankJit {
     /** Factor on every compile threshold of the message path's methods. */

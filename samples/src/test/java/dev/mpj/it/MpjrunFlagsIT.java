@@ -74,21 +74,20 @@ class MpjrunFlagsIT {
     }
 
     /**
-     * The ranks compile the message path early (lower thresholds for its packages) unless turned off or the
+     * With mpj.earlyJit the ranks compile the message path early (lower thresholds for its packages) unless the
      * user's flags choose the JIT's thresholds or tiers; the JVM takes the commands silently: the probe's line is
-     * the rank's only output.
+     * the rank's only output. Without it they keep HotSpot's thresholds.
      */
-    @ParameterizedTest(name = "{0} {1}")
+    @ParameterizedTest(name = "MPJ_EARLY_JIT={0} {1}")
     @CsvSource(delimiter = '|', value = {
-            "MPJ_JVM_OPTS  | -Xmx64m -Xshare:auto                          | dev/mpj/runtime/engine/*.*,0.1",
-            "MPJ_EARLY_JIT | false                                         | none",
-            "MPJ_JVM_OPTS  | -Xmx64m -Xshare:auto -XX:TieredStopAtLevel=1  | none"})
-    void ranksCompileTheMessagePathEarlyUnlessTurnedOff(String variable, String value, String expected) {
-        Job job = Job.np(2).timeout(90);
-        if (variable.equals("MPJ_JVM_OPTS")) {
-            job.rankJvmOptions(value);
-        } else {
-            job.rankJvmOptions("-Xmx64m -Xshare:auto").env(variable, value);
+            "true  | -Xmx64m -Xshare:auto                          | dev/mpj/runtime/engine/*.*,0.1",
+            "      | -Xmx64m -Xshare:auto                          | none",
+            "true  | -Xmx64m -Xshare:auto -XX:TieredStopAtLevel=1  | none"})
+    void ranksCompileTheMessagePathEarlyWhenAskedAndTheUserLeavesTheJit(String early, String jvmOptions,
+                                                                         String expected) {
+        Job job = Job.np(2).timeout(90).rankJvmOptions(jvmOptions);
+        if (early != null) {
+            job.env("MPJ_EARLY_JIT", early);
         }
         Job.Result r = job.run(JitProbeProgram.class);
         assertEquals(0, r.exitCode(), r::toString);

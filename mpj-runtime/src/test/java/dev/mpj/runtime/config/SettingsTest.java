@@ -137,7 +137,7 @@ class SettingsTest {
         assertEquals("MPJ_REHEARSE_WAITS", Setting.REHEARSE_WAITS.environmentVariable());
         assertFalse(Settings.defaults().rehearseWaits(), "the rehearsal costs start-up CPU: asked for only");
         assertEquals("MPJ_EARLY_JIT", Setting.EARLY_JIT.environmentVariable());
-        assertTrue(Settings.defaults().earlyJit(), "the message path compiles early unless turned off");
+        assertFalse(Settings.defaults().earlyJit(), "early C2 of the message path costs short jobs CPU: asked for only");
         assertEquals("MPJ_TCP_INTERFACE", Setting.TCP_INTERFACE.environmentVariable());
         assertEquals("MPJ_EAGER_CREDIT", Setting.EAGER_CREDIT.environmentVariable());
         assertEquals(2 << 20, Settings.defaults().eagerCredit());
