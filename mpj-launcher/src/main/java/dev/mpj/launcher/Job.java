@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -524,18 +523,8 @@ public final class Job {
         }
     }
 
-    /** The settings the ranks see: the launcher's environment, -env variables, and -D flags of MPJ_JVM_OPTS. */
     private Settings rankSettings() {
-        Map<String, String> environment = new HashMap<>(System.getenv());
-        environment.putAll(options.environment());
-        Properties properties = new Properties();
-        for (String option : options.jvmOptions()) {
-            int eq = option.indexOf('=');
-            if (option.startsWith("-D") && eq > 2) {
-                properties.put(option.substring(2, eq), option.substring(eq + 1));
-            }
-        }
-        return Settings.from(environment, properties);
+        return RankCommand.rankSettings(options);
     }
 
     private void awaitOutput() {

@@ -1,6 +1,7 @@
 package dev.mpj.launcher;
 
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -12,8 +13,6 @@ import java.util.regex.Pattern;
 final class RankCollector {
     /** The flag the ranks get when the user names no collector. */
     static final String DEFAULT = "-XX:+UseParallelGC";
-    /** Variables the {@code java} launcher itself reads flags from. */
-    static final List<String> JAVA_VARIABLES = List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS");
     private static final Pattern COLLECTOR_FLAG =
             Pattern.compile("-XX:[+-]Use(Serial|Parallel|ParallelOld|G1|Z|Shenandoah|Epsilon|ConcMarkSweep)GC");
 
@@ -21,22 +20,10 @@ final class RankCollector {
     }
 
     /**
-     * The flags that choose the ranks' collector: none when {@code jvmOptions} (from {@code MPJ_JVM_OPTS}) or one
-     * of {@link #JAVA_VARIABLES} in {@code environment} (what the ranks inherit) names a collector, else {@link
-     * #DEFAULT}.
+     * The flags that choose the ranks' collector: none when the user's flags name a collector ({@link
+     * UserJvmFlags}), else {@link #DEFAULT}.
      */
-    static List<String> flags(List<String> jvmOptions, java.util.Map<String, String> environment) {
-        for (String option : jvmOptions) {
-            if (COLLECTOR_FLAG.matcher(option).matches()) {
-                return List.of();
-            }
-        }
-        for (String variable : JAVA_VARIABLES) {
-            String value = environment.get(variable);
-            if (value != null && COLLECTOR_FLAG.matcher(value).find()) {
-                return List.of();
-            }
-        }
-        return List.of(DEFAULT);
+    static List<String> flags(List<String> jvmOptions, Map<String, String> environment) {
+        return UserJvmFlags.name(COLLECTOR_FLAG, jvmOptions, environment) ? List.of() : List.of(DEFAULT);
     }
 }

@@ -1,5 +1,6 @@
 package dev.mpj.launcher;
 
+import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.pmi.wire.PmiVariables;
 import dev.mpj.runtime.pmi.wire.ProcessMapping;
 
@@ -11,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.jar.Attributes;
@@ -112,13 +114,36 @@ public final class RankCommand {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
         command.addAll(REQUIRED_JVM_FLAGS);
-        command.addAll(RankCollector.flags(options.jvmOptions(), rankEnvironment(options)));
+        Map<String, String> rankEnvironment = rankEnvironment(options);
+        command.addAll(RankCollector.flags(options.jvmOptions(), rankEnvironment));
+        command.addAll(RankJit.flags(earlyJit(options), options.jvmOptions(), rankEnvironment));
         command.addAll(options.jvmOptions());
         command.add("-cp");
         command.add(String.join(File.pathSeparator, classPath));
         command.add(mainClass);
         command.addAll(options.arguments());
         return new RankCommand(options, pmiPort, pmiSecret, command, mainClass, classPath, rankFlags);
+    }
+
+    /** The settings the ranks see: the launcher's environment, -env variables, and -D flags of MPJ_JVM_OPTS. */
+    static Settings rankSettings(LaunchOptions options) {
+        Properties properties = new Properties();
+        for (String option : options.jvmOptions()) {
+            int eq = option.indexOf('=');
+            if (option.startsWith("-D") && eq > 2) {
+                properties.put(option.substring(2, eq), option.substring(eq + 1));
+            }
+        }
+        return Settings.from(rankEnvironment(options), properties);
+    }
+
+    /** The ranks' {@code mpj.earlyJit}; its default when a setting is bad, which the ranks then report. */
+    private static boolean earlyJit(LaunchOptions options) {
+        try {
+            return rankSettings(options).earlyJit();
+        } catch (IllegalArgumentException e) {
+            return Settings.defaults().earlyJit();
+        }
     }
 
     /** The variables a rank inherits: the launcher's, then the {@code -env} ones. */

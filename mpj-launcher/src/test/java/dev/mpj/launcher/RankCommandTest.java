@@ -30,7 +30,7 @@ class RankCommandTest {
         assertEquals(Path.of(System.getProperty("java.home"), "bin", "java").toString(), cmd.get(0));
         List<String> expected = new ArrayList<>(RankCommand.REQUIRED_JVM_FLAGS);
         expected.addAll(RankCollector.flags(List.of(), System.getenv()));
-        expected.addAll(List.of("-Xmx64m", "-Dk=v", "-cp", LAUNCHER_CP, "org.x.Main", "a"));
+                expected.addAll(List.of("-Xmx64m", "-Dk=v", "-cp", LAUNCHER_CP, "org.x.Main", "a"));
         assertEquals(expected, cmd.subList(1, cmd.size()));
     }
 
@@ -43,6 +43,41 @@ class RankCommandTest {
         assertEquals(List.of(), RankCollector.flags(List.of("-XX:+UseG1GC"), Map.of()));
         assertEquals(List.of(), RankCollector.flags(List.of(), Map.of("JAVA_TOOL_OPTIONS", "-Xss1m -XX:+UseZGC")));
         assertEquals(List.of(), RankCollector.flags(List.of(), Map.of("JDK_JAVA_OPTIONS", "-XX:+UseSerialGC")));
+    }
+
+    @Test
+    void earlyJitGivesTheRanksTheMessagePathsThresholdsScaledQuietly() throws UsageException {
+        List<String> cmd = command(options(Map.of("MPJ_JVM_OPTS", "-Xmx64m"), "-np", "2", "-env", "MPJ_EARLY_JIT",
+                "true", "org.x.Main"));
+        int quiet = cmd.indexOf("-XX:CompileCommand=quiet");
+        assertTrue(quiet > 0 && quiet < cmd.indexOf("-Xmx64m"), cmd::toString);
+        for (String pattern : RankJit.PATTERNS) {
+            String flag = "-XX:CompileCommand=CompileThresholdScaling," + pattern + "," + RankJit.SCALE;
+            assertTrue(cmd.indexOf(flag) > quiet && cmd.indexOf(flag) < cmd.indexOf("-Xmx64m"), cmd::toString);
+        }
+        assertTrue(cmd.contains("-XX:CompileCommand=CompileThresholdScaling,dev/mpj/runtime/engine/*.*,0.1"),
+                cmd::toString);
+    }
+
+    @Test
+    void theMessagePathKeepsHotSpotsThresholdsByDefaultOrWhenTheUserChoosesTheJit() throws UsageException {
+        assertTrue(command(options(Map.of("MPJ_JVM_OPTS", "-Dmpj.earlyJit=true"), "-np", "1", "org.x.Main"))
+                .contains("-XX:CompileCommand=quiet"), "asked for through a -D flag of MPJ_JVM_OPTS");
+        List<List<String>> commands = List.of(
+                command(options(Map.of(), "-np", "1", "org.x.Main")),
+                command(options(Map.of("MPJ_JVM_OPTS", "-Dmpj.earlyJit=false"), "-np", "1", "org.x.Main")),
+                command(options(Map.of("MPJ_JVM_OPTS", "-Dmpj.earlyJit=true -XX:TieredStopAtLevel=1"), "-np", "1",
+                        "org.x.Main")),
+                command(options(Map.of("MPJ_JVM_OPTS", "-Dmpj.earlyJit=true -XX:CompileThresholdScaling=10"), "-np",
+                        "1", "org.x.Main")),
+                command(options(Map.of(), "-np", "1", "-env", "MPJ_EARLY_JIT", "true", "-env", "JAVA_TOOL_OPTIONS",
+                        "-Xint", "org.x.Main")));
+        for (List<String> cmd : commands) {
+            assertFalse(cmd.stream().anyMatch(f -> f.startsWith("-XX:CompileCommand")), cmd::toString);
+        }
+        assertEquals(List.of(), RankJit.flags(true, List.of("-XX:-TieredCompilation"), Map.of()));
+        assertEquals(List.of(), RankJit.flags(true, List.of(),
+                Map.of("JDK_JAVA_OPTIONS", "-XX:Tier4InvocationThreshold=1500")));
     }
 
     @Test
@@ -93,7 +128,7 @@ class RankCommandTest {
         assertEquals(RankCommand.REQUIRED_JVM_FLAGS, one.subList(1, 1 + required));
         List<String> expected = new ArrayList<>(List.of("-Dfor.one=yes"));
         expected.addAll(RankCollector.flags(List.of(), System.getenv()));
-        expected.addAll(List.of("-Xshare:off", "-cp"));
+                expected.addAll(List.of("-Xshare:off", "-cp"));
         assertEquals(expected, one.subList(1 + required, 1 + required + expected.size()));
         assertEquals(c.commandLine(), c.processBuilder(0).command());
     }
