@@ -1,5 +1,7 @@
 package dev.mpj.launcher;
 
+import dev.mpj.runtime.bootstrap.CardTableAllgather;
+import dev.mpj.runtime.bootstrap.RootsAllgatherExchange;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
@@ -55,6 +57,22 @@ public final class ArchiveTraining {
         if (sum[0] != size * (size - 1) / 2 || out[0] != 0) {
             throw new MPIException(MPIException.ERR_OTHER, "rank " + rank + ": wrong allreduce or bcast result");
         }
+        loadOneNodeExchange();
         MPI.Finalize();
+    }
+
+    /**
+     * The one-node address exchange's classes ({@code roots}), which this job on two nodes does not run: archived
+     * too, since a job on one node is the common case and would otherwise load them from the jar inside
+     * {@code MPI.Init}.
+     */
+    private static void loadOneNodeExchange() {
+        for (Class<?> c : new Class<?>[] {RootsAllgatherExchange.class, CardTableAllgather.class}) {
+            try {
+                Class.forName(c.getName(), true, c.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(e);
+            }
+        }
     }
 }

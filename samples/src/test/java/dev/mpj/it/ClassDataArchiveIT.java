@@ -98,6 +98,24 @@ class ClassDataArchiveIT {
     }
 
     /**
+     * The training job runs on two nodes, yet a job on one node (the {@code roots} exchange) finds every runtime
+     * class its ranks load in the archive: none is read from a jar inside {@code MPI.Init}.
+     */
+    @Test
+    void ranksOnOneNodeLoadEveryRuntimeClassFromTheArchive(@TempDir Path cache) throws Exception {
+        List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load",
+                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2", "hello");
+        Commands.Output first = Commands.run(cmd, Commands.repoRoot(), 120);
+        assertEquals(0, first.exitCode(), first::text);
+        Commands.Output next = Commands.run(cmd, Commands.repoRoot(), 60);
+        assertEquals(0, next.exitCode(), next::text);
+        List<String> runtime = next.text().lines().filter(l -> l.contains(" dev.mpj.runtime.")).toList();
+        assertTrue(runtime.stream().anyMatch(l -> l.contains("dev.mpj.runtime.bootstrap.RootsAllgatherExchange ")),
+                next::text);
+        assertEquals(List.of(), runtime.stream().filter(l -> !l.contains("source: shared objects file")).toList());
+    }
+
+    /**
      * From Java 24 on the ranks' archive is an AOT cache created with their flags, so no rank reports a mismatch; with
      * module options of the user's, which the JVM could not use it with, the launcher leaves it out and says so.
      */

@@ -21,4 +21,12 @@ public record KillAfterPhase(String phase, int rank) {
         throw new IllegalArgumentException(setting.property() + " must be PHASE@RANK, e.g. segment@0, not '"
                 + text + "'");
     }
+
+    /** {@link #parse} as the setting's parser (a class: no lambda linkage while settings are read). */
+    static final class Parser implements SettingParser<KillAfterPhase> {
+        @Override
+        public KillAfterPhase parse(Setting setting, String text) {
+            return KillAfterPhase.parse(setting, text);
+        }
+    }
 }

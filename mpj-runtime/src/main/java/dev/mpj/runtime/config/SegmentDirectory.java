@@ -38,4 +38,12 @@ public record SegmentDirectory(Path path, boolean isDefault) {
         }
         throw new IllegalArgumentException(Setting.SEGMENT_DIR.property() + " '" + path + "' is not a directory");
     }
+
+    /** {@link #parse} as the setting's parser (a class: no lambda linkage while settings are read). */
+    static final class Parser implements SettingParser<SegmentDirectory> {
+        @Override
+        public SegmentDirectory parse(Setting setting, String text) {
+            return SegmentDirectory.parse(setting, text);
+        }
+    }
 }

@@ -37,7 +37,7 @@ public enum Setting {
     TCP_INTERFACE("mpj.tcp.interface", "auto",
             "the interface (eth0) or CIDR block (10.1.0.0/16) whose address TCP uses; auto: across hosts the host"
                     + " name's address unless loopback, else the first up non-loopback interface's",
-            TcpInterface::parse),
+            new TcpInterface.Parser()),
     TCP_MAX_FRAME("mpj.tcp.maxFrame", "4194304",
             "largest TCP frame accepted; a longer length field closes the connection",
             integer()),
@@ -74,7 +74,7 @@ public enum Setting {
             atLeast(1)),
     SEGMENT_DIR("mpj.segmentDir", "/dev/shm",
             "directory of the node segment files (java.io.tmpdir when the default /dev/shm is absent)",
-            SegmentDirectory::parse),
+            new SegmentDirectory.Parser()),
     SHM_TRANSPORT_BYTES("mpj.shmTransportBytes", "16777216",
             "bytes of each node segment reserved for the shared-memory transport (one ring per local rank,"
                     + " sized to share it; what the rings leave over holds one bulk channel per rank for large"
@@ -148,7 +148,7 @@ public enum Setting {
             flag()),
     TEST_KILL_AFTER_PHASE("mpj.test.killAfterPhase", "",
             "for tests of crash clean-up: PHASE@RANK makes that rank SIGKILL itself when that MPI.Init phase ends",
-            KillAfterPhase::parse);
+            new KillAfterPhase.Parser());
 
     private final String property;
     private final String defaultValue;

@@ -2,7 +2,6 @@ package dev.mpj.runtime.config;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.regex.Pattern;
 
 /**
  * The {@code mpj.tcp.interface} setting: which interface's address a rank's TCP listener binds and advertises, by
@@ -18,8 +17,9 @@ public record TcpInterface(String name, InetAddress network, int prefixLength) {
     /** No choice made: the runtime picks the address ({@code auto}). */
     public static final TcpInterface AUTO = new TcpInterface(null, null, 0);
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.:@-]{1,64}");
-    private static final Pattern LITERAL = Pattern.compile("[0-9A-Fa-f.:]+");
+    /** The characters of an interface name and of an address literal (no regex: every rank reads this setting). */
+    private static final String NAME_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:@-";
+    private static final String LITERAL_CHARS = "0123456789ABCDEFabcdef.:";
 
     static TcpInterface parse(Setting setting, String text) {
         if (text.isEmpty() || text.equalsIgnoreCase("auto")) {
@@ -27,14 +27,15 @@ public record TcpInterface(String name, InetAddress network, int prefixLength) {
         }
         int slash = text.indexOf('/');
         if (slash < 0) {
-            if (!NAME.matcher(text).matches()) {
+            if (text.length() > 64 || !onlyOf(text, NAME_CHARS)) {
                 throw invalid(setting, text);
             }
             return new TcpInterface(text, null, 0);
         }
         String address = text.substring(0, slash);
         // a literal only: getByName must not turn the setting into a DNS lookup
-        if (!LITERAL.matcher(address).matches() || !(address.contains(".") || address.contains(":"))) {
+        if (address.isEmpty() || !onlyOf(address, LITERAL_CHARS)
+                || !(address.contains(".") || address.contains(":"))) {
             throw invalid(setting, text);
         }
         InetAddress network;
@@ -49,6 +50,16 @@ public record TcpInterface(String name, InetAddress network, int prefixLength) {
             throw invalid(setting, text);
         }
         return new TcpInterface(null, network, bits);
+    }
+
+    /** Whether every character of {@code text} is one of {@code allowed}. */
+    private static boolean onlyOf(String text, String allowed) {
+        for (int i = 0; i < text.length(); i++) {
+            if (allowed.indexOf(text.charAt(i)) < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static IllegalArgumentException invalid(Setting setting, String text) {
@@ -85,5 +96,13 @@ public record TcpInterface(String name, InetAddress network, int prefixLength) {
     @Override
     public String toString() {
         return name != null ? name : network != null ? network.getHostAddress() + "/" + prefixLength : "auto";
+    }
+
+    /** {@link #parse} as the setting's parser (a class: no lambda linkage while settings are read). */
+    static final class Parser implements SettingParser<TcpInterface> {
+        @Override
+        public TcpInterface parse(Setting setting, String text) {
+            return TcpInterface.parse(setting, text);
+        }
     }
 }

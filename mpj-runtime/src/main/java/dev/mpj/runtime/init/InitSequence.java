@@ -75,6 +75,9 @@ public final class InitSequence {
     private byte[] card;
     private ExchangeContext.SegmentSource segmentSource;
     private NodeSegment segment;
+    /** Whether {@link #startShm} ran, and what it gave: the transport, or null when auto mode fell back to TCP. */
+    private boolean shmStartTried;
+    private Transport startedShm;
     private ConnectionMode connectionMode = ConnectionMode.ONDEMAND;
     private EagerReport eagerReport;
 
@@ -243,21 +246,25 @@ public final class InitSequence {
     /** mapSegment: the node segment created or mapped, and this rank's card in its slot; while the fence is pending. */
     private void mapSegment() {
         if (!settings.irregularCards()) {
-            exchangeContext.attachSegment();
+            segment = exchangeContext.attachSegment();
         }
     }
 
     /**
-     * preload: the shared-memory transport's classes, loaded while the fence is pending (started after it), and,
-     * when asked for, the polled waits it brings rehearsed, so the JIT compiles them from a profile that has seen
-     * every phase. Not by default: the rehearsal's CPU lengthens a crowded node's start more than it has been
-     * shown to save.
+     * preload: the shared-memory transport loaded and, when the segment is already mapped, started on its room
+     * while the fence is pending: it needs the segment and the node map, not the exchange's cards, so the ranks
+     * that wait for the slowest do it in that wait rather than all after it. When asked for, the polled waits it
+     * brings are rehearsed, so the JIT compiles them from a profile that has seen every phase. Not by default: the
+     * rehearsal's CPU lengthens a crowded node's start more than it has been shown to save.
      */
-    private void preload() {
+    private void preload() throws IOException {
         if (useShm) {
             shm = TransportLoader.load("shm");
             if (settings.rehearseWaits()) {
                 PollingIdleStrategy.rehearse();
+            }
+            if (segment != null) {
+                startShm();
             }
         }
         report.phase("preload");
@@ -293,7 +300,7 @@ public final class InitSequence {
      */
     private void routePeers() throws IOException {
         checkLoopbackAcrossHosts();
-        Transport local = useShm ? startShm() : null;
+        Transport local = useShm ? startShm() : null; // started already, unless the segment came after the fence
         for (int peer = 0; peer < size; peer++) {
             if (peer == rank) {
                 continue;
@@ -348,8 +355,16 @@ public final class InitSequence {
         }
     }
 
-    /** Shared memory on the node segment; in {@code auto} mode a failure falls back to TCP. */
+    /** Shared memory on the node segment, started once; in {@code auto} mode a failure falls back to TCP (null). */
     private Transport startShm() throws IOException {
+        if (!shmStartTried) {
+            shmStartTried = true;
+            startedShm = shmOrFallback();
+        }
+        return startedShm;
+    }
+
+    private Transport shmOrFallback() throws IOException {
         try {
             shm.start(new StartContext(rank, size, engine, settings, null, nodeRoom(), false));
             return shm;

@@ -104,9 +104,13 @@ public final class NodeSegmentFiles {
      */
     public static int removeStale(Path directory) {
         int removed = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, PREFIX + "*")) {
+        // no glob filter: a glob compiles to a regular expression (this runs in MPI.Init)
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
             for (Path file : files) {
                 String name = file.getFileName().toString();
+                if (!name.startsWith(PREFIX)) {
+                    continue;
+                }
                 long partCreator = partCreator(name);
                 boolean stale = partCreator > 0 ? !isRunning(partCreator) : isSegmentName(name) && isStale(file);
                 if (stale && deleteQuietly(file)) {

@@ -39,8 +39,8 @@ public final class Pmi1Client implements PmiClient {
     private final boolean allgatherServed;
     /** mpjrun's published KVS in shared memory, read before asking the server; null elsewhere. */
     private final SharedKvsTable sharedKvs;
-    /** Made once, so that no get links a lambda on its way. */
-    private final UnaryOperator<String> serverGet = this::serverGet;
+    /** Asks the server for a key the shared table lacks. */
+    private final UnaryOperator<String> serverGet = new ServerGet();
     /** Gets from the shared table, or from the server for keys it lacks. */
     private final SharedFirstGet gets;
     private String processMapping;
@@ -358,5 +358,13 @@ public final class Pmi1Client implements PmiClient {
             throw new PmiException("PMI_PORT has no valid port number: '" + hostPort + "'");
         }
         return new InetSocketAddress(host, port);
+    }
+
+    /** {@link #serverGet} as the shared table's fallback: a class, since a lambda's linkage is cold work in {@code MPI.Init}. */
+    private final class ServerGet implements UnaryOperator<String> {
+        @Override
+        public String apply(String key) {
+            return serverGet(key);
+        }
     }
 }

@@ -61,8 +61,8 @@ public final class Pmi2Client implements PmiClient {
     private final boolean allgatherServed;
     /** mpjrun's published KVS in shared memory, read before asking the server; null elsewhere. */
     private final SharedKvsTable sharedKvs;
-    /** Made once, so that no get links a lambda on its way. */
-    private final UnaryOperator<String> kvsGet = this::kvsGet;
+    /** Asks the server for a key the shared table lacks. */
+    private final UnaryOperator<String> kvsGet = new KvsGet();
     /** Gets from the shared table, or from the server for keys it lacks. */
     private final SharedFirstGet gets;
 
@@ -399,6 +399,14 @@ public final class Pmi2Client implements PmiClient {
                     "info-getnodeattr-response").foundValue();
             connection.counters().countGet();
             return value;
+        }
+    }
+
+    /** {@link #kvsGet} as the shared table's fallback: a class, since a lambda's linkage is cold work in {@code MPI.Init}. */
+    private final class KvsGet implements UnaryOperator<String> {
+        @Override
+        public String apply(String key) {
+            return kvsGet(key);
         }
     }
 }

@@ -14,7 +14,7 @@ import java.util.function.UnaryOperator;
  */
 final class SharedFirstGet {
     /** The warm-up's manager, never asked: the warm-up's key is always in a table that is not disabled. */
-    private static final UnaryOperator<String> NO_SERVER = key -> null;
+    private static final UnaryOperator<String> NO_SERVER = new NoServer();
     /** Lookups while the first fence is pending: past HotSpot's first compile threshold (200 calls of a method). */
     static final int WARM_ROUNDS = 512;
 
@@ -61,5 +61,13 @@ final class SharedFirstGet {
         }
         counters.countGet(System.nanoTime() - startNanos);
         return value;
+    }
+
+    /** A class rather than a lambda: made in every rank's {@code MPI.Init}, where a lambda's linkage is cold work. */
+    private static final class NoServer implements UnaryOperator<String> {
+        @Override
+        public String apply(String key) {
+            return null;
+        }
     }
 }
