@@ -31,7 +31,8 @@ import java.nio.ByteOrder;
  * {@code DATA} frame is cut into {@code DATA} frames of its consecutive ranges, each delivered as it comes;
  * any other frame goes in pieces that the receiver puts together ({@link RecordType}).
  *
- * <p><b>Large rendezvous data</b> ({@code DATA} payloads of at least {@value #BULK_MIN} bytes) goes through the
+ * <p><b>Large rendezvous data</b> ({@code DATA} payloads of at least {@value #BULK_MIN} bytes and half the
+ * receiver's channel) goes through the
  * receiver's {@link BulkChannel} when the room has one and no other sender holds it: the same consecutive ranges,
  * written there, each announced by a small record in the ring. The reader then copies them out and zeroes nothing.
  *
@@ -52,7 +53,10 @@ public final class ShmTransport implements Transport {
     private static final int CHECK_EVERY_POLLS = 256;
     /** Runs up to this long go into the ring word by word ({@link #put}). */
     private static final int SHORT_PUT = 64;
-    /** DATA payloads from this long go through the receiver's bulk channel when it is free. */
+    /**
+     * DATA payloads from this long, and from half the receiver's bulk channel, go through that channel when it is
+     * free; shorter ones streamed faster through the ring's larger records.
+     */
     static final int BULK_MIN = 16 * 1024;
     /** The longest range a bulk frame carries, so the receiver copies out while the sender still writes. */
     static final int BULK_PIECE = 256 * 1024;
@@ -158,12 +162,13 @@ public final class ShmTransport implements Transport {
         RingBuffer ring = rings[local];
         int max = ring.maxMsgLength();
         int length = FrameHeader.LENGTH + payload.remaining();
-        if (FrameHeader.kind(header) == FrameHeader.DATA && payload.remaining() >= BULK_MIN
-                && bulk[local] != null && bulk[local].tryTake(rank)) {
+        BulkChannel channel = bulk[local];
+        if (FrameHeader.kind(header) == FrameHeader.DATA && channel != null
+                && payload.remaining() >= Math.max(BULK_MIN, channel.capacity() / 2) && channel.tryTake(rank)) {
             try {
-                writeBulk(ring, local, bulk[local], header, payload);
+                writeBulk(ring, local, channel, header, payload);
             } finally {
-                bulk[local].giveUp();
+                channel.giveUp();
             }
         } else if (length <= max) {
             writeWhole(ring, local, header, payload, payload.position(), payload.remaining(), 0);
