@@ -70,10 +70,7 @@ class ClassDataArchiveIT {
     void mpjrunScriptStartsItsLauncherFromTheLauncherArchive(@TempDir Path cache) throws Exception {
         List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_LAUNCHER_OPTS=-Xlog:class+load",
                 Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2", "hello");
-        Commands.Output first = Commands.run(cmd, Commands.repoRoot(), 120);
-        assertEquals(0, first.exitCode(), first::text);
-        Commands.Output next = Commands.run(cmd, Commands.repoRoot(), 60);
-        assertEquals(0, next.exitCode(), next::text);
+        Commands.Output next = twice(cmd).get(1);
         assertTrue(next.text().contains("dev.mpj.launcher.MpjRun source: shared objects file (top)"),
                 next::text);
     }
@@ -87,11 +84,10 @@ class ClassDataArchiveIT {
         List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_LAUNCHER_OPTS=-Xlog:class+load",
                 "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load", Commands.repoRoot().resolve("mpjrun").toString(), "-np", "1",
                 "hello");
-        Commands.Output first = Commands.run(cmd, Commands.repoRoot(), 120);
-        assertEquals(0, first.exitCode(), first::text);
+        List<Commands.Output> runs = twice(cmd);
+        Commands.Output first = runs.get(0);
+        Commands.Output next = runs.get(1);
         assertTrue(first.text().contains("sun.security.provider.SHA "), "the first job names the archives itself");
-        Commands.Output next = Commands.run(cmd, Commands.repoRoot(), 60);
-        assertEquals(0, next.exitCode(), next::text);
         assertFalse(next.text().contains("sun.security.provider.SHA "), next::text);
         assertTrue(next.text().contains("dev.mpj.runtime.init.InitSequence source: shared objects file"),
                 next::text); // a class of the rank's alone
@@ -105,10 +101,7 @@ class ClassDataArchiveIT {
     void ranksOnOneNodeLoadEveryRuntimeClassFromTheArchive(@TempDir Path cache) throws Exception {
         List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load",
                 Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2", "hello");
-        Commands.Output first = Commands.run(cmd, Commands.repoRoot(), 120);
-        assertEquals(0, first.exitCode(), first::text);
-        Commands.Output next = Commands.run(cmd, Commands.repoRoot(), 60);
-        assertEquals(0, next.exitCode(), next::text);
+        Commands.Output next = twice(cmd).get(1);
         List<String> runtime = next.text().lines().filter(l -> l.contains(" dev.mpj.runtime.")).toList();
         assertTrue(runtime.stream().anyMatch(l -> l.contains("dev.mpj.runtime.bootstrap.RootsAllgatherExchange ")),
                 next::text);
@@ -124,12 +117,11 @@ class ClassDataArchiveIT {
         Path jdk = newerJdk();
         assumeTrue(jdk != null, "no JDK 24 or newer in /usr/lib/jvm");
         List<String> cmd = mpjrunOn(jdk, cache, SHARING_REQUIRED + " -Xlog:class+load", "--fake-nodes", "2");
-        Commands.Output first = Commands.run(cmd, Commands.repoRoot(), 120);
-        assertEquals(0, first.exitCode(), first::text);
+        List<Commands.Output> runs = twice(cmd);
+        Commands.Output first = runs.get(0);
+        Commands.Output next = runs.get(1);
         assertTrue(first.text().contains("making the class-data archive"), first::text);
-        Commands.Output next = Commands.run(cmd, Commands.repoRoot(), 60);
-        assertEquals(0, next.exitCode(), next::text);
-        for (Commands.Output run : List.of(first, next)) {
+        for (Commands.Output run : runs) {
             assertFalse(run.text().contains("[error]"), run::text);
             assertEquals(2, run.text().lines()
                     .filter(l -> l.contains("dev.mpj.runtime.MpjRuntime source: shared objects file")).count(),
@@ -144,6 +136,15 @@ class ClassDataArchiveIT {
     }
 
     /** The repository's {@code mpjrun} running {@code hello} on 2 ranks under {@code jdk}, with these rank options. */
+    /** Runs {@code cmd} twice, the first run making the archives, and checks that both succeed. */
+    private static List<Commands.Output> twice(List<String> cmd) throws Exception {
+        Commands.Output first = Commands.run(cmd, Commands.repoRoot(), 120);
+        assertEquals(0, first.exitCode(), first::text);
+        Commands.Output next = Commands.run(cmd, Commands.repoRoot(), 60);
+        assertEquals(0, next.exitCode(), next::text);
+        return List.of(first, next);
+    }
+
     private static List<String> mpjrunOn(Path jdk, Path cache, String jvmOptions, String... launcherOptions) {
         List<String> cmd = new ArrayList<>(List.of("env", "JAVA_HOME=" + jdk, "MPJ_CDS_DIR=" + cache, "MPJ_BUILD=0",
                 "MPJ_JVM_OPTS=" + jvmOptions, Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2"));

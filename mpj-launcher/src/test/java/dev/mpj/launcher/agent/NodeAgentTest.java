@@ -192,9 +192,7 @@ class NodeAgentTest {
     @Test
     void childAgentsThatNeverConnectFailTheJobInOneLineNamingTheirNodesAfterTheInitTimeout() throws IOException {
         List<String> seen = new CopyOnWriteArrayList<>();
-        NodeAgent root = NodeAgent.root(ProcessMapping.blocks(6, 3), KVS, SECRET, 2, Duration.ofSeconds(1),
-                new RecordingEvents(seen), new byte[0]);
-        root.start();
+        NodeAgent root = rootWithOneSecondInitTimeout(ProcessMapping.blocks(6, 3), 2, seen);
         NodeAgent.Connected c = NodeAgent.connect(root.childrenPort(), SECRET, 2);
         try {
             assertTrue(eventually(seen, e -> e.startsWith("agent ")), seen.toString());
@@ -210,9 +208,7 @@ class NodeAgentTest {
     @Test
     void aConnectionHasTheInitTimeoutToShowTheSecret() throws IOException {
         List<String> seen = new CopyOnWriteArrayList<>();
-        NodeAgent root = NodeAgent.root(ProcessMapping.blocks(4, 2), KVS, SECRET, 1, Duration.ofSeconds(1),
-                new RecordingEvents(seen), new byte[0]);
-        root.start();
+        NodeAgent root = rootWithOneSecondInitTimeout(ProcessMapping.blocks(4, 2), 1, seen);
         try (Socket silent = new Socket(InetAddress.getLoopbackAddress(), root.childrenPort())) {
             silent.setSoTimeout(8000); // well short of the 10 s a connection had before the limit followed the setting
             assertEquals(-1, silent.getInputStream().read(), "closed once the init timeout passed");
@@ -273,5 +269,14 @@ class NodeAgentTest {
         public void agentFailed(int node, String problem) {
             lines.add("agent " + node + " " + problem);
         }
+    }
+
+    /** A started root agent whose connections and children have one second (its init timeout) to arrive. */
+    private static NodeAgent rootWithOneSecondInitTimeout(ProcessMapping mapping, int width, List<String> seen)
+            throws IOException {
+        NodeAgent root = NodeAgent.root(mapping, KVS, SECRET, width, Duration.ofSeconds(1), new RecordingEvents(seen),
+                new byte[0]);
+        root.start();
+        return root;
     }
 }
