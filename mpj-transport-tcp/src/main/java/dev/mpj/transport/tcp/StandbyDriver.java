@@ -11,11 +11,8 @@ import java.util.concurrent.locks.LockSupport;
  * then reach the engine through its inbox, as from any other thread.
  */
 final class StandbyDriver {
-    /**
-     * Upper bound of one blocking run. Wake-ups and Netty's scheduled tasks end it sooner, so it only bounds the cost
-     * of a lost wake-up; kept long because a rank may wait minutes in a PMI fence, and every run's end is CPU.
-     */
-    private static final long MAX_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** Upper bound of one blocking run; wake-ups end it sooner, this bounds the cost of one that got lost. */
+    private static final long MAX_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final DrivenEventLoop loop;
     private final long awayNanos;
