@@ -27,6 +27,8 @@ final class BulkChannel {
     static final int WRITTEN_OFFSET = 8;
     static final int CONSUMED_OFFSET = 64;
     static final int HEADER_LENGTH = 128;
+    /** A {@link RecordType#BULK} notice in the ring: the frame's position (long), then its length (int). */
+    static final int NOTICE_LENGTH = Long.BYTES + Integer.BYTES;
     /** A channel smaller than this is not worth having: such rooms leave it out ({@link ShmLayout}). */
     static final int MIN_CAPACITY = 64 * 1024;
 

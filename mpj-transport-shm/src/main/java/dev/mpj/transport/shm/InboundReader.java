@@ -144,13 +144,7 @@ final class InboundReader {
                     return false;
                 }
                 int at = inPlaceAdjustment + index;
-                inPlace.limit(at + length).position(at);
-                if (sink.onFrameInPlace(sender, inPlace)) {
-                    return true;
-                }
-                FramePool.PooledFrame f = pool.take(length);
-                buffer.getBytes(index, f.buffer, 0, length);
-                sink.onFrame(sender, f.buffer, f.release());
+                return offer(sender, inPlace.limit(at + length).position(at));
             }
             case RecordType.FIRST -> {
                 int total = buffer.getInt(index);
@@ -195,21 +189,31 @@ final class InboundReader {
 
     /** A frame in the bulk channel, offered in place, then its room given back; true when taken in place. */
     private boolean takeBulk(int sender, MutableDirectBuffer buffer, int index, int length) {
-        long at = length == Long.BYTES + Integer.BYTES ? buffer.getLong(index) : -1;
+        long at = length == BulkChannel.NOTICE_LENGTH ? buffer.getLong(index) : -1;
         int frameLength = at < 0 ? -1 : buffer.getInt(index + Long.BYTES);
         if (bulk == null || frameLength < FrameHeader.LENGTH || !bulk.holds(at, frameLength)) {
             malformed(sender, "a notice of a bulk frame of " + frameLength + " bytes at " + at);
             return false;
         }
-        ByteBuffer frame = bulk.frameAt(at, frameLength);
-        boolean inPlace = sink.onFrameInPlace(sender, frame);
-        if (!inPlace) {
-            FramePool.PooledFrame f = pool.take(frameLength);
-            f.buffer.put(0, frame, frame.position(), frameLength);
-            sink.onFrame(sender, f.buffer.limit(frameLength), f.release());
-        }
+        boolean inPlace = offer(sender, bulk.frameAt(at, frameLength));
         bulk.consumed(at + frameLength);
         return inPlace;
+    }
+
+    /**
+     * Offers {@code frame} (shared memory, from position to limit) to the sink in place; when refused, hands the
+     * sink a pooled copy. True when taken in place.
+     */
+    private boolean offer(int sender, ByteBuffer frame) {
+        int at = frame.position();
+        int length = frame.remaining();
+        if (sink.onFrameInPlace(sender, frame)) {
+            return true;
+        }
+        FramePool.PooledFrame f = pool.take(length);
+        f.buffer.put(0, frame, at, length);
+        sink.onFrame(sender, f.buffer, f.release());
+        return false;
     }
 
     private void malformed(int sender, String what) {

@@ -70,7 +70,6 @@ public final class ShmTransport implements Transport {
     private RingBuffer[] rings;
     /** Each local rank's bulk channel, or null when the room has none. */
     private BulkChannel[] bulk;
-    private final ByteBuffer notice = ByteBuffer.allocate(Long.BYTES + Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private long nextLook;
     private InboundReader reader;
     private PeerWatch watch;
@@ -205,17 +204,14 @@ public final class ShmTransport implements Transport {
                     }
                 } while (!channel.hasRoom(at, length));
             }
-            int index = channel.indexOf(at);
-            put(b, index, header, header.position(), FrameHeader.LENGTH);
-            b.putLong(index + FrameHeader.ARG_OFFSET, FrameHeader.arg(header) + off);
-            b.putBytes(index + FrameHeader.LENGTH, payload, payload.position() + off, n);
+            putFrame(b, channel.indexOf(at), header, payload, payload.position() + off, n, off);
             channel.written(at + length);
-            int record = claim(ring, local, RecordType.BULK, notice.capacity());
+            int record = claim(ring, local, RecordType.BULK, BulkChannel.NOTICE_LENGTH);
             if (record < 0) {
                 return;
             }
-            notice.putLong(0, at).putInt(Long.BYTES, length);
-            ring.buffer().putBytes(record, notice, 0, notice.capacity());
+            ring.buffer().putLong(record, at);
+            ring.buffer().putInt(record + Long.BYTES, length);
             ring.commit(record);
         }
     }
@@ -227,14 +223,22 @@ public final class ShmTransport implements Transport {
         if (index < 0) {
             return false;
         }
-        AtomicBuffer b = ring.buffer();
+        putFrame(ring.buffer(), index, header, payload, from, n, argDelta);
+        ring.commit(index);
+        return true;
+    }
+
+    /**
+     * A frame at {@code index} of {@code b}: the header, its arg advanced by {@code argDelta} (the offset of a range
+     * of the payload), then {@code n} payload bytes from {@code from}.
+     */
+    private static void putFrame(AtomicBuffer b, int index, ByteBuffer header, ByteBuffer payload, int from, int n,
+                                 long argDelta) {
         put(b, index, header, header.position(), FrameHeader.LENGTH);
         if (argDelta != 0) {
             b.putLong(index + FrameHeader.ARG_OFFSET, FrameHeader.arg(header) + argDelta);
         }
         put(b, index + FrameHeader.LENGTH, payload, from, n);
-        ring.commit(index);
-        return true;
     }
 
     /**
