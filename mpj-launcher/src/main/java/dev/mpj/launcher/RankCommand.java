@@ -116,7 +116,6 @@ public final class RankCommand {
         command.addAll(REQUIRED_JVM_FLAGS);
         Map<String, String> rankEnvironment = rankEnvironment(options);
         command.addAll(RankCollector.flags(options.jvmOptions(), rankEnvironment));
-        command.addAll(RankJit.flags(earlyJit(options, rankEnvironment), options.jvmOptions(), rankEnvironment));
         command.addAll(options.jvmOptions());
         command.add("-cp");
         command.add(String.join(File.pathSeparator, classPath));
@@ -127,11 +126,6 @@ public final class RankCommand {
 
     /** The settings the ranks see: the launcher's environment, -env variables, and -D flags of MPJ_JVM_OPTS. */
     static Settings rankSettings(LaunchOptions options) {
-        return rankSettings(options, rankEnvironment(options));
-    }
-
-    /** As {@link #rankSettings(LaunchOptions)}, with the ranks' variables ({@link #rankEnvironment}) at hand. */
-    private static Settings rankSettings(LaunchOptions options, Map<String, String> rankEnvironment) {
         Properties properties = new Properties();
         for (String option : options.jvmOptions()) {
             int eq = option.indexOf('=');
@@ -139,16 +133,7 @@ public final class RankCommand {
                 properties.put(option.substring(2, eq), option.substring(eq + 1));
             }
         }
-        return Settings.from(rankEnvironment, properties);
-    }
-
-    /** The ranks' {@code mpj.earlyJit}; its default when a setting is bad, which the ranks then report. */
-    private static boolean earlyJit(LaunchOptions options, Map<String, String> rankEnvironment) {
-        try {
-            return rankSettings(options, rankEnvironment).earlyJit();
-        } catch (IllegalArgumentException e) {
-            return Settings.defaults().earlyJit();
-        }
+        return Settings.from(rankEnvironment(options), properties);
     }
 
     /** The variables a rank inherits: the launcher's, then the {@code -env} ones. */

@@ -46,38 +46,14 @@ class RankCommandTest {
     }
 
     @Test
-    void earlyJitGivesTheRanksTheMessagePathsThresholdsScaledQuietly() throws UsageException {
-        List<String> cmd = command(options(Map.of("MPJ_JVM_OPTS", "-Xmx64m"), "-np", "2", "-env", "MPJ_EARLY_JIT",
-                "true", "org.x.Main"));
-        int quiet = cmd.indexOf("-XX:CompileCommand=quiet");
-        assertTrue(quiet > 0 && quiet < cmd.indexOf("-Xmx64m"), cmd::toString);
-        for (String pattern : RankJit.PATTERNS) {
-            String flag = "-XX:CompileCommand=CompileThresholdScaling," + pattern + "," + RankJit.SCALE;
-            assertTrue(cmd.indexOf(flag) > quiet && cmd.indexOf(flag) < cmd.indexOf("-Xmx64m"), cmd::toString);
-        }
-        assertTrue(cmd.contains("-XX:CompileCommand=CompileThresholdScaling,dev/mpj/runtime/engine/*.*,0.1"),
-                cmd::toString);
-    }
-
-    @Test
-    void theMessagePathKeepsHotSpotsThresholdsByDefaultOrWhenTheUserChoosesTheJit() throws UsageException {
-        assertTrue(command(options(Map.of("MPJ_JVM_OPTS", "-Dmpj.earlyJit=true"), "-np", "1", "org.x.Main"))
-                .contains("-XX:CompileCommand=quiet"), "asked for through a -D flag of MPJ_JVM_OPTS");
+    void theRanksKeepHotSpotsJitThresholdsEvenWhenTheRetiredEarlyJitIsAskedFor() throws UsageException {
         List<List<String>> commands = List.of(
                 command(options(Map.of(), "-np", "1", "org.x.Main")),
-                command(options(Map.of("MPJ_JVM_OPTS", "-Dmpj.earlyJit=false"), "-np", "1", "org.x.Main")),
-                command(options(Map.of("MPJ_JVM_OPTS", "-Dmpj.earlyJit=true -XX:TieredStopAtLevel=1"), "-np", "1",
-                        "org.x.Main")),
-                command(options(Map.of("MPJ_JVM_OPTS", "-Dmpj.earlyJit=true -XX:CompileThresholdScaling=10"), "-np",
-                        "1", "org.x.Main")),
-                command(options(Map.of(), "-np", "1", "-env", "MPJ_EARLY_JIT", "true", "-env", "JAVA_TOOL_OPTIONS",
-                        "-Xint", "org.x.Main")));
+                command(options(Map.of("MPJ_JVM_OPTS", "-Dmpj.earlyJit=true"), "-np", "1", "org.x.Main")),
+                command(options(Map.of(), "-np", "1", "-env", "MPJ_EARLY_JIT", "true", "org.x.Main")));
         for (List<String> cmd : commands) {
             assertFalse(cmd.stream().anyMatch(f -> f.startsWith("-XX:CompileCommand")), cmd::toString);
         }
-        assertEquals(List.of(), RankJit.flags(true, List.of("-XX:-TieredCompilation"), Map.of()));
-        assertEquals(List.of(), RankJit.flags(true, List.of(),
-                Map.of("JDK_JAVA_OPTIONS", "-XX:Tier4InvocationThreshold=1500")));
     }
 
     @Test

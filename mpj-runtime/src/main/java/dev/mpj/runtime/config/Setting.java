@@ -92,11 +92,6 @@ public enum Setting {
             "rehearse the shared-memory waits on a made-up clock while MPI.Init's fence is pending, so the JIT"
                     + " compiles the wait loop from a profile that has seen every phase (costs start-up CPU)",
             flag()),
-    EARLY_JIT("mpj.earlyJit", "false",
-            "mpjrun gives its ranks lower JIT thresholds for the message path's packages (engine, collectives,"
-                    + " transports, API), so C2 compiles them within the first few hundred calls (costs JIT CPU in"
-                    + " short jobs; not when MPJ_JVM_OPTS sets the JIT's thresholds or tiers)",
-            flag()),
     CONNECTIONS("mpj.connections", "auto",
             "when TCP connections open: eager (every pair during MPI.Init), ondemand (a pair at its first message),"
                     + " auto (eager up to 16 ranks, else ondemand)",

@@ -38,7 +38,6 @@ public final class Settings {
     private final TransportMode transports;
     private final WaitPolicy waitPolicy;
     private final boolean rehearseWaits;
-    private final boolean earlyJit;
     private final ConnectionMode connections;
     private final int connectWindow;
     private final boolean connectionStats;
@@ -79,7 +78,6 @@ public final class Settings {
         transports = (TransportMode) v.get(Setting.TRANSPORTS);
         waitPolicy = (WaitPolicy) v.get(Setting.WAIT_POLICY);
         rehearseWaits = (Boolean) v.get(Setting.REHEARSE_WAITS);
-        earlyJit = (Boolean) v.get(Setting.EARLY_JIT);
         connections = (ConnectionMode) v.get(Setting.CONNECTIONS);
         connectWindow = (Integer) v.get(Setting.CONNECT_WINDOW);
         bcast = (Bcast) v.get(Setting.COLL_BCAST);
@@ -279,11 +277,6 @@ public final class Settings {
     /** Whether {@code MPI.Init} rehearses the shared-memory waits while its fence is pending (decision 0056). */
     public boolean rehearseWaits() {
         return rehearseWaits;
-    }
-
-    /** Whether mpjrun scales down the JIT thresholds of the ranks' message path (decision 0058). */
-    public boolean earlyJit() {
-        return earlyJit;
     }
 
     /** Whether every rank prints its connection counts at {@code MPI.Finalize} (also implied by {@link #initTimings()}). */
