@@ -18,7 +18,14 @@ final class ArrayKernels {
     /** Vectors shorter than this (in values) are left to the direct loops. */
     static final int MIN_VALUES = 64;
     private static final int CHUNK_BYTES = 16 * 1024;
-    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+    // a subclass, not withInitial(...::new): linking that method reference is a bootstrap call in the
+    // first collective of every rank
+    private static final ThreadLocal<Scratch> SCRATCH = new ThreadLocal<>() {
+        @Override
+        protected Scratch initialValue() {
+            return new Scratch();
+        }
+    };
 
     private ArrayKernels() {
     }

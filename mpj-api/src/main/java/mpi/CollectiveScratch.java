@@ -9,7 +9,14 @@ import dev.mpj.api.ScratchBuffer;
  * two vectors a call); the non-blocking collectives, whose buffers outlive the call, allocate their own.
  */
 final class CollectiveScratch {
-    private static final ThreadLocal<CollectiveScratch> OF_THREAD = ThreadLocal.withInitial(CollectiveScratch::new);
+    // a subclass, not withInitial(...::new): linking that method reference is a bootstrap call in the
+    // first collective of every rank
+    private static final ThreadLocal<CollectiveScratch> OF_THREAD = new ThreadLocal<>() {
+        @Override
+        protected CollectiveScratch initialValue() {
+            return new CollectiveScratch();
+        }
+    };
 
     /** Packed send data. */
     final ScratchBuffer packed = new ScratchBuffer();

@@ -11,7 +11,14 @@ import java.lang.reflect.Array;
 final class GatherArrays {
     static final int MAX_KEPT_BYTES = 4 << 20;
 
-    private static final ThreadLocal<GatherArrays> OF_THREAD = ThreadLocal.withInitial(GatherArrays::new);
+    // a subclass, not withInitial(...::new): linking that method reference is a bootstrap call in the
+    // first collective of every rank
+    private static final ThreadLocal<GatherArrays> OF_THREAD = new ThreadLocal<>() {
+        @Override
+        protected GatherArrays initialValue() {
+            return new GatherArrays();
+        }
+    };
 
     private final Object[] kept = new Object[ElementType.values().length];
 

@@ -17,7 +17,14 @@ final class TransferBuffers {
     /** Bytes kept per thread, all spares together; a larger buffer is never kept. */
     static final int MAX_KEPT_BYTES = 4 << 20;
 
-    private static final ThreadLocal<TransferBuffers> OF_THREAD = ThreadLocal.withInitial(TransferBuffers::new);
+    // a subclass, not withInitial(...::new): linking that method reference is a bootstrap call in the
+    // first collective of every rank
+    private static final ThreadLocal<TransferBuffers> OF_THREAD = new ThreadLocal<>() {
+        @Override
+        protected TransferBuffers initialValue() {
+            return new TransferBuffers();
+        }
+    };
 
     private final ByteBuffer[] spare = new ByteBuffer[MAX_KEPT];
     private int count;

@@ -6,12 +6,17 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
 
+import java.util.Arrays;
+
 /**
  * The rank program of the job that makes the {@link ClassDataArchive}: what a typical program does first, so
  * its classes are archived. Run as 3 ranks on 2 fake nodes, rank 0 reaches rank 1 through shared memory and rank
  * 2 through TCP; it checks what it receives, so a broken runtime fails the training instead of archiving it.
  */
 public final class ArchiveTraining {
+    /** Values of the training's reduced vectors: at least the reduction kernels' minimum ({@code ArrayKernels}). */
+    private static final int VECTOR_VALUES = 256;
+
     private ArchiveTraining() {
     }
 
@@ -42,7 +47,21 @@ public final class ArchiveTraining {
         MPI.COMM_WORLD.Alltoall(toEach, 0, 1, MPI.INT, blocks, 0, 1, MPI.INT);
         int[] ranks = new int[size];
         MPI.COMM_WORLD.Allgather(out, 0, 1, MPI.INT, ranks, 0, 1, MPI.INT);
+        // vectors long enough for the bulk element copies and the reduction kernels, whose classes a program's
+        // first reduction of an array of some length would otherwise load from the jars and verify
+        int[] vector = new int[VECTOR_VALUES];
+        Arrays.fill(vector, rank + 1);
+        int[] vectorSum = new int[VECTOR_VALUES];
+        MPI.COMM_WORLD.Allreduce(vector, 0, vectorSum, 0, VECTOR_VALUES, MPI.INT, MPI.SUM);
+        int[] vectorAtRoot = new int[VECTOR_VALUES];
+        MPI.COMM_WORLD.Reduce(vector, 0, vectorAtRoot, 0, VECTOR_VALUES, MPI.INT, MPI.SUM, 0);
         MPI.COMM_WORLD.Barrier();
+        int expected = size * (size + 1) / 2;
+        if (vectorSum[0] != expected || vectorSum[VECTOR_VALUES - 1] != expected
+                || (rank == 0 && vectorAtRoot[VECTOR_VALUES - 1] != expected)) {
+            throw new MPIException(MPIException.ERR_OTHER, "rank " + rank
+                    + ": wrong vector allreduce or reduce result");
+        }
         for (int peer = 0; peer < size; peer++) {
             if (peer != rank && in[peer] != peer) {
                 throw new MPIException(MPIException.ERR_OTHER, "rank " + rank + " got " + in[peer] + " from " + peer);

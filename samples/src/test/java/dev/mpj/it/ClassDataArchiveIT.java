@@ -59,6 +59,29 @@ class ClassDataArchiveIT {
                 "the connecting side's classes come from the jars: " + r.out());
     }
 
+    /**
+     * A program's first alltoall and first reduction of a vector link no lambda of the collectives' per-thread
+     * scratch and load the reduction kernels from the archive (decision 0067).
+     */
+    @Test
+    void firstCollectivesLinkNoScratchLambdaAndLoadTheKernelsFromTheArchive(@TempDir Path cache) throws IOException {
+        Job.Result first = job(cache).run("hello");
+        assertEquals(0, first.exitCode(), first::err);
+
+        Job.Result r = job(cache).env("MPJ_JVM_OPTS", SHARING_REQUIRED + " -Xlog:class+load")
+                .run("connbench", "--ops", "alltoall,allreduce", "--bytes", "1024", "-i", "1");
+        assertEquals(0, r.exitCode(), r::err);
+        List<String> loads = r.out().lines().filter(l -> l.contains(" source: ")).toList();
+        for (String name : List.of("mpi.CollectiveScratch", "dev.mpj.runtime.coll.Bytes", "mpi.ArrayKernels",
+                "mpi.ReductionKernels", "dev.mpj.runtime.coll.BinomialReduce")) {
+            assertTrue(loads.stream().anyMatch(l -> l.contains(" " + name + " source: shared objects file")),
+                    name + " not loaded from the archive: " + r.out());
+        }
+        String scratchLambda = ".* (mpi\\.(CollectiveScratch|ArrayKernels|GatherArrays|TransferBuffers)"
+                + "|dev\\.mpj\\.runtime\\.coll\\.Bytes)\\$\\$Lambda.*";
+        assertEquals(List.of(), loads.stream().filter(l -> l.matches(scratchLambda)).toList());
+    }
+
     @Test
     void turnedOffRanksRunWithoutAnArchive(@TempDir Path cache) throws IOException {
         Job.Result r = job(cache).env("MPJ_CDS", "off").run("hello");

@@ -7,7 +7,14 @@ import java.nio.ByteOrder;
 
 /** Byte-range helpers: collectives address their buffers by offsets from the buffer's position. */
 final class Bytes {
-    private static final ThreadLocal<ScratchBuffer> SCRATCH = ThreadLocal.withInitial(ScratchBuffer::new);
+    // a subclass, not withInitial(...::new): linking that method reference is a bootstrap call in the
+    // first collective of every rank
+    private static final ThreadLocal<ScratchBuffer> SCRATCH = new ThreadLocal<>() {
+        @Override
+        protected ScratchBuffer initialValue() {
+            return new ScratchBuffer();
+        }
+    };
 
     private Bytes() {
     }
