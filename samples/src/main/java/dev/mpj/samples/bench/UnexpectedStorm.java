@@ -11,7 +11,8 @@ import java.util.List;
  * A storm of unexpected messages: rank 0 sends COUNT 8-byte messages to rank 1 with standard-mode {@code Send}
  * while rank 1 sleeps, so they all arrive before any receive is posted; then rank 1 wakes and receives them in
  * order. Prints the time rank 1 took to receive them after waking, the CPU time its thread spent on that (what a
- * loaded machine inflates least), and rank 0's time to send them; checks that every message carries its own index. {@code ./mpjrun -np 2 storm [-n COUNT] [-s SLEEP_MS] [--csv FILE|-]}
+ * loaded machine inflates least), rank 0's time to send them and its thread's CPU time over the sends (which
+ * includes its waits for room while rank 1 sleeps and reads); checks that every message carries its own index. {@code ./mpjrun -np 2 storm [-n COUNT] [-s SLEEP_MS] [--csv FILE|-]}
  */
 public final class UnexpectedStorm {
     private static final String USAGE = "usage: storm [-n COUNT] [-s SLEEP_MS] [--csv FILE|-]";
@@ -53,23 +54,25 @@ public final class UnexpectedStorm {
         // rank 1's receive time and its thread's CPU time over the receive, in seconds
         double[] receiveSeconds = new double[2];
         MPI.COMM_WORLD.Barrier();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         if (rank == 0) {
+            long cpuStart = threads.getCurrentThreadCpuTime();
             double start = MPI.Wtime();
             for (int i = 0; i < count; i++) {
                 message[0] = i;
                 MPI.COMM_WORLD.Send(message, 0, 1, MPI.LONG, 1, TAG);
             }
             double sendSeconds = MPI.Wtime() - start;
+            double sendCpuSeconds = (threads.getCurrentThreadCpuTime() - cpuStart) / 1e9;
             MPI.COMM_WORLD.Recv(receiveSeconds, 0, 2, MPI.DOUBLE, 1, REPORT_TAG);
             OsuReport report = new OsuReport("mpj Unexpected Message Storm, 8-byte messages, receiver asleep "
-                    + sleepMillis + " ms", false, List.of("Messages", "Receive (s)", "Send (s)", "Receive CPU (s)"),
-                    List.of("messages", "receive_s", "send_s", "receive_cpu_s"), System.out);
+                    + sleepMillis + " ms", false, List.of("Messages", "Receive (s)", "Send (s)", "Receive CPU (s)",
+                    "Send CPU (s)"), List.of("messages", "receive_s", "send_s", "receive_cpu_s", "send_cpu_s"), System.out);
             report.header();
-            report.unsizedRow(count, receiveSeconds[0], sendSeconds, receiveSeconds[1]);
+            report.unsizedRow(count, receiveSeconds[0], sendSeconds, receiveSeconds[1], sendCpuSeconds);
             report.csv(csv);
         } else if (rank == 1) {
             Thread.sleep(sleepMillis);
-            ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             long cpuStart = threads.getCurrentThreadCpuTime();
             double start = MPI.Wtime();
             for (int i = 0; i < count; i++) {
