@@ -48,12 +48,13 @@ class StreamingBenchmarksIT {
                 .run("storm", "-n", Integer.toString(count), "-s", "300", "--csv", "-");
         assertEquals(0, r.exitCode(), r::toString);
         List<String> lines = r.out().lines().toList();
-        assertEquals("#|Messages|Receive (s)|Send (s)|Receive CPU (s)", lines.get(1).replaceAll("\\s{2,}", "|"), r::toString);
+        assertEquals("#|Messages|Receive (s)|Send (s)|Receive CPU (s)|Send CPU (s)|Receive JIT (s)|Send JIT (s)", lines.get(1).replaceAll("\\s{2,}", "|"), r::toString);
         String[] f = lines.get(2).trim().split(" +");
         assertEquals(count, Integer.parseInt(f[0]), r::toString);
-        assertTrue(Double.parseDouble(f[1]) > 0 && Double.parseDouble(f[2]) > 0 && Double.parseDouble(f[3]) > 0,
+        assertTrue(Double.parseDouble(f[1]) > 0 && Double.parseDouble(f[2]) > 0 && Double.parseDouble(f[3]) > 0
+                && Double.parseDouble(f[4]) > 0 && Double.parseDouble(f[5]) >= 0 && Double.parseDouble(f[6]) >= 0,
                 r::toString);
-        assertEquals("messages,receive_s,send_s,receive_cpu_s", lines.get(3), r::toString);
+        assertEquals("messages,receive_s,send_s,receive_cpu_s,send_cpu_s,receive_jit_s,send_jit_s", lines.get(3), r::toString);
         assertTrue(lines.get(4).startsWith(count + ","), r::toString);
     }
 }
