@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 
 /**
  * The JVMs of node agents ({@link NodeAgentMain}): small and quick to start, on the launcher's class path and
@@ -15,7 +16,10 @@ import java.util.function.UnaryOperator;
  */
 final class AgentProcesses {
     static final String PARENT_PORT = "MPJ_AGENT_PARENT_PORT";
-    static final String NODE = "MPJ_AGENT_NODE";
+    /** The nodes whose agents the JVM runs, comma-separated. */
+    static final String NODES = "MPJ_AGENT_NODES";
+    /** Set (to {@code true}) when the JVM runs its agents' children's agents too ({@code mpj.agentJvms=shared}). */
+    static final String SHARED = "MPJ_AGENT_SHARED";
     static final String SECRET = "MPJ_AGENT_SECRET";
     /** Names mpjrun's pid on every agent's command line, so that what a job started can be found. */
     static final String LAUNCHER_PROPERTY = "mpj.agent.launcher";
@@ -27,8 +31,11 @@ final class AgentProcesses {
     private AgentProcesses() {
     }
 
-    /** A builder for the agent of {@code node}, whose parent takes children on loopback {@code parentPort}. */
-    static ProcessBuilder builder(int node, int parentPort, String secret) {
+    /**
+     * A builder for the JVM of the agents of {@code nodes}, whose parent takes children on loopback
+     * {@code parentPort}; {@code shared}: it runs their subtrees' agents too.
+     */
+    static ProcessBuilder builder(List<Integer> nodes, boolean shared, int parentPort, String secret) {
         List<String> command = new ArrayList<>();
         command.add(RankCommand.javaExecutable());
         command.addAll(JVM_FLAGS);
@@ -42,31 +49,37 @@ final class AgentProcesses {
         Map<String, String> env = pb.environment();
         RankCommand.ENCLOSING_PMI_VARIABLES.forEach(env::remove);
         env.put(PARENT_PORT, Integer.toString(parentPort));
-        env.put(NODE, Integer.toString(node));
+        env.put(NODES, nodes.stream().map(String::valueOf).collect(Collectors.joining(",")));
+        if (shared) {
+            env.put(SHARED, "true");
+        }
         env.put(SECRET, secret);
         return pb;
     }
 
     /**
-     * Starts the agents of {@code nodes} side by side ({@link ParallelStarts}), each told to connect to its parent
-     * at {@code parentPort}, its standard streams set by {@code io}. Each agent that started is handed to
-     * {@code started}, then watched: {@code exited} learns when it ends. Throws the first failure to start one, once
-     * those that did start have been handed on (the caller stops them with the job).
+     * Starts the agents of {@code nodes}, each told to connect to its parent at {@code parentPort}, its standard
+     * streams set by {@code io}: {@code shared}, in one JVM that runs their subtrees' agents too (decision 0068);
+     * else one JVM each, side by side ({@link ParallelStarts}). Each JVM that started is handed to {@code started}
+     * with the nodes it runs, then watched: {@code exited} learns when it ends. Throws the first failure to start
+     * one, once those that did start have been handed on (the caller stops them with the job).
      */
-    static void startChildren(List<Integer> nodes, int parentPort, String secret, UnaryOperator<ProcessBuilder> io,
-                              String threadName, Started started, BiConsumer<Integer, Process> exited)
-            throws IOException {
-        Process[] processes = new Process[nodes.size()];
-        IOException failure = ParallelStarts.start(i -> io.apply(builder(nodes.get(i), parentPort, secret)),
-                i -> "the agent of node " + nodes.get(i), processes, threadName);
+    static void startChildren(List<Integer> nodes, boolean shared, int parentPort, String secret,
+                              UnaryOperator<ProcessBuilder> io, String threadName, Started started,
+                              BiConsumer<List<Integer>, Process> exited) throws IOException {
+        List<List<Integer>> jvms = shared && !nodes.isEmpty() ? List.of(nodes)
+                : nodes.stream().map(List::of).toList();
+        Process[] processes = new Process[jvms.size()];
+        IOException failure = ParallelStarts.start(i -> io.apply(builder(jvms.get(i), shared, parentPort, secret)),
+                i -> agentsOf(jvms.get(i)), processes, threadName);
         for (int i = 0; i < processes.length; i++) {
             Process p = processes[i];
             if (p == null) {
                 continue;
             }
-            int node = nodes.get(i);
-            started.accept(node, p);
-            p.onExit().thenAccept(x -> exited.accept(node, x));
+            List<Integer> its = jvms.get(i);
+            started.accept(its, p);
+            p.onExit().thenAccept(x -> exited.accept(its, x));
         }
         if (failure != null) {
             throw failure;
@@ -76,12 +89,18 @@ final class AgentProcesses {
     /** Takes in a child agent that has started: keeps it, attaches its streams. */
     @FunctionalInterface
     interface Started {
-        void accept(int node, Process agent) throws IOException;
+        void accept(List<Integer> nodes, Process agent) throws IOException;
     }
 
-    /** The one line that says a child agent ended: its node, pid and status. */
-    static String exitedLine(int node, Process agent) {
-        return "the agent of node " + node + " (pid " + agent.pid() + ") exited with status " + agent.exitValue();
+    /** "the agent of node 3", or "the agents of nodes 1, 2" for a shared JVM. */
+    static String agentsOf(List<Integer> nodes) {
+        String list = nodes.stream().map(String::valueOf).collect(Collectors.joining(", "));
+        return nodes.size() == 1 ? "the agent of node " + list : "the agents of nodes " + list;
+    }
+
+    /** The one line that says a child agent's JVM ended: its nodes, pid and status. */
+    static String exitedLine(List<Integer> nodes, Process agent) {
+        return agentsOf(nodes) + " (pid " + agent.pid() + ") exited with status " + agent.exitValue();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.mpj.launcher;
 
+import dev.mpj.runtime.config.AgentJvms;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.launcher.agent.NodeAgent;
 import dev.mpj.launcher.pmi.PmiServer;
@@ -182,7 +183,8 @@ public final class Job {
             Runtime.getRuntime().addShutdownHook(stopOnShutdown);
             try {
                 if (rootAgent != null) {
-                    startAgents(secret); // before the root's own ranks, as every agent does
+                    // before the root's own ranks, as every agent does
+                    startAgents(secret, settings.agentJvms() == AgentJvms.SHARED);
                 }
                 startRanks(command);
             } catch (IOException e) {
@@ -249,18 +251,19 @@ public final class Job {
     }
 
     /**
-     * Starts the agents of the root's children in the tree (they start theirs), each with its output copied to the
-     * job's; a child agent that exits while the job runs fails it.
+     * Starts the agents of the root's children in the tree (they start theirs), in one JVM or one each
+     * ({@code mpj.agentJvms}), their output copied to the job's; an agent JVM that exits while the job runs fails it.
      */
-    private void startAgents(String secret) throws IOException {
+    private void startAgents(String secret, boolean sharedAgentJvm) throws IOException {
         for (int rank = 0; rank < remoteRanks.length; rank++) {
             remoteRanks[rank] = RankProcess.remote(rank);
         }
-        AgentProcesses.startChildren(rootAgent.childNodes(), rootAgent.childrenPort(), secret,
+        AgentProcesses.startChildren(rootAgent.childNodes(), sharedAgentJvm, rootAgent.childrenPort(), secret,
                 pb -> inheritOutput ? pb.redirectOutput(ProcessBuilder.Redirect.INHERIT)
                         .redirectError(ProcessBuilder.Redirect.INHERIT) : pb,
-                "mpjrun-agent-spawn-", (node, p) -> {
+                "mpjrun-agent-spawn-", (nodes, p) -> {
                     agents.add(p);
+                    int node = nodes.get(0);
                     p.getOutputStream().close();
                     if (!inheritOutput) {
                         agentForwarders.add(OutputForwarder.start(p.getInputStream(), out, "", "mpjrun-agent-out-"
@@ -268,7 +271,7 @@ public final class Job {
                         agentForwarders.add(OutputForwarder.start(p.getErrorStream(), err, "", "mpjrun-agent-err-"
                                 + node));
                     }
-                }, (node, p) -> events.add(new AgentFailed(AgentProcesses.exitedLine(node, p))));
+                }, (nodes, p) -> events.add(new AgentFailed(AgentProcesses.exitedLine(nodes, p))));
     }
 
     /**

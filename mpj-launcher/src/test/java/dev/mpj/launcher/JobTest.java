@@ -159,9 +159,10 @@ class JobTest {
     private static final List<String> AGENTS = List.of("-env", "MPJ_AGENTS", "true", "-env", "MPJ_AGENT_TREE_WIDTH",
             "2");
 
-    @Test
-    void agentsStartAlongTheTreeAndEveryRankRunsUnderItsNodesAgent() throws UsageException {
-        Result r = run(agentJob("-np", "10", "--fake-nodes", "5", TestRanks.ReportAgent.class.getName()));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"per-node", "shared"})
+    void agentsStartAlongTheTreeAndEveryRankRunsUnderItsNodesAgent(String jvms) throws UsageException {
+        Result r = run(agentJobIn(jvms, "-np", "10", "--fake-nodes", "5", TestRanks.ReportAgent.class.getName()));
         assertEquals(0, r.exitCode(), r.err());
         Map<Integer, Long> agentOfNode = new HashMap<>();
         Map<Long, Long> parentOfAgent = new HashMap<>();
@@ -175,7 +176,13 @@ class JobTest {
             assertTrue(before == null || before == agent, "two agents on node " + node + ": " + r.out());
             parentOfAgent.put(agent, Long.parseLong(f[6]));
         }
-        assertEquals(ProcessHandle.current().pid(), agentOfNode.get(0), "the launcher serves the first node");
+        long launcher = ProcessHandle.current().pid();
+        assertEquals(launcher, agentOfNode.get(0), "the launcher serves the first node");
+        if (jvms.equals("shared")) {
+            assertEquals(2, new HashSet<>(agentOfNode.values()).size(), "the launcher and one agent JVM: " + agentOfNode);
+            assertEquals(launcher, parentOfAgent.get(agentOfNode.get(1)), "started by the launcher: " + r.out());
+            return;
+        }
         assertEquals(5, new HashSet<>(agentOfNode.values()).size(), "one agent per node: " + agentOfNode);
         for (int node = 1; node < 5; node++) {
             assertEquals(agentOfNode.get((node - 1) / 2), parentOfAgent.get(agentOfNode.get(node)),
@@ -213,11 +220,14 @@ class JobTest {
         assertNothingLeft(r, 7);
     }
 
-    @Test
-    void aKilledAgentEndsTheJobNamingItsNodeAndLeavesNothingBehind() throws Exception {
-        Result r = run(agentJob("-np", "6", "--fake-nodes", "3", TestRanks.KillAgent.class.getName(), "4"));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"per-node", "shared"})
+    void aKilledAgentEndsTheJobNamingItsNodeAndLeavesNothingBehind(String jvms) throws Exception {
+        Result r = run(agentJobIn(jvms, "-np", "6", "--fake-nodes", "3", TestRanks.KillAgent.class.getName(), "4"));
         assertEquals(Job.EXIT_LAUNCH_FAILED, r.exitCode(), r.err());
-        assertTrue(r.err().contains("mpjrun: the agent of node 2 "), r.err());
+        // a shared JVM holds nodes 1 and 2: whichever link or the JVM's exit is seen first names them
+        assertTrue(jvms.equals("shared") ? r.err().matches("(?s).*mpjrun: the agents? of nodes? (1|2|1, 2) .*")
+                : r.err().contains("mpjrun: the agent of node 2 "), r.err());
         assertNothingLeft(r, 6);
     }
 
@@ -243,6 +253,13 @@ class JobTest {
     private static String[] agentJob(String... args) {
         List<String> all = new ArrayList<>(AGENTS);
         all.addAll(List.of(args));
+        return all.toArray(new String[0]);
+    }
+
+    /** As {@link #agentJob(String...)}, the agents below the launcher in JVMs as {@code mpj.agentJvms} says. */
+    private static String[] agentJobIn(String jvms, String... args) {
+        List<String> all = new ArrayList<>(List.of("-env", "MPJ_AGENT_JVMS", jvms));
+        all.addAll(List.of(agentJob(args)));
         return all.toArray(new String[0]);
     }
 

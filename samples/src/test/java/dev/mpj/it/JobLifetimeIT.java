@@ -30,7 +30,10 @@ class JobLifetimeIT {
     static Stream<Arguments> placements() {
         return Stream.of(Arguments.of("one node", List.of()), Arguments.of("two nodes", List.of("--fake-nodes", "2")),
                 Arguments.of("three nodes through agents", List.of("--fake-nodes", "3", "-env", "MPJ_AGENTS", "true",
-                        "-env", "MPJ_AGENT_TREE_WIDTH", "1")));
+                        "-env", "MPJ_AGENT_TREE_WIDTH", "1", "-env", "MPJ_AGENT_JVMS", "per-node")),
+                Arguments.of("three nodes through agents in one JVM", List.of("--fake-nodes", "3", "-env",
+                        "MPJ_AGENTS", "true", "-env", "MPJ_AGENT_TREE_WIDTH", "1", "-env", "MPJ_AGENT_JVMS",
+                        "shared")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -77,7 +80,8 @@ class JobLifetimeIT {
         assertNotEquals(0, Job.leftovers(job.marker()).size(), "the ranks and children run before the kill");
         String agentMarker = "-Dmpj.agent.launcher=" + job.launcher().pid() + " ";
         List<Long> agents = Job.leftovers(agentMarker).stream().map(ProcessHandle::pid).toList();
-        assertEquals(placement.contains("MPJ_AGENTS") ? 2 : 0, agents.size(), "the agents of nodes 1 and 2");
+        int agentJvms = !placement.contains("MPJ_AGENTS") ? 0 : placement.contains("shared") ? 1 : 2;
+        assertEquals(agentJvms, agents.size(), "the agents of nodes 1 and 2, in one JVM or one each");
         Process kill = new ProcessBuilder("kill", "-KILL", Long.toString(job.launcher().pid())).start();
         assertEquals(0, kill.waitFor());
         Job.Result r = job.await(30);

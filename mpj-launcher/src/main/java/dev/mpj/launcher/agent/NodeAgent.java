@@ -19,8 +19,6 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -61,10 +59,10 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
     private final byte[] spec;
     private final List<Integer> childNodes;
     private final Map<Integer, TreeLink> children = new ConcurrentHashMap<>();
-    private final CountDownLatch childrenToCome;
+    private final ChildrenDue childrenDue;
     private final List<Thread> threads = new ArrayList<>();
     private ServerSocket acceptor;
-    private Thread childrenDue;
+    private Thread childrenWatch;
     private PmiServer server;
     private volatile Runnable onParentLost = () -> { };
     private volatile boolean closing;
@@ -92,7 +90,7 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         this.parent = parent;
         this.spec = spec.clone();
         this.childNodes = TreeShape.children(node, mapping.nodes(), width);
-        this.childrenToCome = new CountDownLatch(childNodes.size());
+        this.childrenDue = new ChildrenDue(childNodes);
     }
 
     /**
@@ -146,7 +144,7 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
         if (!childNodes.isEmpty()) {
             acceptor = new ServerSocket(0, Math.max(50, childNodes.size()), InetAddress.getLoopbackAddress());
             daemon("mpj-agent-accept", this::acceptChildren);
-            childrenDue = daemon("mpj-agent-children-due", this::awaitChildren);
+            childrenWatch = daemon("mpj-agent-children-due", this::awaitChildren);
         }
         String hex = kvsName.substring(kvsName.lastIndexOf('_') + 1);
         server = new PmiServer(mapping, kvsName, secret, childTimeout, parent == null ? new RootWatch() : events, node,
@@ -197,14 +195,12 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
 
     /** Fails the job, naming every child missing, if not all have connected within the init timeout. */
     private void awaitChildren() {
+        List<Integer> missing;
         try {
-            if (childrenToCome.await(childTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                return;
-            }
+            missing = childrenDue.await(childTimeout.toMillis());
         } catch (InterruptedException e) {
             return;
         }
-        List<Integer> missing = childNodes.stream().filter(c -> !children.containsKey(c)).toList();
         if (!closing && !missing.isEmpty()) {
             events.agentFailed(missing.get(0), lostChildren(missing));
         }
@@ -251,13 +247,20 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
             s.setSoTimeout(0);
             boolean secretShown = hello.secret() != null && MessageDigest.isEqual(
                     hello.secret().getBytes(StandardCharsets.UTF_8), secret.getBytes(StandardCharsets.UTF_8));
-            if (!secretShown || !childNodes.contains(hello.node()) || children.putIfAbsent(hello.node(), link) != null) {
-                throw new IOException(secretShown ? "claimed node " + hello.node() + ", which is not a free child"
-                        : "did not show the job's secret");
+            if (!secretShown) {
+                throw new IOException("did not show the job's secret");
             }
-            link.send(new TreeLink.Spec(spec));
-            childrenToCome.countDown();
             int child = hello.node();
+            ChildrenDue.Admission admission = childrenDue.admit(child);
+            if (admission != ChildrenDue.Admission.ADMITTED) {
+                throw new IOException(admission == ChildrenDue.Admission.TOO_LATE
+                        ? "node " + child + " came after the init timeout (mpj.initTimeout)"
+                        : "claimed node " + child + ", which is not a free child");
+            }
+            // in the map before the spec goes: no collective completes without this child's part, so none of its
+            // results can pass it by
+            children.put(child, link);
+            link.send(new TreeLink.Spec(spec));
             daemon("mpj-agent-child-" + child, () -> readChild(child, link));
         } catch (IOException | RuntimeException e) {
             events.connectionsRejected("the agent of node " + node + " rejected a connection from "
@@ -525,8 +528,8 @@ public final class NodeAgent implements PmiUpstream, AutoCloseable {
     @Override
     public void close() {
         closing = true;
-        if (childrenDue != null) {
-            childrenDue.interrupt();
+        if (childrenWatch != null) {
+            childrenWatch.interrupt();
         }
         closeQuietly(acceptor);
         children.values().forEach(TreeLink::close);

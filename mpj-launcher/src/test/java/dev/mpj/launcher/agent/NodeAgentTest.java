@@ -206,6 +206,22 @@ class NodeAgentTest {
     }
 
     @Test
+    void aChildThatComesAfterItWasNamedMissingIsTurnedAwayNotAdmitted() throws IOException {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        NodeAgent root = rootWithOneSecondInitTimeout(ProcessMapping.blocks(4, 2), 1, seen);
+        try {
+            assertTrue(eventually(seen, e -> e.startsWith("agent 1 ")), seen.toString());
+            assertThrows(IOException.class, () -> NodeAgent.connect(root.childrenPort(), SECRET, 1),
+                    "a child the job was failed for is not handed the job");
+            assertEquals(0, root.connectedChildren());
+            assertTrue(eventually(seen, e -> e.startsWith("rejected") && e.contains("after the init timeout")),
+                    seen.toString());
+        } finally {
+            root.close();
+        }
+    }
+
+    @Test
     void aConnectionHasTheInitTimeoutToShowTheSecret() throws IOException {
         List<String> seen = new CopyOnWriteArrayList<>();
         NodeAgent root = rootWithOneSecondInitTimeout(ProcessMapping.blocks(4, 2), 1, seen);

@@ -33,6 +33,7 @@ public final class Settings {
     private final int fakeNodes;
     private final boolean agents;
     private final int agentTreeWidth;
+    private final AgentJvms agentJvms;
     private final SegmentDirectory segmentDirectory;
     private final int shmTransportBytes;
     private final TransportMode transports;
@@ -73,6 +74,7 @@ public final class Settings {
         fakeNodes = (Integer) v.get(Setting.FAKE_NODES);
         agents = (Boolean) v.get(Setting.AGENTS);
         agentTreeWidth = (Integer) v.get(Setting.AGENT_TREE_WIDTH);
+        agentJvms = (AgentJvms) v.get(Setting.AGENT_JVMS);
         segmentDirectory = (SegmentDirectory) v.get(Setting.SEGMENT_DIR);
         shmTransportBytes = (Integer) v.get(Setting.SHM_TRANSPORT_BYTES);
         transports = (TransportMode) v.get(Setting.TRANSPORTS);
@@ -200,6 +202,11 @@ public final class Settings {
     /** Children per node agent in mpjrun's launch tree. */
     public int agentTreeWidth() {
         return agentTreeWidth;
+    }
+
+    /** Whether the node agents below mpjrun share one JVM or have one each (decision 0068). */
+    public AgentJvms agentJvms() {
+        return agentJvms;
     }
 
     public SegmentDirectory segmentDirectory() {

@@ -1,0 +1,9 @@
+package dev.mpj.runtime.config;
+
+/** The {@code mpj.agentJvms} setting: how mpjrun's node agents of one machine are spread over JVMs. */
+public enum AgentJvms implements SettingValue {
+    /** One JVM for all the agents below mpjrun, each agent still with its own PMI server, table and tree links. */
+    SHARED,
+    /** One JVM per agent, as one per node of a real cluster. */
+    PER_NODE
+}
