@@ -88,10 +88,6 @@ public enum Setting {
             "how a rank waits on shared memory: spin (keep the core, then back off after 2 ms), yield (back off"
                     + " after 20 us), auto (as spin while the waits find the cores free, as yield while other work competes for them)",
             choice(WaitPolicy.class)),
-    REHEARSE_WAITS("mpj.rehearseWaits", "false",
-            "rehearse the shared-memory waits on a made-up clock while MPI.Init's fence is pending, so the JIT"
-                    + " compiles the wait loop from a profile that has seen every phase (costs start-up CPU)",
-            flag()),
     EARLY_JIT("mpj.earlyJit", "false",
             "mpjrun gives its ranks lower JIT thresholds for the message path's packages (engine, collectives,"
                     + " transports, API), so C2 compiles them within the first few hundred calls (costs JIT CPU in"

@@ -37,7 +37,6 @@ public final class Settings {
     private final int shmTransportBytes;
     private final TransportMode transports;
     private final WaitPolicy waitPolicy;
-    private final boolean rehearseWaits;
     private final boolean earlyJit;
     private final ConnectionMode connections;
     private final int connectWindow;
@@ -78,7 +77,6 @@ public final class Settings {
         shmTransportBytes = (Integer) v.get(Setting.SHM_TRANSPORT_BYTES);
         transports = (TransportMode) v.get(Setting.TRANSPORTS);
         waitPolicy = (WaitPolicy) v.get(Setting.WAIT_POLICY);
-        rehearseWaits = (Boolean) v.get(Setting.REHEARSE_WAITS);
         earlyJit = (Boolean) v.get(Setting.EARLY_JIT);
         connections = (ConnectionMode) v.get(Setting.CONNECTIONS);
         connectWindow = (Integer) v.get(Setting.CONNECT_WINDOW);
@@ -274,11 +272,6 @@ public final class Settings {
     /** Whether every rank prints its MPI.Init phases (also implied by {@link #verbose()}). */
     public boolean initTimings() {
         return initTimings;
-    }
-
-    /** Whether {@code MPI.Init} rehearses the shared-memory waits while its fence is pending (decision 0056). */
-    public boolean rehearseWaits() {
-        return rehearseWaits;
     }
 
     /** Whether mpjrun scales down the JIT thresholds of the ranks' message path (decision 0058). */

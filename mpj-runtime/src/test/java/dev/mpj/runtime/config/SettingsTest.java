@@ -133,9 +133,7 @@ class SettingsTest {
         assertEquals("MPJ_TEST_KILL_AFTER_PHASE", Setting.TEST_KILL_AFTER_PHASE.environmentVariable());
         assertEquals("mpj.coll.hierarchical", Setting.COLL_HIERARCHICAL.property());
         assertEquals("MPJ_COLL_SHARED_MEMORY", Setting.COLL_SHARED_MEMORY.environmentVariable());
-        assertEquals(34, Setting.values().length);
-        assertEquals("MPJ_REHEARSE_WAITS", Setting.REHEARSE_WAITS.environmentVariable());
-        assertFalse(Settings.defaults().rehearseWaits(), "the rehearsal costs start-up CPU: asked for only");
+        assertEquals(33, Setting.values().length);
         assertEquals("MPJ_EARLY_JIT", Setting.EARLY_JIT.environmentVariable());
         assertFalse(Settings.defaults().earlyJit(), "early C2 of the message path costs short jobs CPU: asked for only");
         assertEquals("MPJ_TCP_INTERFACE", Setting.TCP_INTERFACE.environmentVariable());
