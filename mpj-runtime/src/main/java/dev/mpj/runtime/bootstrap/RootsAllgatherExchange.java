@@ -9,7 +9,8 @@ import dev.mpj.runtime.node.NodeSegment;
  * gets into the node table (N² gets in the job) while the other ranks' own cards are already in it (written
  * during the fence, no PMI). After a node barrier each root knows the other roots' addresses, and the roots run
  * an allgather over the transport <em>in place</em> on the table ({@link CardTableAllgather}); a last node
- * barrier hands the full table to every local rank. PMI carries O(N) data; the rest moves over the fabric.
+ * barrier hands the full table to every local rank (on one node the first barrier does: there is no allgather).
+ * PMI carries O(N) data; the rest moves over the fabric.
  */
 public final class RootsAllgatherExchange implements AddressExchange {
     public static final String NAME = AddressExchangeMode.ROOTS.settingValue();
@@ -46,7 +47,10 @@ public final class RootsAllgatherExchange implements AddressExchange {
             int peerRoot = map.nodeRoot(k);
             c.storeNodeRootCard(peerRoot, c.fetchCard(peerRoot));
         }
-        segment.barrier();
+        segment.barrier(); // every local card is in the table, the root's among them
+        if (nodes == 1) {
+            return; // no allgather: the table is full
+        }
         if (messagesPeers(map, rank)) {
             for (int k = 0; k < nodes; k++) {
                 if (k != node) {

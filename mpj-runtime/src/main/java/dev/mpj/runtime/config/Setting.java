@@ -92,10 +92,6 @@ public enum Setting {
             "how a rank waits on shared memory: spin (keep the core, then back off after 2 ms), yield (back off"
                     + " after 20 us), auto (as spin while the waits find the cores free, as yield while other work competes for them)",
             choice(WaitPolicy.class)),
-    REHEARSE_WAITS("mpj.rehearseWaits", "false",
-            "rehearse the shared-memory waits on a made-up clock while MPI.Init's fence is pending, so the JIT"
-                    + " compiles the wait loop from a profile that has seen every phase (costs start-up CPU)",
-            flag()),
     CONNECTIONS("mpj.connections", "auto",
             "when TCP connections open: eager (every pair during MPI.Init), ondemand (a pair at its first message),"
                     + " auto (eager up to 16 ranks, else ondemand)",

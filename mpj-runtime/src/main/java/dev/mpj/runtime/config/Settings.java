@@ -38,7 +38,6 @@ public final class Settings {
     private final int shmTransportBytes;
     private final TransportMode transports;
     private final WaitPolicy waitPolicy;
-    private final boolean rehearseWaits;
     private final ConnectionMode connections;
     private final int connectWindow;
     private final boolean connectionStats;
@@ -79,7 +78,6 @@ public final class Settings {
         shmTransportBytes = (Integer) v.get(Setting.SHM_TRANSPORT_BYTES);
         transports = (TransportMode) v.get(Setting.TRANSPORTS);
         waitPolicy = (WaitPolicy) v.get(Setting.WAIT_POLICY);
-        rehearseWaits = (Boolean) v.get(Setting.REHEARSE_WAITS);
         connections = (ConnectionMode) v.get(Setting.CONNECTIONS);
         connectWindow = (Integer) v.get(Setting.CONNECT_WINDOW);
         bcast = (Bcast) v.get(Setting.COLL_BCAST);
@@ -279,11 +277,6 @@ public final class Settings {
     /** Whether every rank prints its MPI.Init phases (also implied by {@link #verbose()}). */
     public boolean initTimings() {
         return initTimings;
-    }
-
-    /** Whether {@code MPI.Init} rehearses the shared-memory waits while its fence is pending (decision 0056). */
-    public boolean rehearseWaits() {
-        return rehearseWaits;
     }
 
     /** Whether every rank prints its connection counts at {@code MPI.Finalize} (also implied by {@link #initTimings()}). */

@@ -3,7 +3,6 @@ package dev.mpj.runtime.engine;
 import dev.mpj.runtime.config.WaitPolicy;
 import org.agrona.concurrent.IdleStrategy;
 
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
 
@@ -41,33 +40,8 @@ public final class PollingIdleStrategy implements IdleStrategy {
      */
     static final long PROBE_YIELD_NANOS = 100_000;
 
-    /**
-     * Rehearsed waits ({@link #rehearse}): enough that, when the JIT keeps up, its profiling code (C1's, once
-     * installed, or the interpreter's, once the method waits in a long C1 queue) counts every branch many times
-     * over; a JIT far behind may profile none of them.
-     */
-    private static final int REHEARSALS = 2_000;
-    /** A free spell long enough that a lost core after it shortens the quiet period. */
-    private static final long LONG_FREE_SPELL_NANOS = 10 * CoreContention.MAX_QUIET_NANOS;
-    /** One rehearsed wait in this many really yields and parks. */
-    private static final int REAL_WAIT_EVERY = 400;
-    /** The looks of a wait that really yields and parks: a spin, a yield, a park under {@link #YIELD}'s phases. */
-    private static final int REAL_LOOKS = 3;
-    /** Parks of a rehearsed wait after its looks: enough to reach the longest deep park. */
-    private static final int PARKS = 18;
-    private static final AtomicBoolean REHEARSED = new AtomicBoolean();
-    /**
-     * The clock of every wait but the rehearsed and the tested ones: one class, so that a rehearsal's clock and
-     * this one are all the wait loop ever reads the time from.
-     */
+    /** The clock of every wait but the tested ones: one class, so the wait loop's clock reads have one type profile. */
     private static final LongSupplier NANO_TIME = System::nanoTime;
-    /**
-     * When a rehearsed wait looks at the clock, after it began: spinning; a probe yield; that yield found to have
-     * lost the core (the cores turn crowded); yielding; a yield that came straight back; parking.
-     */
-    private static final long[] REHEARSED_LOOKS = {1_000, PROBE_YIELD_NANOS + 1_000,
-            PROBE_YIELD_NANOS + 2 * LOST_CORE_NANOS + 1_000, 2_001_000, 2_011_000, 10_001_000, 10_001_001};
-
     /** How long a wait spins, and until when it yields, after the last work. */
     record Phases(long spinNanos, long yieldNanos) {
         Phases {
@@ -103,11 +77,6 @@ public final class PollingIdleStrategy implements IdleStrategy {
     private final CoreContention contention;
     private final long maxParkNanos;
     private final LongSupplier clock;
-    /**
-     * Whether this wait only rehearses ({@link #rehearse}): it neither yields nor parks. Not a park of 0 nanoseconds:
-     * that would teach the JDK's park, inlined everywhere, that parks are of 0.
-     */
-    private final boolean rehearsal;
     private long idleSince;
     private long parkNanos;
     private int spins;
@@ -131,11 +100,6 @@ public final class PollingIdleStrategy implements IdleStrategy {
      */
     PollingIdleStrategy(Phases free, Phases crowded, CoreContention contention, long maxParkNanos,
                         LongSupplier clock) {
-        this(free, crowded, contention, maxParkNanos, clock, false);
-    }
-
-    private PollingIdleStrategy(Phases free, Phases crowded, CoreContention contention, long maxParkNanos,
-                                LongSupplier clock, boolean rehearsal) {
         if (maxParkNanos < MIN_PARK_NANOS) {
             throw new IllegalArgumentException("park " + maxParkNanos + " >= " + MIN_PARK_NANOS);
         }
@@ -144,7 +108,6 @@ public final class PollingIdleStrategy implements IdleStrategy {
         this.contention = contention;
         this.maxParkNanos = maxParkNanos;
         this.clock = clock;
-        this.rehearsal = rehearsal;
         reset();
     }
 
@@ -207,7 +170,7 @@ public final class PollingIdleStrategy implements IdleStrategy {
             if (idleFor < phases.spinNanos) {
                 if (contention != null && now - lastProbe >= PROBE_YIELD_NANOS) {
                     lastProbe = now;
-                    yieldCore();
+                    Thread.yield();
                     lastYield = now;
                 } else {
                     Thread.onSpinWait();
@@ -215,15 +178,13 @@ public final class PollingIdleStrategy implements IdleStrategy {
                 return;
             }
             if (idleFor < phases.yieldNanos) {
-                yieldCore();
+                Thread.yield();
                 lastYield = now;
                 return;
             }
             parkNanos = MIN_PARK_NANOS;
         }
-        if (!rehearsal) {
-            LockSupport.parkNanos(parkNanos);
-        }
+        LockSupport.parkNanos(parkNanos);
         long longest = parkNanos >= maxParkNanos && now() - idleSince >= DEEP_IDLE_NANOS
                 ? Math.max(maxParkNanos, DEEP_PARK_NANOS) : maxParkNanos;
         parkNanos = Math.min(parkNanos << 1, longest);
@@ -232,92 +193,6 @@ public final class PollingIdleStrategy implements IdleStrategy {
     /** The one place the clock is read, so its profile holds every clock the waits have read. */
     private long now() {
         return clock.getAsLong();
-    }
-
-    private void yieldCore() {
-        if (!rehearsal) {
-            Thread.yield();
-        }
-    }
-
-    /**
-     * Takes waits on a made-up clock, that neither yield nor park, through every phase and every judgement of the
-     * cores, so that by the time the JIT compiles the wait loop its profile has seen every branch taken. A branch
-     * the profile never saw taken is compiled as a trap; the first real wait that takes it (the first probe yield,
-     * the first wait longer than the spin phase, the first park) then throws the compiled wait loop away, and the
-     * rank waits in slower code until it is compiled again, which on busy cores takes up to seconds. Runs once per
-     * process, in microseconds.
-     */
-    public static void rehearse() {
-        if (!REHEARSED.compareAndSet(false, true)) {
-            return;
-        }
-        RehearsalClock time = new RehearsalClock();
-        CoreContention cores = new CoreContention(time.now);
-        PollingIdleStrategy wait = new PollingIdleStrategy(SPIN, CROWDED, cores, MAX_PARK_NANOS, time, true);
-        PollingIdleStrategy fixed = new PollingIdleStrategy(YIELD, null, null, MAX_PARK_NANOS, time, true);
-        // the real clock, read only in the spin phase
-        PollingIdleStrategy timed = new PollingIdleStrategy(SPIN, null, null, MAX_PARK_NANOS, NANO_TIME, true);
-        PollingIdleStrategy real = new PollingIdleStrategy(YIELD, null, null, MIN_PARK_NANOS, time, false);
-        for (int i = 0; i < REHEARSALS; i++) {
-            if ((i & 1) != 0) {
-                // cores judged free, then a long free spell before the next lost core, which shortens the quiet period
-                time.now += CoreContention.MAX_QUIET_NANOS;
-                cores.crowded(time.now);
-                time.now += LONG_FREE_SPELL_NANOS;
-            } else {
-                time.now += CoreContention.MAX_QUIET_NANOS; // the next wait starts on free cores
-            }
-            rehearseWait(wait, time, REHEARSED_LOOKS.length, PARKS);
-            rehearseWait(fixed, time, REHEARSED_LOOKS.length, PARKS);
-            rehearseWait(timed, time, 1, 0);
-            if (i % REAL_WAIT_EVERY == REAL_WAIT_EVERY / 2) {
-                // now and then a wait that does yield once and park once (a microsecond), so that the real yield
-                // and park are counted too while the profile is gathered: a branch never taken is compiled as a trap
-                rehearseWait(real, time, REAL_LOOKS, 0);
-            }
-        }
-    }
-
-    /** An adaptive wait on {@code cores}, rehearsed once after cores judged free (for tests). */
-    static PollingIdleStrategy rehearsedWait(CoreContention cores) {
-        RehearsalClock time = new RehearsalClock();
-        PollingIdleStrategy wait = new PollingIdleStrategy(SPIN, CROWDED, cores, MAX_PARK_NANOS, time, true);
-        time.now += CoreContention.MAX_QUIET_NANOS;
-        rehearseWait(wait, time, REHEARSED_LOOKS.length, PARKS);
-        return wait;
-    }
-
-    /** The made-up clock of rehearsed waits (a class rather than a lambda: no call site to link at start). */
-    private static final class RehearsalClock implements LongSupplier {
-        long now = 1;
-
-        @Override
-        public long getAsLong() {
-            return now;
-        }
-    }
-
-    /**
-     * One wait: spins, then the first {@code looks} looks at the clock of {@link #REHEARSED_LOOKS}, then
-     * {@code parks} parks a millisecond apart: they reach the longest park well before the wait has lasted
-     * {@link #DEEP_IDLE_NANOS}, and then grow into deep ones.
-     */
-    private static void rehearseWait(PollingIdleStrategy wait, RehearsalClock time, int looks, int parks) {
-        wait.idle(1);
-        for (int i = 0; i < 4; i++) {
-            wait.idle(0);
-        }
-        long start = time.now;
-        for (int i = 0; i < looks; i++) {
-            time.now = start + REHEARSED_LOOKS[i];
-            wait.spins = SPINS_PER_CLOCK_READ - 1;
-            wait.idle(0);
-        }
-        for (int i = 0; i < parks; i++) {
-            time.now += 1_000_000;
-            wait.idle(0);
-        }
     }
 
     /** Tells the contention whether the last yield ran another thread; returns the phases to wait in now. */

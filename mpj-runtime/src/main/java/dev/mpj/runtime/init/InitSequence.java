@@ -18,7 +18,6 @@ import dev.mpj.runtime.connect.EagerConnections;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.spi.PeerConnector;
 import dev.mpj.runtime.spi.PlatformSelectorProvider;
-import dev.mpj.runtime.engine.PollingIdleStrategy;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.HostIdentityExchange;
 import dev.mpj.runtime.node.NodeMap;
@@ -253,16 +252,11 @@ public final class InitSequence {
     /**
      * preload: the shared-memory transport loaded and, when the segment is already mapped, started on its room
      * while the fence is pending: it needs the segment and the node map, not the exchange's cards, so the ranks
-     * that wait for the slowest do it in that wait rather than all after it. When asked for, the polled waits it
-     * brings are rehearsed, so the JIT compiles them from a profile that has seen every phase. Not by default: the
-     * rehearsal's CPU lengthens a crowded node's start more than it has been shown to save.
+     * that wait for the slowest do it in that wait rather than all after it.
      */
     private void preload() throws IOException {
         if (useShm) {
             shm = TransportLoader.load("shm");
-            if (settings.rehearseWaits()) {
-                PollingIdleStrategy.rehearse();
-            }
             if (segment != null) {
                 startShm();
             }

@@ -133,11 +133,9 @@ class SettingsTest {
         assertEquals("MPJ_TEST_KILL_AFTER_PHASE", Setting.TEST_KILL_AFTER_PHASE.environmentVariable());
         assertEquals("mpj.coll.hierarchical", Setting.COLL_HIERARCHICAL.property());
         assertEquals("MPJ_COLL_SHARED_MEMORY", Setting.COLL_SHARED_MEMORY.environmentVariable());
-        assertEquals(34, Setting.values().length);
+        assertEquals(33, Setting.values().length);
         assertEquals("MPJ_AGENT_JVMS", Setting.AGENT_JVMS.environmentVariable());
         assertEquals(AgentJvms.SHARED, Settings.defaults().agentJvms(), "fake nodes are one machine: one agent JVM");
-        assertEquals("MPJ_REHEARSE_WAITS", Setting.REHEARSE_WAITS.environmentVariable());
-        assertFalse(Settings.defaults().rehearseWaits(), "the rehearsal costs start-up CPU: asked for only");
         assertEquals("MPJ_TCP_INTERFACE", Setting.TCP_INTERFACE.environmentVariable());
         assertEquals("MPJ_EAGER_CREDIT", Setting.EAGER_CREDIT.environmentVariable());
         assertEquals(2 << 20, Settings.defaults().eagerCredit());

@@ -87,23 +87,6 @@ class PollingIdleStrategyTest {
     }
 
     @Test
-    void aRehearsedWaitGoesThroughEveryPhaseOnItsOwnClockAndCores() {
-        CoreContention cores = new CoreContention(1);
-        PollingIdleStrategy wait = PollingIdleStrategy.rehearsedWait(cores);
-        assertEquals(PollingIdleStrategy.DEEP_PARK_NANOS, wait.nextParkNanos(), "it parks up to the deep parks");
-        assertTrue(cores.quietNanos() > CoreContention.MIN_QUIET_NANOS,
-                "its probe yield lost the core on cores judged free, which lengthened the quiet period");
-    }
-
-    @Test
-    void rehearsingTeachesTheProcessNothing() {
-        CoreContention process = CoreContention.OF_THIS_PROCESS;
-        long quiet = process.quietNanos();
-        PollingIdleStrategy.rehearse();
-        assertEquals(quiet, process.quietNanos(), "rehearsed waits judge the cores of their own contention only");
-    }
-
-    @Test
     void aYieldThatRanAnotherThreadJudgesTheCoresCrowded() {
         AtomicLong now = new AtomicLong(1);
         CoreContention cores = freeCores(now);

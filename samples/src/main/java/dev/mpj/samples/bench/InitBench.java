@@ -18,12 +18,16 @@ import java.util.Locale;
  *   nodes: 4, exchange: roots
  *   phases (median over ranks, ms): pmi … exchange … connections …
  *   work overlapping the pending fence (median over ranks, ms): …
+ *   process CPU at the end of MPI.Init, JVM start included (median over ranks, ms): cpu … initcpu …
  *   exchange PMI operations of the job: puts=4 gets=16 (formula N puts, N² gets: puts=4 gets=16)
  *   pmi get median 31.0 us (over 36 gets, min 12.0 us, max 95.0 us)
  *   pmi get median by order in the rank (us): 1: 80.0, 2: 40.0, …
  * </pre>
  * The get median is taken over every PMI get of the job, timed in the client from request to reply; the last line
  * takes it over the ranks' first gets, their second gets and so on, which tells the cold gets from the others.
+ * The process CPU (every thread's run time, {@link ProcessCpu}) is read when {@code MPI.Init} returns, JVM start
+ * included ({@code cpu}), and at the entry of {@code main}, so {@code initcpu} is {@code MPI.Init}'s own, JIT and
+ * collector threads included; a busy machine blurs both less than the wall clock.
  * Options: {@code --exchange simple|shm|roots|ring|auto} (sets {@code mpj.addressExchange} before init),
  * {@code --irregular} (forces the card-length agreement), {@code --csv} (adds one machine-readable line starting
  * with {@code csv,}).
@@ -42,13 +46,18 @@ public final class InitBench {
     private static final int OVERLAP = AGREEMENT_GETS + 1;
     private static final int ALLGATHERS = OVERLAP + 1;
     private static final int TIMED_GETS = ALLGATHERS + 1;
-    private static final int FIELDS = TIMED_GETS + 1;
+    /** The process's CPU time when MPI.Init returned, JVM start included (-1 where /proc has no figure). */
+    private static final int CPU = TIMED_GETS + 1;
+    /** The process's CPU time from the entry of main until MPI.Init returned: MPI.Init's, every thread's. */
+    private static final int INIT_CPU = CPU + 1;
+    private static final int FIELDS = INIT_CPU + 1;
     private static final int TAG = 7;
 
     private InitBench() {
     }
 
     public static void main(String[] args) {
+        double cpuAtStart = ProcessCpu.millis(); // before the clock starts: its own cost is not MPI.Init's
         long start = System.nanoTime();
         boolean csv = false;
         boolean help = false;
@@ -72,6 +81,7 @@ public final class InitBench {
             JobExit.usage("usage: initbench [--exchange simple|shm|roots|ring|auto] [--irregular] [--csv]");
         }
         double initMs = (System.nanoTime() - start) / 1e6;
+        double cpuMs = ProcessCpu.millis();
         InitReport report = MpjRuntime.current().initReport();
         double[] mine = new double[FIELDS];
         mine[TOTAL] = initMs;
@@ -86,6 +96,8 @@ public final class InitBench {
         mine[ALLGATHERS] = report.get("exchange").allgathers() + report.get("fence").allgathers();
         long[] getNanos = MpjRuntime.current().pmi().counters().getNanos();
         mine[TIMED_GETS] = getNanos.length;
+        mine[CPU] = cpuMs;
+        mine[INIT_CPU] = cpuMs - cpuAtStart;
 
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
@@ -127,6 +139,11 @@ public final class InitBench {
         }
         System.out.println(phases);
         Lines.printf("work overlapping the pending fence (median over ranks, ms): %.2f%n", median(column(all, OVERLAP)));
+        double cpu = median(column(all, CPU));
+        if (cpu >= 0) {
+            Lines.printf("process CPU at the end of MPI.Init, JVM start included (median over ranks, ms): cpu %.1f"
+                    + " initcpu %.1f%n", cpu, median(column(all, INIT_CPU)));
+        }
         long allgathers = (long) Arrays.stream(column(all, ALLGATHERS)).sum();
         Lines.printf("exchange PMI operations of the job: puts=%d gets=%d%s (formula %s)%n", puts, gets,
                 allgathers > 0 ? " allgathers=" + allgathers : "",
