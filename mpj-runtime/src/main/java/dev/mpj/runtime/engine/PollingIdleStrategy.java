@@ -65,12 +65,6 @@ public final class PollingIdleStrategy implements IdleStrategy {
      */
     static final Phases CROWDED = new Phases(2_000, 10_000_000);
 
-    /**
-     * Waits for room in a full ring with a long backlog ({@link #forBacklog}): no spin or yield phase, so after a
-     * few polls they park with back-off; the reader frees room only in chunks, after reading many records.
-     */
-    static final Phases BACKLOG = new Phases(0, 0);
-
     private final Phases free;
     private final Phases crowded;
     /** What the waits learn of the cores; null when the phases are fixed. */
@@ -119,16 +113,6 @@ public final class PollingIdleStrategy implements IdleStrategy {
             case AUTO -> new PollingIdleStrategy(SPIN, CROWDED, CoreContention.OF_THIS_PROCESS, MAX_PARK_NANOS,
                     NANO_TIME);
         };
-    }
-
-    /**
-     * A fresh idle strategy for waits for room in a full ring that holds a long backlog: it parks at once with
-     * back-off under {@link WaitPolicy#AUTO} and {@link WaitPolicy#YIELD}; {@link WaitPolicy#SPIN} keeps its phases,
-     * as whoever chose it gave each rank a core.
-     */
-    public static PollingIdleStrategy forBacklog(WaitPolicy policy) {
-        return policy == WaitPolicy.SPIN ? forPolicy(policy)
-                : new PollingIdleStrategy(BACKLOG, null, null, MAX_PARK_NANOS, NANO_TIME);
     }
 
     @Override

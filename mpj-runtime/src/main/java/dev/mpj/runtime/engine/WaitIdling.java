@@ -12,11 +12,6 @@ public record WaitIdling(WaitPolicy policy) implements Idling {
     }
 
     @Override
-    public IdleStrategy backlogIdleStrategy() {
-        return PollingIdleStrategy.forBacklog(policy);
-    }
-
-    @Override
     public long standbyAfterNanos() {
         return policy.standbyAfterNanos();
     }

@@ -1,6 +1,5 @@
 package dev.mpj.runtime.engine;
 
-import dev.mpj.runtime.config.WaitPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -186,17 +185,6 @@ class PollingIdleStrategyTest {
     private static void spinUntilClockRead(PollingIdleStrategy idle) {
         for (int i = 0; i < 32; i++) {
             idle.idle(0);
-        }
-    }
-
-    @Test
-    void aWaitForRoomInABacklogParksAfterOneLookAtTheClockUnderTheAdaptiveAndYieldPolicies() {
-        for (WaitPolicy policy : new WaitPolicy[] {WaitPolicy.AUTO, WaitPolicy.YIELD}) {
-            PollingIdleStrategy idle = PollingIdleStrategy.forBacklog(policy);
-            spinUntilClockRead(idle);
-            assertTrue(idle.nextParkNanos() > 0, policy + ": neither spins nor yields past the first look");
-            idle.idle(1);
-            assertEquals(0, idle.nextParkNanos(), policy + ": room taken starts the next wait afresh");
         }
     }
 

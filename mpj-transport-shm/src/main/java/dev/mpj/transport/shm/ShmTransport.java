@@ -2,7 +2,6 @@ package dev.mpj.transport.shm;
 
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
-import dev.mpj.runtime.spi.Idling;
 import dev.mpj.runtime.spi.NodeRoom;
 import dev.mpj.runtime.spi.Transport;
 import dev.mpj.runtime.spi.TransportContext;
@@ -39,11 +38,7 @@ import java.nio.ByteOrder;
  *
  * <p><b>Back-pressure</b>: a full ring makes {@link #send} wait, and while it waits it keeps reading this rank's
  * own ring into the sink, so two ranks streaming into each other's full rings both progress (and so does any
- * cycle of them). In rings of at least {@value #BACKLOG_RING_BYTES} bytes the wait parks at once with back-off
- * ({@link Idling#backlogIdleStrategy}): a full ring is a long backlog its reader gives room back from only in
- * chunks, so the sender can sleep while the reader works rather than spin beside it, and the reader never runs
- * dry meanwhile. Smaller rings, and waits for a bulk channel, idle as the engine's waits do
- * ({@code mpj.waitPolicy}).
+ * cycle of them); the wait idles as the engine's does ({@code mpj.waitPolicy}).
  *
  * <p><b>A dead peer</b>: every rank writes its pid into its liveness slot when it starts and marks the slot
  * closed when it leaves in order; a waiting rank looks at its peers' processes every
@@ -60,11 +55,6 @@ public final class ShmTransport implements Transport {
     private static final int SHORT_PUT = 64;
     /** DATA payloads from this long go through the receiver's bulk channel when it is free. */
     static final int BULK_MIN = 16 * 1024;
-    /**
-     * Rings from this size park at once while full: even records read at memory speed hold the reader for longer
-     * than the longest park of a wait with back-off, so the sender wakes before the reader runs dry.
-     */
-    static final int BACKLOG_RING_BYTES = 1024 * 1024;
 
     private int rank;
     private int node;
@@ -79,8 +69,6 @@ public final class ShmTransport implements Transport {
     private InboundReader reader;
     private PeerWatch watch;
     private IdleStrategy idle;
-    /** How a wait for room in a full ring idles: {@link #idle}, or a backlog's wait in large rings. */
-    private IdleStrategy roomIdle;
     private final ByteBuffer lengthPrefix = ByteBuffer.allocate(Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
     private int pollsUntilCheck = CHECK_EVERY_POLLS;
     private boolean closed;
@@ -123,7 +111,6 @@ public final class ShmTransport implements Transport {
         }
         reader = new InboundReader(rings[self], bulk[self], sink, locals);
         idle = context.idling().pollingIdleStrategy();
-        roomIdle = layout.ringCapacity() >= BACKLOG_RING_BYTES ? context.idling().backlogIdleStrategy() : idle;
         long pid = room.processId();
         watch = new PeerWatch(layout, locals.worldRanks(), self, pid, sink);
         layout.attach(self, pid);
@@ -207,9 +194,9 @@ public final class ShmTransport implements Transport {
             int length = FrameHeader.LENGTH + n;
             long at = channel.placeOf(length);
             if (!channel.hasRoom(at, length)) {
-                beginWait(idle);
+                beginWait();
                 do {
-                    if (!waitTurn(local, idle)) {
+                    if (!waitTurn(local)) {
                         return;
                     }
                 } while (!channel.hasRoom(at, length));
@@ -311,29 +298,28 @@ public final class ShmTransport implements Transport {
         if (index >= 0) {
             return index;
         }
-        IdleStrategy wait = roomIdle;
-        beginWait(wait);
+        beginWait();
         while ((index = ring.tryClaim(type, length)) < 0) {
             if (index != RingBuffer.INSUFFICIENT_CAPACITY) {
                 throw new IllegalStateException("ring of rank " + locals.worldRank(local) + ": claim " + index);
             }
-            if (!waitTurn(local, wait)) {
+            if (!waitTurn(local)) {
                 return -1;
             }
         }
         return index;
     }
 
-    private void beginWait(IdleStrategy wait) {
-        wait.reset();
+    private void beginWait() {
+        idle.reset();
         nextLook = System.nanoTime() + PeerWatch.INTERVAL_NANOS;
     }
 
     /**
      * One turn of a wait for room at {@code local}: reads this rank's own ring meanwhile, so ranks that send to
-     * each other all progress, then idles with {@code wait}; false when that peer is gone.
+     * each other all progress, then idles; false when that peer is gone.
      */
-    private boolean waitTurn(int local, IdleStrategy wait) {
+    private boolean waitTurn(int local) {
         int work = reader.read();
         long now = System.nanoTime();
         if (watch.isLost(local) || now - nextLook >= 0 && watch.isGone(local)) {
@@ -342,7 +328,7 @@ public final class ShmTransport implements Transport {
         if (now - nextLook >= 0) {
             nextLook = now + PeerWatch.INTERVAL_NANOS;
         }
-        wait.idle(work);
+        idle.idle(work);
         return true;
     }
 

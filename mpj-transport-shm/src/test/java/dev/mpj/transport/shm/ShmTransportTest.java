@@ -5,8 +5,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -37,11 +35,7 @@ class ShmTransportTest {
     Path dir;
 
     private ShmNode node(int ranks) {
-        return node(ranks, RING);
-    }
-
-    private ShmNode node(int ranks, int ring) {
-        return ShmNode.create(dir, ranks, (int) ShmLayout.roomFor(ranks, ring));
+        return ShmNode.create(dir, ranks, (int) ShmLayout.roomFor(ranks, RING));
     }
 
     @Test
@@ -413,14 +407,13 @@ class ShmTransportTest {
         }
     }
 
-    @ParameterizedTest(name = "ring of {0} bytes")
-    @ValueSource(ints = {RING, ShmTransport.BACKLOG_RING_BYTES}) // waits that idle as the engine's, and a backlog's
-    void aFullRingMakesTheSenderWaitUntilTheReceiverReads(int ring) throws Exception {
-        try (ShmNode node = node(2, ring)) {
+    @Test
+    void aFullRingMakesTheSenderWaitUntilTheReceiverReads() throws Exception {
+        try (ShmNode node = node(2)) {
             RecordingSink sink = new RecordingSink();
             ShmTransport receiver = node.start(1, sink);
             ShmTransport sender = node.start(0, new RecordingSink());
-            int frames = 4 * ring / 1024;
+            int frames = 4 * RING / 1024;
             CompletableFuture<?> sent = CompletableFuture.runAsync(() -> {
                 for (int i = 0; i < frames; i++) {
                     sender.send(1, Frames.header(FrameHeader.EAGER, i, 1000), Frames.payload(i, 1000));
@@ -434,13 +427,12 @@ class ShmTransportTest {
         }
     }
 
-    @ParameterizedTest(name = "ring of {0} bytes")
-    @ValueSource(ints = {RING, ShmTransport.BACKLOG_RING_BYTES}) // waits that idle as the engine's, and a backlog's
-    void twoSendersBlockedOnEachOthersFullRingsBothComplete(int ring) throws Exception {
-        try (ShmNode node = node(2, ring)) {
+    @Test
+    void twoSendersBlockedOnEachOthersFullRingsBothComplete() throws Exception {
+        try (ShmNode node = node(2)) {
             RecordingSink[] sinks = {new RecordingSink(), new RecordingSink()};
             ShmTransport[] t = {node.start(0, sinks[0]), node.start(1, sinks[1])};
-            int frames = 8 * ring / 4000;
+            int frames = 8 * RING / 4000;
             ExecutorService pool = Executors.newFixedThreadPool(2);
             try {
                 Future<?>[] done = new Future<?>[2];
@@ -474,14 +466,13 @@ class ShmTransportTest {
         }
     }
 
-    @ParameterizedTest(name = "ring of {0} bytes")
-    @ValueSource(ints = {RING, ShmTransport.BACKLOG_RING_BYTES}) // waits that idle as the engine's, and a backlog's
-    void aSenderBlockedOnTheRingOfADeadPeerGivesUpAndReportsIt(int ring) throws Exception {
-        try (ShmNode node = node(2, ring)) {
+    @Test
+    void aSenderBlockedOnTheRingOfADeadPeerGivesUpAndReportsIt() throws Exception {
+        try (ShmNode node = node(2)) {
             RecordingSink sink = new RecordingSink();
             ShmTransport sender = node.start(0, sink);
             node.layout().attach(1, deadPid());
-            for (int i = 0; i < 2 * ring / 1000; i++) { // returns although nobody will ever read
+            for (int i = 0; i < 2 * RING / 1000; i++) { // returns although nobody will ever read
                 sender.send(1, Frames.header(FrameHeader.EAGER, i, 1000), Frames.payload(i, 1000));
             }
             assertTrue(sink.lost().containsKey(1));
