@@ -31,10 +31,10 @@ import java.nio.ByteOrder;
  * {@code DATA} frame is cut into {@code DATA} frames of its consecutive ranges, each delivered as it comes;
  * any other frame goes in pieces that the receiver puts together ({@link RecordType}).
  *
- * <p><b>Large rendezvous data</b> ({@code DATA} payloads of at least {@value #BULK_MIN} bytes) goes through the
+ * <p><b>Large rendezvous data</b> ({@code DATA} payloads of at least {@value #BULK_MIN} bytes and half the
+ * receiver's channel) goes through the
  * receiver's {@link BulkChannel} when the room has one and no other sender holds it: the same consecutive ranges,
- * written there, each announced by a small record in the ring. The reader then copies them out and zeroes nothing,
- * so the receiver, whose copy out of a ring record is followed by zeroing it, is no longer the slower side.
+ * written there, each announced by a small record in the ring. The reader then copies them out and zeroes nothing.
  *
  * <p><b>Back-pressure</b>: a full ring makes {@link #send} wait, and while it waits it keeps reading this rank's
  * own ring into the sink, so two ranks streaming into each other's full rings both progress (and so does any
@@ -53,8 +53,13 @@ public final class ShmTransport implements Transport {
     private static final int CHECK_EVERY_POLLS = 256;
     /** Runs up to this long go into the ring word by word ({@link #put}). */
     private static final int SHORT_PUT = 64;
-    /** DATA payloads from this long go through the receiver's bulk channel when it is free. */
+    /**
+     * DATA payloads from this long, and from half the receiver's bulk channel, go through that channel when it is
+     * free; shorter ones streamed faster through the ring's larger records.
+     */
     static final int BULK_MIN = 16 * 1024;
+    /** The longest range a bulk frame carries, so the receiver copies out while the sender still writes. */
+    static final int BULK_PIECE = 256 * 1024;
 
     private int rank;
     private int node;
@@ -158,7 +163,7 @@ public final class ShmTransport implements Transport {
         int length = FrameHeader.LENGTH + payload.remaining();
         BulkChannel channel = bulk[local];
         if (FrameHeader.kind(header) == FrameHeader.DATA && channel != null
-                && payload.remaining() >= BULK_MIN && channel.tryTake(rank)) {
+                && payload.remaining() >= Math.max(BULK_MIN, channel.capacity() / 2) && channel.tryTake(rank)) {
             try {
                 writeBulk(ring, local, channel, header, payload);
             } finally {
@@ -185,9 +190,7 @@ public final class ShmTransport implements Transport {
      * returns when all are announced, or when the peer is gone (the rest dropped).
      */
     private void writeBulk(RingBuffer ring, int local, BulkChannel channel, ByteBuffer header, ByteBuffer payload) {
-        // ranges as long as the ring's records: the receiver copies one out while the sender writes the next, and
-        // shorter ranges cost both copies more per byte
-        int step = Math.min(ring.maxMsgLength(), channel.capacity() / 4) - FrameHeader.LENGTH;
+        int step = Math.min(BULK_PIECE, channel.capacity() / 4) - FrameHeader.LENGTH;
         AtomicBuffer b = channel.buffer();
         for (int off = 0; off < payload.remaining(); off += step) {
             int n = Math.min(step, payload.remaining() - off);

@@ -121,32 +121,6 @@ class ShmTransportTest {
     }
 
     @Test
-    void aDataFrameOfBulkSizeTakesTheChannelInRangesAsLongAsTheRingsRecords() throws Exception {
-        int ring = 2 * BulkChannel.MIN_CAPACITY;
-        int channel = ring - 4096; // a channel almost as large as the ring, which it cannot outgrow
-        try (ShmNode node = ShmNode.create(dir, 2,
-                (int) ShmLayout.roomFor(2, ring) + 2 * (BulkChannel.HEADER_LENGTH + channel))) {
-            RecordingSink sink = new RecordingSink();
-            ShmTransport receiver = node.start(1, sink);
-            ShmTransport sender = node.start(0, new RecordingSink());
-            int length = ShmTransport.BULK_MIN + 3;
-            assertTrue(length < channel / 2, "under half the channel");
-            Future<?> sent = CompletableFuture.runAsync(() ->
-                    sender.send(1, Frames.header(FrameHeader.DATA, 9, 0), Frames.payload(5, length)));
-            pollUntil(receiver, () -> bytesIn(sink) == length);
-            sent.get(10, TimeUnit.SECONDS);
-            assertDataRanges(sink.frames(), 0, 5, 0, length);
-            long written = node.layout().bulk(1).buffer().getLong(BulkChannel.WRITTEN_OFFSET);
-            assertTrue(written >= length, "written through the channel, not the ring: " + written);
-            int range = sender.maxRecordLength() - FrameHeader.LENGTH;
-            for (RecordingSink.Received f : sink.frames()) {
-                assertTrue(f.payload().length <= range, "a range of " + f.payload().length + " bytes");
-            }
-            assertEquals((length + range - 1) / range, sink.count(), "ranges as long as the ring's records");
-        }
-    }
-
-    @Test
     void twoSendersOfLongDataFramesToOneRankBothArriveIntact() throws Exception {
         try (ShmNode node = nodeWithBulk(3, 128 * 1024)) {
             RecordingSink sink = new RecordingSink();
