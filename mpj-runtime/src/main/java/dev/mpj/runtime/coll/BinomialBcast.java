@@ -25,18 +25,36 @@ final class BinomialBcast {
         }
         if (mask < p) {
             int parent = v - mask;
-            s.then(r -> r.receive(parent, data));
+            s.then(new Schedule.Receive(parent, data));
         }
         int below = mask >> 1;
         if (below > 0 && v + 1 < p) {
-            s.then(r -> {
-                for (int m = below; m > 0; m >>= 1) {
-                    if (v + m < p) {
-                        r.send(v + m, data);
-                    }
-                }
-            });
+            s.then(new Forward(v, p, below, data));
         }
         return s;
+    }
+
+    /** The round that forwards {@code data} to the children v + m of member v, for m from {@code below} down to 1. */
+    private static final class Forward implements Schedule.Round {
+        private final int v;
+        private final int p;
+        private final int below;
+        private final ByteBuffer data;
+
+        Forward(int v, int p, int below, ByteBuffer data) {
+            this.v = v;
+            this.p = p;
+            this.below = below;
+            this.data = data;
+        }
+
+        @Override
+        public void start(Schedule s) {
+            for (int m = below; m > 0; m >>= 1) {
+                if (v + m < p) {
+                    s.send(v + m, data);
+                }
+            }
+        }
     }
 }

@@ -39,32 +39,45 @@ final class BinomialReduce {
         for (; mask < p && (v & mask) == 0; mask <<= 1) {
             int child = v | mask;
             if (child < p) {
-                s.then(r -> r.receive(child, tmp));
-                s.then(r -> combine(op, tmp, acc));
+                s.then(new Schedule.Receive(child, tmp));
+                s.then(new Combine(op, tmp, acc));
             }
         }
         if (mask < p) {
             int parent = v - mask;
-            s.then(r -> r.send(parent, acc));
+            s.then(new Schedule.Send(parent, acc));
         } else if (commutative || root == 0) {
-            s.then(r -> Bytes.copy(acc, recv));
+            s.then(new Schedule.Copy(acc, recv));
         } else {
-            s.then(r -> r.send(root, acc));
+            s.then(new Schedule.Send(root, acc));
         }
         if (!commutative && root != 0 && v == root) {
-            s.then(r -> r.receive(0, recv));
+            s.then(new Schedule.Receive(0, recv));
         }
         return s;
     }
 
-    /** Folds a child's partial result into {@code acc}, which covers the lower ranks, keeping rank order. */
-    private static void combine(Reduction op, ByteBuffer child, ByteBuffer acc) {
-        if (op.isCommutative()) {
-            op.apply(child, acc);
-        } else {
-            // child = acc op child, which becomes the partial result
-            op.apply(acc, child);
-            Bytes.copy(child, acc);
+    /** The round that folds a child's partial result into {@code acc}, which covers the lower ranks, in rank order. */
+    private static final class Combine implements Schedule.Round {
+        private final Reduction op;
+        private final ByteBuffer child;
+        private final ByteBuffer acc;
+
+        Combine(Reduction op, ByteBuffer child, ByteBuffer acc) {
+            this.op = op;
+            this.child = child;
+            this.acc = acc;
+        }
+
+        @Override
+        public void start(Schedule s) {
+            if (op.isCommutative()) {
+                op.apply(child, acc);
+            } else {
+                // child = acc op child, which becomes the partial result
+                op.apply(acc, child);
+                Bytes.copy(child, acc);
+            }
         }
     }
 }

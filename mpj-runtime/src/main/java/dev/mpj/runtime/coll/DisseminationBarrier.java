@@ -34,11 +34,7 @@ public final class DisseminationBarrier {
         int p = s.peers().size();
         int me = s.peers().me();
         for (int k = 1; k < p; k <<= 1) {
-            int step = k;
-            s.then(r -> {
-                r.receive(heardFrom(me, step, p), EMPTY);
-                r.send(signalled(me, step, p), EMPTY);
-            });
+            s.then(new Schedule.Exchange(heardFrom(me, k, p), EMPTY, signalled(me, k, p), EMPTY));
         }
         return s;
     }

@@ -67,17 +67,35 @@ final class LinearV {
         int me = s.peers().me();
         Bytes.copy(send[me], recv[me]);
         if (p > 1) {
-            s.then(r -> {
-                for (int k = 1; k < p; k++) {
-                    int src = (me - k + p) % p;
-                    r.receive(src, recv[src]);
-                }
-                for (int k = 1; k < p; k++) {
-                    int dst = (me + k) % p;
-                    r.send(dst, send[dst]);
-                }
-            });
+            s.then(new AllPairs(me, p, send, recv));
         }
         return s;
+    }
+
+    /** The round of {@link #alltoallvRounds}: member {@code me}'s receives from every other member, then its sends. */
+    private static final class AllPairs implements Schedule.Round {
+        private final int me;
+        private final int p;
+        private final ByteBuffer[] send;
+        private final ByteBuffer[] recv;
+
+        AllPairs(int me, int p, ByteBuffer[] send, ByteBuffer[] recv) {
+            this.me = me;
+            this.p = p;
+            this.send = send;
+            this.recv = recv;
+        }
+
+        @Override
+        public void start(Schedule s) {
+            for (int k = 1; k < p; k++) {
+                int src = (me - k + p) % p;
+                s.receive(src, recv[src]);
+            }
+            for (int k = 1; k < p; k++) {
+                int dst = (me + k) % p;
+                s.send(dst, send[dst]);
+            }
+        }
     }
 }

@@ -24,10 +24,7 @@ final class RingAllgather {
         for (int step = 0; step < p - 1; step++) {
             ByteBuffer out = blocks[(v - step + p) % p];
             ByteBuffer in = blocks[(v - step - 1 + p) % p];
-            s.then(r -> {
-                r.receive(left, in);
-                r.send(right, out);
-            });
+            s.then(new Schedule.Exchange(left, in, right, out));
         }
         return s;
     }

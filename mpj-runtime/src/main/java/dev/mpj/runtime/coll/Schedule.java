@@ -19,17 +19,103 @@ import java.util.function.BooleanSupplier;
  * it then reports.
  */
 final class Schedule extends CollectiveOperation implements ProgressEngine.Task {
-    /** One round: local work first, then the sends and receives it starts through {@link #send}/{@link #receive}. */
-    @FunctionalInterface
+    /**
+     * One round: local work first, then the sends and receives it starts through {@link #send}/{@link #receive}.
+     * Rounds are named classes, not lambdas: linking a lambda is a bootstrap call in the first collective that
+     * builds it, on every rank.
+     */
     interface Round {
         void start(Schedule s);
+    }
+
+    /** A round of one receive from member {@code from} into {@code room}. */
+    static final class Receive implements Round {
+        private final int from;
+        private final ByteBuffer room;
+
+        Receive(int from, ByteBuffer room) {
+            this.from = from;
+            this.room = room;
+        }
+
+        @Override
+        public void start(Schedule s) {
+            s.receive(from, room);
+        }
+    }
+
+    /** A round of one send of {@code data} to member {@code to}. */
+    static final class Send implements Round {
+        private final int to;
+        private final ByteBuffer data;
+
+        Send(int to, ByteBuffer data) {
+            this.to = to;
+            this.data = data;
+        }
+
+        @Override
+        public void start(Schedule s) {
+            s.send(to, data);
+        }
+    }
+
+    /** A round that receives from member {@code from} into {@code room} and sends {@code data} to {@code to}. */
+    static final class Exchange implements Round {
+        private final int from;
+        private final ByteBuffer room;
+        private final int to;
+        private final ByteBuffer data;
+
+        Exchange(int from, ByteBuffer room, int to, ByteBuffer data) {
+            this.from = from;
+            this.room = room;
+            this.to = to;
+            this.data = data;
+        }
+
+        @Override
+        public void start(Schedule s) {
+            s.receive(from, room);
+            s.send(to, data);
+        }
+    }
+
+    /** A round of local work only: copies {@code from} into {@code to}. */
+    static final class Copy implements Round {
+        private final ByteBuffer from;
+        private final ByteBuffer to;
+
+        Copy(ByteBuffer from, ByteBuffer to) {
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        public void start(Schedule s) {
+            Bytes.copy(from, to);
+        }
+    }
+
+    /** {@link #run}'s wait condition: the current round's operations have completed. */
+    private static final class RoundDone implements BooleanSupplier {
+        private final Schedule schedule;
+
+        RoundDone(Schedule schedule) {
+            this.schedule = schedule;
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return schedule.roundComplete();
+        }
     }
 
     private final Peers peers;
     private final List<Round> rounds = new ArrayList<>();
     private final List<Pending> pending = new ArrayList<>();
     /** The wait condition of {@link #run}: a field, so that a blocking collective's waits share one. */
-    private final BooleanSupplier roundDone = this::roundComplete;
+    private final BooleanSupplier roundDone = new RoundDone(this);
     private int next;
     private volatile boolean complete;
     private RuntimeException error;
@@ -122,8 +208,20 @@ final class Schedule extends CollectiveOperation implements ProgressEngine.Task 
         }
     }
 
-    /** An operation of the current round with its member and, for a receive, the length it must fill (else -1). */
-    private record Pending(Operation op, int length, int member) {
+    /**
+     * An operation of the current round with its member and, for a receive, the length it must fill (else -1). A
+     * class, not a record, so that the package links no bootstrap method at all.
+     */
+    private static final class Pending {
+        final Operation op;
+        final int length;
+        final int member;
+
+        Pending(Operation op, int length, int member) {
+            this.op = op;
+            this.length = length;
+            this.member = member;
+        }
     }
 
     @Override
