@@ -58,6 +58,8 @@ public final class ProgressEngine implements FrameSink {
     private final int eagerThreshold;
     private final int chunkSize;
     private final EagerCredit credit;
+    /** A class, not a lambda: its linkage would be a bootstrap call in the first call that owes a return. */
+    private final EagerCredit.Returns creditReturns = new CreditReturns();
     private final MpscUnboundedXaddArrayQueue<InboundFrame> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
     private final PostedReceives posted = new PostedReceives();
     private final UnexpectedMessages unexpected = new UnexpectedMessages();
@@ -851,7 +853,7 @@ public final class ProgressEngine implements FrameSink {
      */
     private void returnCredit() {
         if (credit.anyDue()) {
-            credit.drainDue((peer, bytes) -> sendControl(peer, FrameHeader.CREDIT, 0, bytes));
+            credit.drainDue(creditReturns);
         }
     }
 
@@ -868,6 +870,14 @@ public final class ProgressEngine implements FrameSink {
     private void sendControl(int peer, byte kind, long cookie, long arg) {
         FrameHeader.write(header, kind, 0, rank, 0, cookie, arg);
         router.send(peer, header, header.slice(0, 0));
+    }
+
+    /** Sends each owed credit return as a control frame. */
+    private final class CreditReturns implements EagerCredit.Returns {
+        @Override
+        public void send(int peer, long bytes) {
+            sendControl(peer, FrameHeader.CREDIT, 0, bytes);
+        }
     }
 
     private static ByteBuffer copyOf(ByteBuffer src, int from, int length) {

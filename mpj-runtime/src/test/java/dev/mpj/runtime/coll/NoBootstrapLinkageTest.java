@@ -1,6 +1,10 @@
 package dev.mpj.runtime.coll;
 
+import dev.mpj.runtime.engine.ProgressEngine;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -16,21 +20,27 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The collectives' classes hold no {@code invokedynamic} or dynamic constant (no lambda, method reference, string
- * concatenation or record method): each would be a bootstrap call, through method handles, in the first collective
- * that runs it on every rank.
+ * The classes of a first collective's path, the collectives and the progress engine, hold no {@code invokedynamic}
+ * or dynamic constant (no lambda, method reference, string concatenation or record method): each would be a
+ * bootstrap call, through method handles, in the first call that runs it on every rank.
  */
 class NoBootstrapLinkageTest {
     private static final int CONSTANT_DYNAMIC = 17;
     private static final int CONSTANT_INVOKE_DYNAMIC = 18;
 
-    @Test
-    void noClassOfTheCollectivesPackageLinksABootstrapMethod() throws Exception {
-        Path dir = Path.of(Schedule.class.getResource("Schedule.class").toURI()).getParent();
+    /** The collectives' package, and the progress engine with its nested classes, which every message runs. */
+    static Stream<Arguments> messagePathClasses() {
+        return Stream.of(Arguments.of(Schedule.class, "", 20), Arguments.of(ProgressEngine.class, "ProgressEngine", 2));
+    }
+
+    @ParameterizedTest(name = "{0} {1}*")
+    @MethodSource("messagePathClasses")
+    void theFirstCallsClassesLinkNoBootstrapMethod(Class<?> anchor, String prefix, int atLeast) throws Exception {
+        Path dir = Path.of(anchor.getResource(anchor.getSimpleName() + ".class").toURI()).getParent();
         List<String> linking = new ArrayList<>();
         int classes = 0;
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".class"))::iterator) {
+            for (Path f : (Iterable<Path>) files.filter(p -> isClassFile(p, prefix))::iterator) {
                 classes++;
                 try (InputStream in = Files.newInputStream(f)) {
                     if (dynamicConstants(in) > 0) {
@@ -39,7 +49,7 @@ class NoBootstrapLinkageTest {
                 }
             }
         }
-        assertTrue(classes > 20, "found only " + classes + " classes in " + dir);
+        assertTrue(classes >= atLeast, "found only " + classes + " classes in " + dir);
         assertEquals(List.of(), linking);
     }
 
@@ -50,6 +60,12 @@ class NoBootstrapLinkageTest {
         try (InputStream in = NoBootstrapLinkageTest.class.getResourceAsStream("NoBootstrapLinkageTest.class")) {
             assertTrue(dynamicConstants(in) > 0);
         }
+    }
+
+    private static boolean isClassFile(Path p, String prefix) {
+        String name = p.getFileName().toString();
+        return name.endsWith(".class") && (name.startsWith(prefix + ".") || name.startsWith(prefix + "$")
+                || prefix.isEmpty());
     }
 
     /** The number of {@code CONSTANT_InvokeDynamic} and {@code CONSTANT_Dynamic} entries of a class file. */
