@@ -58,6 +58,11 @@ public final class ProgressEngine implements FrameSink {
     private final int eagerThreshold;
     private final int chunkSize;
     private final EagerCredit credit;
+    /*
+     * A class made with the engine, not a lambda at the call: the first credit return comes in the middle of a
+     * job (after half the credit of eager data from one peer), where linking a lambda spun its class at run time.
+     */
+    private final EagerCredit.Returns creditFrames = new CreditFrames();
     private final MpscUnboundedXaddArrayQueue<InboundFrame> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
     private final PostedReceives posted = new PostedReceives();
     private final UnexpectedMessages unexpected = new UnexpectedMessages();
@@ -851,7 +856,15 @@ public final class ProgressEngine implements FrameSink {
      */
     private void returnCredit() {
         if (credit.anyDue()) {
-            credit.drainDue((peer, bytes) -> sendControl(peer, FrameHeader.CREDIT, 0, bytes));
+            credit.drainDue(creditFrames);
+        }
+    }
+
+    /** Sends each owed credit return as a {@code CREDIT} frame. */
+    private final class CreditFrames implements EagerCredit.Returns {
+        @Override
+        public void send(int peer, long bytes) {
+            sendControl(peer, FrameHeader.CREDIT, 0, bytes);
         }
     }
 
