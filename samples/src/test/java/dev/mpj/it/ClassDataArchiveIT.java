@@ -82,6 +82,31 @@ class ClassDataArchiveIT {
         assertEquals(List.of(), loads.stream().filter(l -> l.matches(scratchLambda)).toList());
     }
 
+    /**
+     * A halo exchange of {@code double} faces as strided datatypes, run long enough for the first eager credit
+     * return, takes the classes of its packing and strided layouts from the archive and links no lambda for the
+     * return (decision 0074).
+     */
+    @Test
+    void haloExchangeOfDoubleFacesLoadsItsClassesFromTheArchiveAndLinksNoCreditLambda(@TempDir Path cache)
+            throws IOException {
+        Job.Result first = job(cache).run("hello");
+        assertEquals(0, first.exitCode(), first::err);
+
+        // 40 iterations: each neighbour's 32 KiB faces pass half the default eager credit (1 MiB) in the 32nd
+        Job.Result r = job(cache).env("MPJ_JVM_OPTS", SHARING_REQUIRED + " -Xlog:class+load")
+                .run("stencil3d", "64", "40", "--datatypes");
+        assertEquals(0, r.exitCode(), r::err);
+        assertTrue(r.out().contains("faces=datatypes"), r::out);
+        List<String> loads = r.out().lines().filter(l -> l.contains(" source: ")).toList();
+        for (String name : List.of("java.nio.ByteBufferAsDoubleBufferL", "mpi.Typemap$Cursor", "mpi.GatherArrays",
+                "mpi.RunCopy", "dev.mpj.runtime.engine.EagerCredit$Returns")) {
+            assertTrue(loads.stream().anyMatch(l -> l.contains(" " + name + " source: shared objects file")),
+                    name + " not loaded from the archive: " + r.out());
+        }
+        assertEquals(List.of(), loads.stream().filter(l -> l.contains("ProgressEngine$$Lambda")).toList());
+    }
+
     @Test
     void turnedOffRanksRunWithoutAnArchive(@TempDir Path cache) throws IOException {
         Job.Result r = job(cache).env("MPJ_CDS", "off").run("hello");
