@@ -2,6 +2,7 @@ package dev.mpj.transport.shm;
 
 import dev.mpj.runtime.spi.FrameHeader;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -286,6 +287,32 @@ class ShmTransportTest {
             sent.get(10, TimeUnit.SECONDS);
             for (int i = 0; i < count; i++) {
                 assertEquals(i, (long) taken.get(i), "frame " + i);
+            }
+        }
+    }
+
+    @Test
+    void oneReadSkipsThePaddingAtTheRingsEndAndTakesTheFramesAfterIt() throws Exception {
+        try (ShmNode node = node(2)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport receiver = node.start(1, sink);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            int record = RecordDescriptor.HEADER_LENGTH + FrameHeader.LENGTH + 8;
+            int fit = RING / record; // the frame after these does not fit before the end: Agrona pads the rest
+            for (int i = 0; i < fit; i++) {
+                sender.send(1, Frames.header(FrameHeader.EAGER, i, 8), Frames.payload(i, 8));
+            }
+            pollUntil(receiver, () -> sink.count() == fit);
+            assertEquals(0, receiver.poll()); // reaches the end of what was written: the room goes back
+            for (int i = fit; i < fit + 2; i++) {
+                sender.send(1, Frames.header(FrameHeader.EAGER, i, 8), Frames.payload(i, 8));
+            }
+            assertEquals(RING + 2L * record, node.layout().ring(1).producerPosition(), "padded, then at the start");
+            assertEquals(2, receiver.poll(), "the padding is skipped, not counted, and the read goes on");
+            List<RecordingSink.Received> got = sink.frames();
+            for (int i = 0; i < fit + 2; i++) {
+                assertEquals(i, got.get(i).tag(), "order");
+                assertTrue(Frames.matches(got.get(i).payload(), i, 0), "contents of frame " + i);
             }
         }
     }
