@@ -111,14 +111,16 @@ final class InboundReader {
     /**
      * The bytes of the padding record Agrona writes at {@code index} before the ring's end, else 0, found without a
      * branch: a test of the padding's type, never true in the profile of a receive path compiled before the ring
-     * first wraps, made C2 throw that compiled path away at the wrap. The padding is written in one store, so a
-     * length read before the type is the padding's own or not yet written (0).
+     * first wraps, made C2 throw that compiled path away at the wrap. Agrona writes the padding's length negated,
+     * then its type, then its length with a release store, so a positive length read before the type is the
+     * padding's own, and a negative one (still being written) counts as none.
      */
     private int paddingAt(int index) {
         int length = buffer.getIntVolatile(RecordDescriptor.lengthOffset(index));
         int fromPadding = buffer.getInt(RecordDescriptor.typeOffset(index)) - RingBuffer.PADDING_MSG_TYPE_ID;
         int isPadding = ((fromPadding | -fromPadding) >>> 31) ^ 1;
-        return BitUtil.align(length, RecordDescriptor.ALIGNMENT) & -isPadding;
+        int written = length & ~(length >> 31); // 0 while negative
+        return BitUtil.align(written, RecordDescriptor.ALIGNMENT) & -isPadding;
     }
 
     /**
