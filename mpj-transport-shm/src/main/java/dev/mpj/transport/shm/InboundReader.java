@@ -83,6 +83,7 @@ final class InboundReader {
         try {
             int records = 0;
             while (records < READ_LIMIT) {
+                position += paddingAt((int) position & mask);
                 int index = (int) position & mask;
                 int length = buffer.getIntVolatile(RecordDescriptor.lengthOffset(index));
                 if (length <= 0) {
@@ -91,12 +92,9 @@ final class InboundReader {
                 }
                 int type = buffer.getInt(RecordDescriptor.typeOffset(index));
                 position += BitUtil.align(length, RecordDescriptor.ALIGNMENT); // read, even if handling throws
-                boolean stop = false;
-                if (type != RingBuffer.PADDING_MSG_TYPE_ID) {
-                    records++;
-                    stop = take(type, buffer, index + RecordDescriptor.HEADER_LENGTH,
-                            length - RecordDescriptor.HEADER_LENGTH) && !sink.keepReading();
-                }
+                records++;
+                boolean stop = take(type, buffer, index + RecordDescriptor.HEADER_LENGTH,
+                        length - RecordDescriptor.HEADER_LENGTH) && !sink.keepReading();
                 if (position - committed >= commitBytes) {
                     commit();
                 }
@@ -108,6 +106,21 @@ final class InboundReader {
         } finally {
             reading = false;
         }
+    }
+
+    /**
+     * The bytes of the padding record Agrona writes at {@code index} before the ring's end, else 0, found without a
+     * branch: a test of the padding's type, never true in the profile of a receive path compiled before the ring
+     * first wraps, made C2 throw that compiled path away at the wrap. Agrona writes the padding's length negated,
+     * then its type, then its length with a release store, so a positive length read before the type is the
+     * padding's own, and a negative one (still being written) counts as none.
+     */
+    private int paddingAt(int index) {
+        int length = buffer.getIntVolatile(RecordDescriptor.lengthOffset(index));
+        int fromPadding = buffer.getInt(RecordDescriptor.typeOffset(index)) - RingBuffer.PADDING_MSG_TYPE_ID;
+        int isPadding = ((fromPadding | -fromPadding) >>> 31) ^ 1;
+        int written = length & ~(length >> 31); // 0 while negative
+        return BitUtil.align(written, RecordDescriptor.ALIGNMENT) & -isPadding;
     }
 
     /**
@@ -144,7 +157,9 @@ final class InboundReader {
                     return false;
                 }
                 int at = inPlaceAdjustment + index;
-                return offer(sender, inPlace.limit(at + length).position(at));
+                // cleared first so that the new limit is never below the old position: Buffer.limit's test of that,
+                // first true after a wrap, would send the compiled path that inlined it back to the interpreter
+                return offer(sender, inPlace.clear().limit(at + length).position(at));
             }
             case RecordType.FIRST -> {
                 int total = buffer.getInt(index);

@@ -1,7 +1,10 @@
 package dev.mpj.transport.shm;
 
 import dev.mpj.runtime.spi.FrameHeader;
+import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.RecordDescriptor;
+import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -287,6 +290,68 @@ class ShmTransportTest {
             for (int i = 0; i < count; i++) {
                 assertEquals(i, (long) taken.get(i), "frame " + i);
             }
+        }
+    }
+
+    /** Bytes of the ring record of a frame with 8 payload bytes. */
+    private static final int RECORD_OF_8 = RecordDescriptor.HEADER_LENGTH + FrameHeader.LENGTH + 8;
+
+    @Test
+    void oneReadSkipsThePaddingAtTheRingsEndAndTakesTheFramesAfterIt() throws Exception {
+        try (ShmNode node = node(2)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport receiver = node.start(1, sink);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            int fit = fillTheRingUpToItsEnd(sender, receiver, sink);
+            for (int i = fit; i < fit + 2; i++) {
+                sender.send(1, Frames.header(FrameHeader.EAGER, i, 8), Frames.payload(i, 8));
+            }
+            assertEquals(RING + 2L * RECORD_OF_8, node.layout().ring(1).producerPosition(), "padded, then at 0");
+            assertEquals(2, receiver.poll(), "the padding is skipped, not counted, and the read goes on");
+            assertFramesInOrder(sink, fit + 2);
+        }
+    }
+
+    @Test
+    void aPaddingRecordStillBeingWrittenIsNotSkipped() throws Exception {
+        try (ShmNode node = node(2)) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport receiver = node.start(1, sink);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            int fit = fillTheRingUpToItsEnd(sender, receiver, sink);
+            // as Agrona begins its padding: the length negated, then the type, the length not yet made positive
+            AtomicBuffer ring = node.layout().ring(1).buffer();
+            int end = fit * RECORD_OF_8;
+            ring.putIntRelease(RecordDescriptor.lengthOffset(end), end - RING);
+            ring.putInt(RecordDescriptor.typeOffset(end), RingBuffer.PADDING_MSG_TYPE_ID);
+            assertEquals(0, receiver.poll());
+            assertEquals(end, node.layout().ring(1).consumerPosition(), "nothing read, nothing skipped");
+            sender.send(1, Frames.header(FrameHeader.EAGER, fit, 8), Frames.payload(fit, 8));
+            assertEquals(1, receiver.poll(), "the finished padding is skipped and the frame after it read");
+            assertFramesInOrder(sink, fit + 1);
+        }
+    }
+
+    /**
+     * Sends as many 8-byte frames as fit before the ring's end (the next leaves padding there) and reads them all,
+     * giving their room back; returns how many.
+     */
+    private static int fillTheRingUpToItsEnd(ShmTransport sender, ShmTransport receiver, RecordingSink sink) {
+        int fit = RING / RECORD_OF_8;
+        for (int i = 0; i < fit; i++) {
+            sender.send(1, Frames.header(FrameHeader.EAGER, i, 8), Frames.payload(i, 8));
+        }
+        pollUntil(receiver, () -> sink.count() == fit);
+        assertEquals(0, receiver.poll()); // reaches the end of what was written: the room goes back
+        return fit;
+    }
+
+    private static void assertFramesInOrder(RecordingSink sink, int count) {
+        List<RecordingSink.Received> got = sink.frames();
+        assertEquals(count, got.size());
+        for (int i = 0; i < count; i++) {
+            assertEquals(i, got.get(i).tag(), "order");
+            assertTrue(Frames.matches(got.get(i).payload(), i, 0), "contents of frame " + i);
         }
     }
 
