@@ -92,6 +92,9 @@ final class InboundReader {
                 }
                 int type = buffer.getInt(RecordDescriptor.typeOffset(index));
                 position += BitUtil.align(length, RecordDescriptor.ALIGNMENT); // read, even if handling throws
+                if (type == RingBuffer.PADDING_MSG_TYPE_ID) {
+                    continue; // a padding finished between paddingAt's read and this one: rare, so this stays cold
+                }
                 records++;
                 boolean stop = take(type, buffer, index + RecordDescriptor.HEADER_LENGTH,
                         length - RecordDescriptor.HEADER_LENGTH) && !sink.keepReading();
