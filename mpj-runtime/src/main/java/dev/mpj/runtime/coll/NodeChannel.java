@@ -41,6 +41,12 @@ final class NodeChannel implements WaitCondition {
     private final int me;
     private final int owner;
     private final long identity;
+    /**
+     * This member's {@code written} counter, which only it writes, kept here so that starting a call reads no
+     * shared memory: the room's read in compiled code was one more speculation on Agrona's accessors, whose
+     * profile every off-heap and heap buffer of the process shares.
+     */
+    private long written;
 
     // the wait in progress: members from `cursor` on must have `field` ≥ `target`
     private int field;
@@ -58,6 +64,7 @@ final class NodeChannel implements WaitCondition {
         this.context = context;
         this.slot = slotOffsets;
         this.me = me;
+        this.written = room.getLongVolatile(slotOffsets[me] + WRITTEN_OFFSET);
         this.data = new ByteBuffer[2][slotOffsets.length];
         for (int parity = 0; parity < 2; parity++) {
             for (int i = 0; i < slotOffsets.length; i++) {
@@ -89,7 +96,7 @@ final class NodeChannel implements WaitCondition {
         if (e != null) {
             throw e;
         }
-        return room.getLong(slot[me] + WRITTEN_OFFSET) + 1;
+        return written + 1;
     }
 
     /**
@@ -102,12 +109,13 @@ final class NodeChannel implements WaitCondition {
         int parity = (int) (call & 1);
         room.putBytes(slot[me] + DATA_OFFSET + parity * DATA_CAPACITY, src, src.position(), n);
         room.putInt(slot[me] + LENGTH_OFFSET + parity * Integer.BYTES, n);
-        room.putLongOrdered(slot[me] + WRITTEN_OFFSET, call);
+        arrive(call);
     }
 
     /** Marks {@code call} as started by this member without data of its own. */
     void arrive(long call) {
         room.putLongOrdered(slot[me] + WRITTEN_OFFSET, call);
+        written = call;
     }
 
     /** Marks the others' data of {@code call} as read by this member: they may overwrite them. */
