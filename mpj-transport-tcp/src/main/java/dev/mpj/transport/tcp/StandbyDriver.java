@@ -1,19 +1,15 @@
 package dev.mpj.transport.tcp;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * Runs a {@link DrivenEventLoop} while the thread that calls MPI stays away from it: when nobody has taken the loop
  * with {@link DrivenEventLoop#tryHold} for a while (the wait policy's {@code standbyAfterNanos}), the standby holds
- * it, blocking in the selector, until someone asks for it back. So a rank that computes, or waits on a future
+ * it, blocking in the selector with no time limit, until someone asks for it back. So a rank that computes, or waits on a future
  * rather than in the engine, still accepts connections, answers handshakes and notices lost peers; frames it reads
  * then reach the engine through its inbox, as from any other thread.
  */
 final class StandbyDriver {
-    /** Upper bound of one blocking run; wake-ups end it sooner, this bounds the cost of one that got lost. */
-    private static final long MAX_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-
     private final DrivenEventLoop loop;
     private final long awayNanos;
     private volatile boolean stopped;
@@ -41,8 +37,10 @@ final class StandbyDriver {
             }
             try {
                 loop.clearWanted();
+                // no bound on the wait: a rank that waits long (in a PMI fence, for a peer) must not wake up to find
+                // nothing to do; I/O, a queued task, a due scheduled task, the MPI thread asking and stop() end it
                 while (!stopped && !loop.isWanted()) {
-                    loop.run(MAX_WAIT_NANOS);
+                    loop.run(DrivenEventLoop.UNBOUNDED);
                 }
                 loop.runNow(); // the tasks the asking thread queued before it got the loop
             } finally {
