@@ -40,8 +40,6 @@ final class DrivenEventLoop extends io.netty.util.concurrent.AbstractScheduledEv
     private static final int RUNNING = 0;
     private static final int SHUTTING_DOWN = 1;
     private static final int TERMINATED = 2;
-    /** A {@link #run} wait with no time limit: only I/O, a task, a due scheduled task or a wake-up ends it. */
-    static final long UNBOUNDED = Long.MAX_VALUE;
 
     private final AtomicReference<Thread> holder = new AtomicReference<>();
     private final Queue<Runnable> tasks = new ConcurrentLinkedQueue<>();
@@ -132,10 +130,7 @@ final class DrivenEventLoop extends io.netty.util.concurrent.AbstractScheduledEv
         return run(0);
     }
 
-    /**
-     * As {@link #runNow}, but waits up to {@code waitNanos} ({@link #UNBOUNDED}: as long as it takes) for I/O, a
-     * task, a due scheduled task or a wake-up first.
-     */
+    /** As {@link #runNow}, but waits up to {@code waitNanos} for I/O, a task or a wake-up first. */
     int run(long waitNanos) {
         checkHolder();
         context.maxWaitNanos = waitNanos;
@@ -211,10 +206,7 @@ final class DrivenEventLoop extends io.netty.util.concurrent.AbstractScheduledEv
         public long deadlineNanos() {
             long now = getCurrentTimeNanos();
             long next = nextScheduledTaskDeadlineNanos();
-            if (next != -1 && next - now <= maxWaitNanos) {
-                return next;
-            }
-            return maxWaitNanos == UNBOUNDED ? UNBOUNDED : now + maxWaitNanos; // Netty's "no deadline"
+            return next == -1 || next - now > maxWaitNanos ? now + maxWaitNanos : next;
         }
     }
 

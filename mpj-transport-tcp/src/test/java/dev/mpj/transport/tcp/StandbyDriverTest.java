@@ -58,7 +58,7 @@ class StandbyDriverTest {
         int before = runs.get();
         Thread.sleep(300);
 
-        // a wake-up armed before it blocked may end one run; a bounded wait would have ended dozens
+        // a wake-up armed before it blocked may end one run; a 10 ms bound would have ended dozens
         assertTrue(runs.get() - before <= 1, (runs.get() - before) + " runs while nothing happened");
         assertTrue(loop.inEventLoop(thread));
     }
