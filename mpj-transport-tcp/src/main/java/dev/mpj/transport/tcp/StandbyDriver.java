@@ -6,13 +6,18 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Runs a {@link DrivenEventLoop} while the thread that calls MPI stays away from it: when nobody has taken the loop
  * with {@link DrivenEventLoop#tryHold} for a while (the wait policy's {@code standbyAfterNanos}), the standby holds
- * it, blocking in the selector, until someone asks for it back. So a rank that computes, or waits on a future
- * rather than in the engine, still accepts connections, answers handshakes and notices lost peers; frames it reads
- * then reach the engine through its inbox, as from any other thread.
+ * it, blocking in the selector until there is work or someone asks for it back. So a rank that computes, or waits
+ * on a future rather than in the engine, still accepts connections, answers handshakes and notices lost peers;
+ * frames it reads then reach the engine through its inbox, as from any other thread.
  */
 final class StandbyDriver {
-    /** Upper bound of one blocking run; wake-ups end it sooner, this bounds the cost of one that got lost. */
-    private static final long MAX_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /**
+     * Upper bound of one blocking run, a backstop only: I/O, queued and due tasks, the MPI thread's request and
+     * {@link #stop} end it sooner. Netty's handler can lose a wake-up that lands while it re-selects after many
+     * cancelled keys (that select clears the selector's pending wake-up); this bounds what such a loss costs, long
+     * enough that a rank waiting in a PMI fence or for a peer is not woken to find nothing to do.
+     */
+    private static final long BACKSTOP_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final DrivenEventLoop loop;
     private final long awayNanos;
@@ -42,7 +47,7 @@ final class StandbyDriver {
             try {
                 loop.clearWanted();
                 while (!stopped && !loop.isWanted()) {
-                    loop.run(MAX_WAIT_NANOS);
+                    loop.run(BACKSTOP_NANOS);
                 }
                 loop.runNow(); // the tasks the asking thread queued before it got the loop
             } finally {
