@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 final class InitWatchdog implements Runnable {
     /** Grace after {@link Settings#initTimeoutSeconds()}: the bounded waits of init report first. */
     static final int GRACE_SECONDS = 5;
+    private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(LauncherWatchdog.POLL_MILLIS);
 
     private final InitReport report;
     private final int seconds;
@@ -55,25 +56,37 @@ final class InitWatchdog implements Runnable {
     @Override
     public void run() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds + GRACE_SECONDS);
-        long poll = TimeUnit.MILLISECONDS.toNanos(LauncherWatchdog.POLL_MILLIS);
-        synchronized (this) {
-            try {
-                for (long left; !disarmed && (left = deadline - System.nanoTime()) > 0; ) {
-                    TimeUnit.NANOSECONDS.timedWait(this, launcher == null ? left : Math.min(left, poll));
-                    if (launcher != null && !disarmed) {
-                        launcher.check();
-                    }
+        try {
+            while (waitArmed(deadline)) {
+                if (launcher != null) {
+                    launcher.check(); // outside the lock: the first check looks the launcher up
                 }
-            } catch (InterruptedException e) {
-                return;
             }
-            if (!disarmed) {
-                expire();
-            }
+        } catch (InterruptedException e) {
+            return;
         }
         if (launcher != null) {
             launcher.checkUntilGone();
         }
+    }
+
+    /**
+     * Waits until init is disarmed (false), the next look at the launcher is due or the wait ended early (true), or
+     * the deadline passes, where it halts the process.
+     */
+    private synchronized boolean waitArmed(long deadline) throws InterruptedException {
+        long left = deadline - System.nanoTime();
+        if (!disarmed && left > 0) {
+            TimeUnit.NANOSECONDS.timedWait(this, launcher == null ? left : Math.min(left, POLL_NANOS));
+            left = deadline - System.nanoTime();
+        }
+        if (disarmed) {
+            return false;
+        }
+        if (left <= 0) {
+            expire();
+        }
+        return true;
     }
 
     /** The rank this process learned from its process manager, for the message. */
