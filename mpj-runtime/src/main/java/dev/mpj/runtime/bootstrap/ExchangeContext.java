@@ -127,7 +127,20 @@ public final class ExchangeContext {
      * of a non-blocking fence. Until {@link #fence()} ends it, the caller does local work only, no PMI request.
      */
     public void startFence() {
+        startFence(0);
+    }
+
+    /**
+     * {@link #startFence()} for a rank that will make {@code getsAfter} gets once the fence ends: with more than
+     * one, the client readies its get path while the fence is pending ({@link PmiClient#prepareGets()}), which
+     * costs more CPU than a single cold get; a rank with one or none (every rank of a one-node {@code roots}
+     * exchange) leaves it cold.
+     */
+    public void startFence(int getsAfter) {
         pmi.barrierBegin();
+        if (getsAfter > 1) {
+            pmi.prepareGets();
+        }
         fenceStarted = true;
         report.phase("exchange");
         report.fenceStarted();
@@ -269,6 +282,13 @@ public final class ExchangeContext {
     /** First item of share {@code part} when {@code count} items are split into {@code parts} shares. */
     public static int shareStart(int part, int parts, int count) {
         return part * (count / parts);
+    }
+
+    /** How many of {@code count} items are this rank's share among its node's ranks ({@link #shareStart}). */
+    public int localShare(int count) {
+        int part = map.localRank(rank);
+        int parts = map.localSize(map.nodeOf(rank));
+        return shareEnd(part, parts, count) - shareStart(part, parts, count);
     }
 
     /** Exclusive end of share {@code part}: equal shares, the last one takes the remainder (as MPICH splits). */

@@ -31,7 +31,7 @@ public final class RootsAllgatherExchange implements AddressExchange {
         if (c.nodeMap().isRoot(c.rank())) {
             c.publishCard();
         }
-        c.startFence();
+        c.startFence(c.localShare(c.nodeMap().nodeCount()));
     }
 
     @Override

@@ -18,7 +18,7 @@ public final class ShmExchange implements AddressExchange {
     @Override
     public void start(ExchangeContext c) {
         c.publishCard();
-        c.startFence();
+        c.startFence(c.localShare(c.nodeMap().size()));
     }
 
     @Override

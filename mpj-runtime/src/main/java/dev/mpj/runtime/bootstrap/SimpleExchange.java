@@ -21,7 +21,7 @@ public final class SimpleExchange implements AddressExchange {
     public void start(ExchangeContext c) {
         if (!c.cardsFitAllgather()) {
             c.publishCard();
-            c.startFence();
+            c.startFence(c.nodeMap().size());
         }
     }
 

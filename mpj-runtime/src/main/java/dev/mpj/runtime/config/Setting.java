@@ -146,12 +146,14 @@ public enum Setting {
             new KillAfterPhase.Parser());
 
     private final String property;
+    private final String environmentVariable;
     private final String defaultValue;
     private final String description;
     private final SettingParser<?> parser;
 
     Setting(String property, String defaultValue, String description, SettingParser<?> parser) {
         this.property = property;
+        this.environmentVariable = environmentVariableOf(property);
         this.defaultValue = defaultValue;
         this.description = description;
         this.parser = parser;
@@ -164,17 +166,29 @@ public enum Setting {
 
     /** The environment variable name, e.g. {@code MPJ_EAGER_THRESHOLD}. */
     public String environmentVariable() {
-        StringBuilder sb = new StringBuilder();
-        for (char c : property.toCharArray()) {
+        return environmentVariable;
+    }
+
+    /**
+     * {@code mpj.eagerThreshold} → {@code MPJ_EAGER_THRESHOLD}, by arithmetic on the ASCII letters: every rank reads
+     * each setting's variable once in {@code MPI.Init}, and a call per character there is enough to have the JIT
+     * compile {@code Character} and {@code StringBuilder} methods the rank never needs again.
+     */
+    private static String environmentVariableOf(String property) {
+        char[] name = new char[2 * property.length()];
+        int n = 0;
+        for (int i = 0; i < property.length(); i++) {
+            char c = property.charAt(i);
             if (c == '.') {
-                sb.append('_');
-            } else if (Character.isUpperCase(c)) {
-                sb.append('_').append(c);
+                name[n++] = '_';
+            } else if (c >= 'A' && c <= 'Z') {
+                name[n++] = '_';
+                name[n++] = c;
             } else {
-                sb.append(Character.toUpperCase(c));
+                name[n++] = c >= 'a' && c <= 'z' ? (char) (c - 'a' + 'A') : c;
             }
         }
-        return sb.toString();
+        return new String(name, 0, n);
     }
 
     public String defaultValue() {

@@ -96,7 +96,7 @@ public final class InitSequence {
      */
     public static World run(Settings settings, Map<String, String> env, InitReport report) throws IOException {
         PlatformSelectorProvider.name(); // before the first channel: the TCP listener, Netty
-        InitWatchdog watchdog = InitWatchdog.arm(settings, report);
+        InitWatchdog watchdog = InitWatchdog.arm(settings, report, env);
         try {
             return new InitSequence(settings, env, report).steps(watchdog);
         } finally {
@@ -142,12 +142,11 @@ public final class InitSequence {
 
     /**
      * nodeMap: which ranks share a node (fake nodes, {@code PMI_process_mapping}, or host names exchanged); the
-     * lowest rank of each node is its root. From here a rank also ends when its launcher dies.
+     * lowest rank of each node is its root.
      */
     private void nodeMap() {
         nodeMap = NodeMap.discover(pmi, settings);
         report.phase("nodemap");
-        LauncherWatchdog.watch(env);
     }
 
     private ProgressEngine newEngine() {

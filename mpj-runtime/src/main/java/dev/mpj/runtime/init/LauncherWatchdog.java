@@ -3,48 +3,53 @@ package dev.mpj.runtime.init;
 import java.util.Map;
 
 /**
- * A rank started by {@code mpjrun} exits when its launcher dies (for example SIGKILLed), so no orphaned
- * JVM outlives the job even when the launcher had no chance to stop it.
+ * Whether the {@code mpjrun} that started this rank is still there, so that no orphaned JVM outlives the job even
+ * when the launcher had no chance to stop it (for example SIGKILLed). It has no thread of its own: the
+ * {@link InitWatchdog}'s thread asks it every {@link #POLL_MILLIS}, during {@code MPI.Init} and after.
  */
-final class LauncherWatchdog implements Runnable {
+final class LauncherWatchdog {
     static final String LAUNCHER_PID = "MPJ_LAUNCHER_PID";
     /** How often the launcher is looked at: a rank outlives a killed launcher by at most this. */
-    private static final long POLL_MILLIS = 250;
+    static final long POLL_MILLIS = 250;
 
     private final long launcherPid;
+    private ProcessHandle launcher; // looked up at the first look, off the caller's thread
+    private boolean lookedUp;
 
     private LauncherWatchdog(long launcherPid) {
         this.launcherPid = launcherPid;
     }
 
-    static void watch(Map<String, String> env) {
+    /** The watch of the launcher {@code env} names, or null when no mpjrun started this rank. */
+    static LauncherWatchdog of(Map<String, String> env) {
         String pid = env.get(LAUNCHER_PID);
-        if (pid == null) {
-            return;
-        }
-        // A polling daemon thread rather than onExit(): the launcher is no child of ours, so onExit() would poll
-        // too, after loading CompletableFuture's machinery during MPI.Init. The thread also looks the launcher up:
-        // ProcessHandle starts its reaper executor, a few milliseconds MPI.Init need not wait for.
-        Thread t = new Thread(new LauncherWatchdog(Long.parseLong(pid.trim())), "mpj-launcher-watchdog");
-        t.setDaemon(true);
-        t.start();
+        return pid == null ? null : new LauncherWatchdog(Long.parseLong(pid.trim()));
     }
 
-    @Override
-    public void run() {
-        ProcessHandle launcher = ProcessHandle.of(launcherPid).orElse(null);
+    /**
+     * Polled rather than {@code onExit()}: the launcher is no child of ours, so {@code onExit()} would poll too,
+     * from an executor of its own. Ends this process when the launcher is gone.
+     */
+    void check() {
+        if (!lookedUp) {
+            lookedUp = true;
+            launcher = ProcessHandle.of(launcherPid).orElse(null);
+        }
+        if (launcher == null || !launcher.isAlive()) {
+            System.err.println("mpj: the mpjrun that started this rank is gone; exiting");
+            Runtime.getRuntime().halt(1);
+        }
+    }
+
+    /** Checks every {@link #POLL_MILLIS} until the launcher is gone (and the process with it) or interrupted. */
+    void checkUntilGone() {
         try {
-            while (launcher != null && launcher.isAlive()) {
+            while (true) {
+                check();
                 Thread.sleep(POLL_MILLIS);
             }
         } catch (InterruptedException e) {
-            return;
+            Thread.currentThread().interrupt();
         }
-        launcherGone();
-    }
-
-    private static void launcherGone() {
-        System.err.println("mpj: the mpjrun that started this rank is gone; exiting");
-        Runtime.getRuntime().halt(1);
     }
 }

@@ -6,13 +6,13 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -415,14 +415,12 @@ public final class NodeSegment implements AutoCloseable {
         }
     }
 
+    /**
+     * The file's length, 0 while it does not exist: {@link File#length()}, not {@code Files.size}, whose every miss
+     * throws two exceptions, each with its stack trace, for every poll of a rank that waits for the root's file.
+     */
     private static long fileLength(Path file) {
-        try {
-            return Files.size(file);
-        } catch (NoSuchFileException e) {
-            return -1;
-        } catch (IOException e) {
-            throw new NodeSegmentException("cannot read the node segment " + file + ": " + e, e);
-        }
+        return file.toFile().length();
     }
 
     /** As the progress engine: eight ranks on two cores must not burn them. */

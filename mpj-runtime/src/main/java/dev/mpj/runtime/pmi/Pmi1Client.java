@@ -249,7 +249,12 @@ public final class Pmi1Client implements PmiClient {
     public void barrierBegin() {
         splitBarrier.begin();
         connection.send(Pmi1Message.of("barrier_in"));
-        gets.warm(); // while the fence is pending, so the gets after it find the path compiled
+    }
+
+    /** The shared table's get path run past the JIT's first threshold, while the fence is pending. */
+    @Override
+    public void prepareGets() {
+        gets.warm();
     }
 
     @Override

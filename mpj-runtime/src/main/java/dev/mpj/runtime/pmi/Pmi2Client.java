@@ -227,7 +227,12 @@ public final class Pmi2Client implements PmiClient {
     public void barrierBegin() {
         splitBarrier.begin();
         connection.send(Pmi2Message.of("kvs-fence"));
-        gets.warm(); // while the fence is pending, so the gets after it find the path compiled
+    }
+
+    /** The shared table's get path run past the JIT's first threshold, while the fence is pending. */
+    @Override
+    public void prepareGets() {
+        gets.warm();
     }
 
     /** Reads the fence reply, then gets the probe key, which under Hydra waits for every rank's fence. */

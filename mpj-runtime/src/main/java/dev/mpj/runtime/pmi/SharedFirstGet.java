@@ -9,8 +9,9 @@ import java.util.function.UnaryOperator;
  *
  * <p>A rank makes only a few gets, so each is a cold one: made when the client maps the table, this path has
  * mapped the table's first pages and run once (its classes initialised, its calls linked), and while the first
- * fence is pending it runs {@link #WARM_ROUNDS} more times, uncounted, so that the gets after the fence find it
- * compiled: too few gets for the JIT to reach on its own.
+ * fence is pending, when the exchange will make more than one get after it ({@link PmiClient#prepareGets()}), it
+ * runs {@link #WARM_ROUNDS} more times, uncounted, so that those gets find it compiled: too few gets for the JIT
+ * to reach on its own.
  */
 final class SharedFirstGet {
     /** The warm-up's manager, never asked: the warm-up's key is always in a table that is not disabled. */
@@ -37,7 +38,7 @@ final class SharedFirstGet {
         }
     }
 
-    /** While a fence is pending: the first time, runs the lookup {@link #WARM_ROUNDS} times, uncounted. */
+    /** While a fence is pending, before many gets: the first time, runs the lookup {@link #WARM_ROUNDS} times, uncounted. */
     void warm() {
         if (shared != null && !compiled) {
             compiled = true;

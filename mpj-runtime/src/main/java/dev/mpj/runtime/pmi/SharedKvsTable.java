@@ -1,7 +1,6 @@
 package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.pmi.wire.PmiException;
-import org.agrona.concurrent.UnsafeBuffer;
 
 import java.io.IOException;
 import java.lang.invoke.VarHandle;
@@ -27,12 +26,11 @@ import java.util.EnumSet;
  * Keys hash (the key's {@link String#hashCode}, which the JDK has compiled and caches) to a bucket and probe linearly. The writer appends the entry, then publishes it by an ordered
  * write of the bucket, so a reader that sees the bucket sees the whole entry; putting a key again appends a new
  * entry and points the bucket at it. Nothing is ever removed, so readers need no lock. Keys and values are PMI's
- * printable ASCII. The writer accesses the mapping through the buffer's own accessors with {@link VarHandle}
- * fences for the ordering: it runs in mpjrun's JVM, which is not given access to {@code jdk.internal.misc} as the
- * ranks are, and Agrona needs it. A reader whose JVM gives Agrona that access (a rank's) reads through Agrona's
- * {@link UnsafeBuffer}, one call per access where the buffer's accessors take a dozen: a rank makes only a few
- * gets, all of them cold (interpreted), so a get must cost few calls; it also reads an entry in one bulk copy and
- * decodes it without a charset scan, and a reader {@link #warm warms} the table while it waits in its first fence.
+ * printable ASCII. Writer and readers access the mapping through the buffer's own accessors with {@link VarHandle}
+ * fences for the ordering. Not through Agrona: a rank maps the table before it enters its first fence, and Agrona's
+ * first buffer initialises the JDK's process API (its {@code SystemUtil} reads the pid) on that critical path; a
+ * rank makes only a few gets, all of them cold, so a get reads an entry in one bulk copy and decodes it without a
+ * charset scan, and a reader {@link #warm warms} the table while it waits in its first fence when many gets follow.
  */
 public final class SharedKvsTable implements AutoCloseable {
     /** The field of mpjrun's PMI-1 {@code maxes} reply that gives the table's path. */
@@ -65,7 +63,7 @@ public final class SharedKvsTable implements AutoCloseable {
     private boolean warmed;
 
     private SharedKvsTable(MappedByteBuffer mapped, boolean writer) {
-        this.buffer = new IntView(mapped, !writer && agronaReachesUnsafe());
+        this.buffer = new IntView(mapped);
         this.writer = writer;
         if (buffer.capacity() < HEADER || buffer.getIntVolatile(MAGIC_OFFSET) != MAGIC) {
             throw new PmiException("not a shared PMI key-value table (bad magic)");
@@ -92,7 +90,7 @@ public final class SharedKvsTable implements AutoCloseable {
         }
         MappedByteBuffer mapped = map(file, length, true);
         try {
-            IntView b = new IntView(mapped, false);
+            IntView b = new IntView(mapped);
             b.putInt(BUCKETS_OFFSET, buckets);
             b.putInt(CAPACITY_OFFSET, capacity);
             b.putInt(USED_OFFSET, 0);
@@ -234,11 +232,6 @@ public final class SharedKvsTable implements AutoCloseable {
         return new String(entry, key.length, entry.length - key.length, StandardCharsets.ISO_8859_1);
     }
 
-    /** Whether this JVM exports {@code jdk.internal.misc} to Agrona, as mpjrun's ranks are started. */
-    private static boolean agronaReachesUnsafe() {
-        return Object.class.getModule().isExported("jdk.internal.misc", UnsafeBuffer.class.getModule());
-    }
-
     private static int align4(int n) {
         return (n + 3) & ~3;
     }
@@ -262,20 +255,17 @@ public final class SharedKvsTable implements AutoCloseable {
     }
 
     /**
-     * The int and byte accesses the table makes: through Agrona's {@link UnsafeBuffer} when given one (readers in
-     * ranks' JVMs), else over the mapped buffer in native order (ints 4-aligned, so each is one load or store), the
-     * ordered accesses a fence beside a plain one, which costs an interpreted caller fewer calls than a
-     * {@link VarHandle} view. Both see the same bytes: Agrona's ints are native-order too.
+     * The int and byte accesses the table makes, over the mapped buffer in native order (ints 4-aligned, so each is
+     * one load or store), the ordered accesses a fence beside a plain one, which costs an interpreted caller fewer
+     * calls than a {@link VarHandle} view.
      */
     private static final class IntView {
         /** Kept while the table is used: the mapping lives as long as this buffer. */
         private final MappedByteBuffer b;
-        private final UnsafeBuffer fast;
 
-        IntView(MappedByteBuffer b, boolean unsafe) {
+        IntView(MappedByteBuffer b) {
             this.b = b;
             b.order(ByteOrder.nativeOrder());
-            this.fast = unsafe ? new UnsafeBuffer(b) : null;
         }
 
         int capacity() {
@@ -283,14 +273,11 @@ public final class SharedKvsTable implements AutoCloseable {
         }
 
         int getInt(int at) {
-            return fast != null ? fast.getInt(at) : b.getInt(at);
+            return b.getInt(at);
         }
 
         /** An acquiring load: what follows it sees what the writer wrote before the matching release. */
         int getIntVolatile(int at) {
-            if (fast != null) {
-                return fast.getIntVolatile(at);
-            }
             int v = b.getInt(at);
             VarHandle.acquireFence();
             return v;
@@ -313,15 +300,11 @@ public final class SharedKvsTable implements AutoCloseable {
         }
 
         byte getByte(int at) {
-            return fast != null ? fast.getByte(at) : b.get(at);
+            return b.get(at);
         }
 
         void getBytes(int at, byte[] into) {
-            if (fast != null) {
-                fast.getBytes(at, into);
-            } else {
-                b.get(at, into);
-            }
+            b.get(at, into);
         }
 
         void putBytes(int at, byte[] bytes) {
