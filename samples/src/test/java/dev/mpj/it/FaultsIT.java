@@ -312,12 +312,7 @@ class FaultsIT {
     /** Starts the job, waits until every rank is ready, then sends {@code signal} to mpjrun. */
     private static Job.Result signalled(Job job, Row row, String signal) throws Exception {
         Job.Running running = job.start(row.program(), row.args().toArray(String[]::new));
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (running.outSoFar().lines().filter(l -> l.startsWith("ready rank")).count() < row.np()) {
-            assertTrue(System.nanoTime() < deadline && running.launcher().isAlive(),
-                    () -> "ranks never got ready: " + running.outSoFar());
-            Thread.sleep(20);
-        }
+        running.awaitLines("ready rank", row.np(), 60); // ends the job, ranks included, when they never get ready
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(running.launcher().pid())).start();
         assertEquals(0, kill.waitFor());
         return running.await(30);
