@@ -42,6 +42,9 @@ import static dev.mpj.runtime.node.NodeSegmentDescriptor.LONGEST_CARD_OFFSET;
  * {@link IllegalStateException} (the memory is unmapped by then).
  */
 public final class NodeSegment implements AutoCloseable {
+    /** How often a rank waiting for its root's file asks whether something other than time stands in the way. */
+    private static final long CHECK_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     private final Path file;
     private final MappedByteBuffer mapped;
     private final UnsafeBuffer buffer;
@@ -132,25 +135,40 @@ public final class NodeSegment implements AutoCloseable {
      * Maps the segment the node root creates, waiting (with back-off, up to {@code timeout}) for the file to
      * appear and be ready, and checks it was made for this node.
      *
-     * @throws NodeSegmentException on timeout, on a segment of another layout version or node, or when the JVM
-     *                              lacks the flag Agrona needs
+     * @throws NodeSegmentException on timeout, when the path cannot be read or holds no segment (naming the cause),
+     *                              on a segment of another layout version or node, or when the JVM lacks the flag
+     *                              Agrona needs
      */
     public static NodeSegment open(Path file, int nodeId, int localSize, int jobSize, Duration timeout) {
         UnsafeAccess.require();
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
+        long nextCheck = start + CHECK_INTERVAL_NANOS;
         IdleStrategy idle = newIdleStrategy();
-        while (fileLength(file) < NodeSegmentDescriptor.CARD_TABLE_START) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new NodeSegmentException("node segment " + file + " was not created by the node root within "
-                        + seconds(timeout.toNanos()));
+        long length;
+        while ((length = fileLength(file)) < NodeSegmentDescriptor.CARD_TABLE_START) {
+            long now = System.nanoTime();
+            // a published segment is never shorter than its header, so a short file is not one to wait for
+            if (length > 0 || now - nextCheck > 0 || now - deadline > 0) {
+                nextCheck = now + CHECK_INTERVAL_NANOS;
+                String problem = NodeSegmentFiles.whyUnusable(file);
+                if (problem != null) {
+                    throw new NodeSegmentException(problem);
+                }
+                if (now - deadline > 0) {
+                    throw new NodeSegmentException("node segment " + file + " was not created by the node root"
+                            + " within " + seconds(timeout.toNanos()));
+                }
             }
             idle.idle();
         }
         MappedByteBuffer mapped;
         try {
             mapped = IoUtil.mapExistingFile(file.toFile(), "node segment");
-        } catch (RuntimeException e) {
-            throw new NodeSegmentException("cannot map the node segment " + file + ": " + e, e);
+        } catch (Exception e) { // Agrona rethrows the IOException unchecked
+            String problem = NodeSegmentFiles.whyUnusable(file);
+            throw new NodeSegmentException(problem != null ? problem : "cannot map the node segment " + file + ": " + e,
+                    e);
         }
         NodeSegment segment = new NodeSegment(file, null, mapped, timeout.toNanos());
         try {
@@ -418,6 +436,8 @@ public final class NodeSegment implements AutoCloseable {
     /**
      * The file's length, 0 while it does not exist: {@link File#length()}, not {@code Files.size}, whose every miss
      * throws two exceptions, each with its stack trace, for every poll of a rank that waits for the root's file.
+     * It answers 0 for any error too, so the wait asks {@link NodeSegmentFiles#whyUnusable} now and then, and at
+     * its end, what stands in the way.
      */
     private static long fileLength(Path file) {
         return file.toFile().length();

@@ -7,8 +7,11 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.regex.Pattern;
 
 /**
@@ -121,6 +124,36 @@ public final class NodeSegmentFiles {
             // nothing to scan: the job's own segment does not depend on it
         }
         return removed;
+    }
+
+    /**
+     * What keeps {@code segment} from being read as a node segment, naming the file and the cause (a path that
+     * cannot be read, a directory, a file shorter than a segment's header), or null when nothing does: the file
+     * is a segment, or does not exist yet. {@code Files.readAttributes} rather than {@code File.length}, which
+     * answers 0 for every error as for a missing file.
+     */
+    public static String whyUnusable(Path segment) {
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(segment, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException | RuntimeException e) {
+            String reason = e instanceof FileSystemException f && f.getReason() != null ? f.getReason() : e.toString();
+            return "cannot read the node segment " + segment + ": " + reason;
+        }
+        if (attributes.isDirectory()) {
+            return "the node segment " + segment + " is a directory, not a file: remove it or set another "
+                    + "mpj.segmentDir";
+        }
+        if (!attributes.isRegularFile()) {
+            return "the node segment " + segment + " is not a regular file: remove it or set another mpj.segmentDir";
+        }
+        if (attributes.size() < NodeSegmentDescriptor.CARD_TABLE_START) {
+            return "the node segment " + segment + " holds " + attributes.size() + " bytes, fewer than a segment's "
+                    + NodeSegmentDescriptor.CARD_TABLE_START + " of header: not a node segment";
+        }
+        return null;
     }
 
     /** {@code mpj-<something>-n<digits>}, checked without a regular expression (this runs in MPI.Init). */

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -108,6 +110,47 @@ class NodeSegmentTest {
         NodeSegmentException e = assertThrows(NodeSegmentException.class,
                 () -> NodeSegment.open(file(), 0, 2, 4, SHORT));
         assertTrue(e.getMessage().contains("was not created by the node root within 0.3 s"), e.getMessage());
+    }
+
+    /** What can stand at, or on the way to, the segment's path instead of a segment, and what the error says. */
+    enum Obstacle {
+        SEGMENT_DIRECTORY_IS_A_FILE("Not a directory") {
+            @Override
+            Path place(Path dir) throws IOException {
+                return Files.writeString(dir.resolve("not-a-directory"), "x").resolve("mpj-test-n0");
+            }
+        },
+        DIRECTORY_AT_THE_SEGMENT_PATH("is a directory, not a file") {
+            @Override
+            Path place(Path dir) throws IOException {
+                return Files.createDirectory(dir.resolve("mpj-test-n0"));
+            }
+        },
+        FILE_SHORTER_THAN_A_HEADER("holds 8 bytes, fewer than a segment's") {
+            @Override
+            Path place(Path dir) throws IOException {
+                return Files.write(dir.resolve("mpj-test-n0"), new byte[8]);
+            }
+        };
+
+        final String cause;
+
+        Obstacle(String cause) {
+            this.cause = cause;
+        }
+
+        abstract Path place(Path dir) throws IOException;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Obstacle.class)
+    void aRankWaitingForTheSegmentNamesWhatStandsInItsWayRatherThanTimingOut(Obstacle obstacle) throws IOException {
+        Path segment = obstacle.place(dir);
+        NodeSegmentException e = assertThrows(NodeSegmentException.class,
+                () -> NodeSegment.open(segment, 0, 2, 4, TIMEOUT));
+        assertTrue(e.getMessage().contains(segment.toString()), e.getMessage());
+        assertTrue(e.getMessage().contains(obstacle.cause), e.getMessage());
+        assertFalse(e.getMessage().contains("within"), "not a timeout: " + e.getMessage());
     }
 
     @Test
