@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.List;
+import java.util.Queue;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -60,7 +61,12 @@ public final class ProgressEngine implements FrameSink {
     private final EagerCredit credit;
     /** A class, not a lambda: its linkage would be a bootstrap call in the first call that owes a return. */
     private final EagerCredit.Returns creditReturns = new CreditReturns();
-    private final MpscUnboundedXaddArrayQueue<InboundFrame> inbox = new MpscUnboundedXaddArrayQueue<>(1024);
+    /**
+     * Made by the first frame a transport pushes: a rank whose transports are all polled (one node, shared memory)
+     * never needs it, and making it loads JCTools' queue classes and their reflective setup in {@code MPI.Init}.
+     * Typed by its interface, so that linking this class does not load them either.
+     */
+    private volatile Queue<InboundFrame> inbox;
     private final PostedReceives posted = new PostedReceives();
     private final UnexpectedMessages unexpected = new UnexpectedMessages();
     private final Long2ObjectHashMap<SendOperation> sendsInFlight = new Long2ObjectHashMap<>();
@@ -191,8 +197,29 @@ public final class ProgressEngine implements FrameSink {
 
     @Override
     public void onFrame(int peer, ByteBuffer frame, Runnable release) {
-        inbox.offer(new InboundFrame(peer, frame, release));
+        inbox().offer(new InboundFrame(peer, frame, release));
         wakeWaiters();
+    }
+
+    private Queue<InboundFrame> inbox() {
+        Queue<InboundFrame> q = inbox;
+        return q != null ? q : makeInbox();
+    }
+
+    /** A monitor rather than a compare-and-set: it runs once, and links no VarHandle call on a transport's thread. */
+    private synchronized Queue<InboundFrame> makeInbox() {
+        Queue<InboundFrame> q = inbox;
+        if (q == null) {
+            q = new MpscUnboundedXaddArrayQueue<>(1024);
+            inbox = q;
+        }
+        return q;
+    }
+
+    /** Whether no pushed frame waits: read before idling, after publishing the waiter (see {@link #onFrame}). */
+    private boolean inboxEmpty() {
+        Queue<InboundFrame> q = inbox;
+        return q == null || q.isEmpty();
     }
 
     private void wakeWaiters() {
@@ -508,7 +535,7 @@ public final class ProgressEngine implements FrameSink {
                     }
                 } else {
                     parked = Thread.currentThread();
-                    if (inbox.isEmpty() && failure == null) {
+                    if (inboxEmpty() && failure == null) {
                         idle.idle(0);
                     }
                     parked = null;
@@ -528,7 +555,7 @@ public final class ProgressEngine implements FrameSink {
         Set<Thread> all = parkedThreads;
         all.add(me);
         try {
-            if (inbox.isEmpty() && failure == null && !done.getAsBoolean()) {
+            if (inboxEmpty() && failure == null && !done.getAsBoolean()) {
                 idle.idle(0);
             }
         } finally {
@@ -699,14 +726,17 @@ public final class ProgressEngine implements FrameSink {
 
     private int drainInbox() {
         int n = router != null ? router.poll() : 0;
-        InboundFrame f;
-        while ((f = inbox.poll()) != null) {
-            try {
-                handle(f.peer(), f.frame().order(ByteOrder.LITTLE_ENDIAN));
-            } finally {
-                f.release().run();
+        Queue<InboundFrame> q = inbox;
+        if (q != null) {
+            InboundFrame f;
+            while ((f = q.poll()) != null) {
+                try {
+                    handle(f.peer(), f.frame().order(ByteOrder.LITTLE_ENDIAN));
+                } finally {
+                    f.release().run();
+                }
+                n++;
             }
-            n++;
         }
         // Refused frames reach the inbox on this thread before the refusal returns: all are handled now.
         refusedInPlace = 0;

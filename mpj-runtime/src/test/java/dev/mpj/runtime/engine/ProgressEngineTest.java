@@ -15,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.locks.LockSupport;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -422,6 +423,42 @@ class ProgressEngineTest {
         h.get(1).await(recv::isComplete);
         sender.join();
         assertEquals(4, recv.byteCount());
+    }
+
+    @Test
+    void framesPushedFromSeveralThreadsAtOnceIntoAFreshEngineAllArriveInEachSendersOrder() throws Exception {
+        int senders = 4;
+        int messages = 20;
+        EngineHarness many = new EngineHarness(senders + 1, EAGER, CHUNK);
+        CyclicBarrier start = new CyclicBarrier(senders);
+        List<Thread> threads = new ArrayList<>();
+        for (int s = 1; s <= senders; s++) {
+            int from = s;
+            Thread t = new Thread(() -> {
+                try {
+                    start.await(); // the first frames race to make the receiver's inbox
+                } catch (Exception e) {
+                    return;
+                }
+                for (int i = 0; i < messages; i++) {
+                    many.get(from).send(bytes(8, from * 100 + i), 0, i, 0, SendMode.STANDARD);
+                }
+            });
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int s = 1; s <= senders; s++) {
+            for (int i = 0; i < messages; i++) {
+                ByteBuffer r = room(8);
+                Operation recv = many.get(0).receive(r, s, MpiBackend.ANY_TAG, 0);
+                many.pump(recv::isComplete);
+                assertEquals(i, recv.tag(), "rank " + s + "'s messages in the order sent");
+                assertEquals(bytes(8, s * 100 + i), r.rewind());
+            }
+        }
     }
 
     @Test
