@@ -113,7 +113,7 @@ class HydraIT {
         String counts = switch (exchange) {
             case "simple" -> "puts=" + np + " gets=" + np * np;
             case "shm" -> "puts=" + np + " gets=" + 4 * np;
-            default -> "puts=4 gets=16";
+            default -> "puts=4 gets=12";
         };
         assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
     }

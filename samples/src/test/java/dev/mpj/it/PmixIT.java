@@ -105,7 +105,7 @@ class PmixIT {
 
     /** The three exchanges over the PMIx client, on two fake nodes, with the PMI-1 formula counts. */
     @ParameterizedTest(name = "{0}")
-    @CsvSource({"simple,'puts=4 gets=16'", "shm,'puts=4 gets=8'", "roots,'puts=2 gets=4'"})
+    @CsvSource({"simple,'puts=4 gets=16'", "shm,'puts=4 gets=8'", "roots,'puts=2 gets=2'"})
     void everyExchangeRunsOverPmix(String exchange, String counts) throws Exception {
         Commands.Output o = run(mpirun(pmixJava(), 4, List.of("MPJ_FAKE_NODES=2", "MPJ_INIT_TIMINGS=true"),
                 InitBench.class, "--exchange", exchange));

@@ -128,7 +128,7 @@ class SlurmIT {
             case "simple" -> "puts=" + NP + " gets=" + NP * NP;
             case "shm" -> "puts=" + NP + " gets=" + NODES * NP;
             case "ring" -> "puts=0 gets=0";
-            default -> "puts=" + NODES + " gets=" + NODES * NODES;
+            default -> "puts=" + NODES + " gets=" + NODES * (NODES - 1);
         };
         assertTrue(o.text().contains("exchange PMI operations of the job: " + counts + " "), o::text);
     }

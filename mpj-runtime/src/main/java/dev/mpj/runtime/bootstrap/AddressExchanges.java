@@ -10,7 +10,7 @@ import dev.mpj.runtime.config.AddressExchangeMode;
  *   <li>fewer than {@value #ROOTS_FROM_RANKS} ranks on several nodes: {@code shm} (fewer gets than
  *       {@code simple}, and on 4–16 ranks faster than {@code roots}, whose node barriers and ring steps cost more
  *       than the gets they save);</li>
- *   <li>otherwise {@code roots}: from 32 ranks its N puts and N² gets (against N·P) win; at np = 32 on 2, 4 and
+ *   <li>otherwise {@code roots}: from 32 ranks its N puts and N(N−1) gets (against N·P) win; at np = 32 on 2, 4 and
  *       8 fake nodes it took 0.91, 1.18 and 0.76 × {@code shm}'s exchange time, at np = 64 on 8 nodes 0.60 ×.</li>
  * </ul>
  * {@code ring} ({@link RingExchange}) is never chosen by {@code auto}: it needs a PMI-2 process manager that

@@ -134,7 +134,7 @@ public final class ExchangeContext {
      * {@link #startFence()} for a rank that will make {@code getsAfter} gets once the fence ends: with more than
      * one, the client readies its get path while the fence is pending ({@link PmiClient#prepareGets()}), which
      * costs more CPU than a single cold get; a rank with one or none (every rank of a one-node {@code roots}
-     * exchange) leaves it cold.
+     * exchange has none) leaves it cold.
      */
     public void startFence(int getsAfter) {
         pmi.barrierBegin();

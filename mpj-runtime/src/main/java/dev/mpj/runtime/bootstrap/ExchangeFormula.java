@@ -5,7 +5,7 @@ package dev.mpj.runtime.bootstrap;
  * and fence entries (each rank's {@code barrier_in} or {@code kvs-fence}), with the formula as printed. The
  * benchmarks print it next to what they counted, and the tests hold the counts to it.
  *
- * @param text  the formula and its values, e.g. {@code N puts, N² gets: puts=4 gets=16}
+ * @param text  the formula and its values, e.g. {@code N puts, N(N−1) gets: puts=4 gets=12}
  * @param other the collective requests that replace put, fence and get: PMIX_Rings or allgathers, one per rank
  */
 public record ExchangeFormula(String text, long puts, long gets, long fences, long other) {
@@ -22,7 +22,8 @@ public record ExchangeFormula(String text, long puts, long gets, long fences, lo
                             0, 0, 0, p)
                     : new ExchangeFormula("P puts, P² gets: puts=" + p + " gets=" + p * p, p, p * p, p, 0);
             case "shm" -> new ExchangeFormula("P puts, N·P gets: puts=" + p + " gets=" + n * p, p, n * p, p, 0);
-            case "roots" -> new ExchangeFormula("N puts, N² gets: puts=" + n + " gets=" + n * n, n, n * n, p, 0);
+            case "roots" -> new ExchangeFormula("N puts, N(N−1) gets: puts=" + n + " gets=" + n * (n - 1), n,
+                    n * (n - 1), p, 0);
             case "ring" -> new ExchangeFormula("P rings, no puts, gets or fence: puts=0 gets=0", 0, 0, 0,
                     n == 1 ? 0 : p);
             default -> new ExchangeFormula("no exchange in a job of one rank: puts=0 gets=0", 0, 0, 0, 0);

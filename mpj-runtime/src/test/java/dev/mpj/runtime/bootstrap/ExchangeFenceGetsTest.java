@@ -14,14 +14,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * While an exchange's fence is pending, a rank asks its PMI client to ready the get path only when more than one get
- * follows the fence: a one-node {@code roots} job and an {@code shm} job of one card per local rank leave it cold.
+ * follows the fence: a {@code roots} job whose nodes' ranks share one other root's card (or none, on one node) and
+ * an {@code shm} job of one card per local rank leave it cold.
  */
 class ExchangeFenceGetsTest {
 
     static Stream<Arguments> exchanges() {
         return Stream.of(
                 Arguments.of(AddressExchangeMode.ROOTS, NodeMap.blocks(4, 1), 0),
-                Arguments.of(AddressExchangeMode.ROOTS, NodeMap.blocks(8, 2), 2),
+                Arguments.of(AddressExchangeMode.ROOTS, NodeMap.blocks(8, 2), 0),
+                Arguments.of(AddressExchangeMode.ROOTS, NodeMap.blocks(16, 8), 16),
                 Arguments.of(AddressExchangeMode.ROOTS, NodeMap.blocks(4, 4), 4),
                 Arguments.of(AddressExchangeMode.SHM, NodeMap.blocks(4, 1), 0),
                 Arguments.of(AddressExchangeMode.SHM, NodeMap.blocks(8, 2), 8),

@@ -2,6 +2,7 @@ package dev.mpj.samples.bench.pmiscale;
 
 import dev.mpj.runtime.bootstrap.BusinessCard;
 import dev.mpj.runtime.bootstrap.ExchangeContext;
+import dev.mpj.runtime.bootstrap.RootsAllgatherExchange;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.pmi.PmiKvs;
 import dev.mpj.runtime.pmi.wire.Pmi1Message;
@@ -98,8 +99,9 @@ final class RankScript {
                 }
                 s.fence();
                 int nodes = map.nodeCount();
-                s.exchange.add(new Gets(ExchangeContext.shareStart(local, localSize, nodes),
-                        ExchangeContext.shareEnd(local, localSize, nodes), map::nodeRoot));
+                s.exchange.add(new Gets(ExchangeContext.shareStart(local, localSize, nodes - 1),
+                        ExchangeContext.shareEnd(local, localSize, nodes - 1),
+                        i -> map.nodeRoot(RootsAllgatherExchange.fetchedNode(i, node))));
             }
             case "ring" -> {
                 if (map.nodeCount() > 1) {
