@@ -33,7 +33,15 @@ import java.util.List;
  * {@link #Free} raises {@code ERR_COMM}.
  */
 public abstract class Comm {
-    private static final Request.Starter PROC_NULL = request -> request.completedWith(Status.procNull());
+    /** A class, not a lambda: its linkage would be a bootstrap call in MPI.Init, which initialises this class. */
+    private static final Request.Starter PROC_NULL = new ProcNullStart();
+
+    private static final class ProcNullStart implements Request.Starter {
+        @Override
+        public void start(Request request) {
+            request.completedWith(Status.procNull());
+        }
+    }
 
     private final String name;
     private CommSpec spec;

@@ -40,8 +40,18 @@ public final class PollingIdleStrategy implements IdleStrategy {
      */
     static final long PROBE_YIELD_NANOS = 100_000;
 
-    /** The clock of every wait but the tested ones: one class, so the wait loop's clock reads have one type profile. */
-    private static final LongSupplier NANO_TIME = System::nanoTime;
+    /**
+     * The clock of every wait but the tested ones: one class, so the wait loop's clock reads have one type profile;
+     * a class, not a method reference, whose linkage would be a bootstrap call in MPI.Init.
+     */
+    private static final LongSupplier NANO_TIME = new NanoTime();
+
+    private static final class NanoTime implements LongSupplier {
+        @Override
+        public long getAsLong() {
+            return System.nanoTime();
+        }
+    }
     /** How long a wait spins, and until when it yields, after the last work. */
     record Phases(long spinNanos, long yieldNanos) {
         Phases {
