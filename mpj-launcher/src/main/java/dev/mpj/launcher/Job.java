@@ -77,6 +77,8 @@ public final class Job {
     private final RankProcess[] remoteRanks;
     /** The agents of the root's children, and the forwarders of their output. */
     private final List<Process> agents = new CopyOnWriteArrayList<>();
+    /** With {@code mpj.agentJvms=launcher}: the agents below the root, on threads of this JVM; else null. */
+    private volatile AgentHost agentHost;
     private final List<Thread> agentForwarders = new CopyOnWriteArrayList<>();
     /** Set by the shutdown hook: the ranks die because the launcher does, which is no news to report. */
     private volatile boolean shuttingDown;
@@ -184,7 +186,7 @@ public final class Job {
             try {
                 if (rootAgent != null) {
                     // before the root's own ranks, as every agent does
-                    startAgents(secret, settings.agentJvms() == AgentJvms.SHARED);
+                    startAgents(secret, settings.agentJvms());
                 }
                 startRanks(command);
             } catch (IOException e) {
@@ -251,14 +253,22 @@ public final class Job {
     }
 
     /**
-     * Starts the agents of the root's children in the tree (they start theirs), in one JVM or one each
-     * ({@code mpj.agentJvms}), their output copied to the job's; an agent JVM that exits while the job runs fails it.
+     * Starts the agents of the root's children in the tree (they start theirs), as {@code mpj.agentJvms} says: on
+     * threads of this JVM, their ranks' output going where the root's does, and an agent that fails failing the job
+     * (decision 0077); or in one JVM or one each, their output copied to the job's, and an agent JVM that exits while
+     * the job runs failing it.
      */
-    private void startAgents(String secret, boolean sharedAgentJvm) throws IOException {
+    private void startAgents(String secret, AgentJvms jvms) throws IOException {
         for (int rank = 0; rank < remoteRanks.length; rank++) {
             remoteRanks[rank] = RankProcess.remote(rank);
         }
-        AgentProcesses.startChildren(rootAgent.childNodes(), sharedAgentJvm, rootAgent.childrenPort(), secret,
+        if (jvms == AgentJvms.LAUNCHER) {
+            agentHost = new AgentHost(secret, true, new AgentHost.RankOutput(out, err, inheritOutput),
+                    (node, e) -> events.add(new AgentFailed("the agent of node " + node + " failed: " + e)));
+            rootAgent.childNodes().forEach(node -> agentHost.start(node, rootAgent.childrenPort()));
+            return;
+        }
+        AgentProcesses.startChildren(rootAgent.childNodes(), jvms == AgentJvms.SHARED, rootAgent.childrenPort(), secret,
                 pb -> inheritOutput ? pb.redirectOutput(ProcessBuilder.Redirect.INHERIT)
                         .redirectError(ProcessBuilder.Redirect.INHERIT) : pb,
                 "mpjrun-agent-spawn-", (nodes, p) -> {
@@ -284,11 +294,18 @@ public final class Job {
         }
         rootAgentClosing = true;
         rootAgent.close();
+        List<Thread> forwarders = new ArrayList<>(agentForwarders);
+        if (agentHost != null) {
+            // the agents see their parent link close, stop what is left of their ranks and end
+            agentHost.awaitAll(0, 2 * KILL_GRACE_MILLIS);
+            agentHost.stopAll();
+            forwarders.addAll(agentHost.forwarders());
+        }
         if (!awaitExit(agents, 2 * KILL_GRACE_MILLIS)) {
             AgentProcesses.stop(agents, KILL_GRACE_MILLIS);
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OUTPUT_DRAIN_MILLIS);
-        for (Thread t : agentForwarders) {
+        for (Thread t : forwarders) {
             try {
                 long millis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
                 if (millis > 0) {
@@ -471,6 +488,10 @@ public final class Job {
             }
         }
         agents.stream().filter(Process::isAlive).forEach(alive::add); // an agent stops its ranks and children
+        AgentHost host = agentHost;
+        if (host != null) {
+            alive.addAll(host.liveProcesses()); // the ranks of the agents in this JVM, stopped with the root's
+        }
         alive.forEach(Process::destroy);
         List<ProcessHandle> descendants = ProcessTree.descendantsOf(alive.stream().map(Process::pid)
                 .collect(Collectors.toSet()));

@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -160,7 +161,7 @@ class JobTest {
             "2");
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"per-node", "shared"})
+    @ValueSource(strings = {"launcher", "per-node", "shared"})
     void agentsStartAlongTheTreeAndEveryRankRunsUnderItsNodesAgent(String jvms) throws UsageException {
         Result r = run(agentJobIn(jvms, "-np", "10", "--fake-nodes", "5", TestRanks.ReportAgent.class.getName()));
         assertEquals(0, r.exitCode(), r.err());
@@ -178,6 +179,11 @@ class JobTest {
         }
         long launcher = ProcessHandle.current().pid();
         assertEquals(launcher, agentOfNode.get(0), "the launcher serves the first node");
+        if (jvms.equals("launcher")) {
+            assertEquals(Set.of(launcher), new HashSet<>(agentOfNode.values()), "every agent in the launcher: "
+                    + agentOfNode);
+            return;
+        }
         if (jvms.equals("shared")) {
             assertEquals(2, new HashSet<>(agentOfNode.values()).size(), "the launcher and one agent JVM: " + agentOfNode);
             assertEquals(launcher, parentOfAgent.get(agentOfNode.get(1)), "started by the launcher: " + r.out());
@@ -210,10 +216,11 @@ class JobTest {
         }
     }
 
-    @Test
-    void rankDeathUnderAnAgentEndsTheJobNamingTheRankAndLeavesNothingBehind() throws Exception {
-        Result r = run(agentJob("-np", "6", "--fake-nodes", "3", TestRanks.ExitBeforeFinalize.class.getName(), "4",
-                "7"));
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"launcher", "shared"})
+    void rankDeathUnderAnAgentEndsTheJobNamingTheRankAndLeavesNothingBehind(String jvms) throws Exception {
+        Result r = run(agentJobIn(jvms, "-np", "6", "--fake-nodes", "3", TestRanks.ExitBeforeFinalize.class.getName(),
+                "4", "7"));
         assertEquals(7, r.exitCode(), r.err());
         assertTrue(r.err().matches("(?s).*mpjrun: rank 4 \\(pid \\d+\\) exited with status 7 before MPI\\.Finalize;"
                 + " stopping the other 5 ranks\n.*"), r.err());
@@ -263,16 +270,19 @@ class JobTest {
         return all.toArray(new String[0]);
     }
 
-    /** The {@code pid} lines' processes and the {@code agent pid} lines' agents are gone, and so are their tables. */
+    /**
+     * The {@code pid} lines' processes and the {@code agent pid} lines' agents (but the launcher, which may run
+     * agents) are gone, and so are the agents' tables.
+     */
     private static void assertNothingLeft(Result r, int pidLines) throws IOException {
         List<Long> pids = r.outLines().stream().filter(l -> l.startsWith("pid "))
                 .map(l -> Long.parseLong(l.substring(4))).toList();
         assertEquals(pidLines, pids.size(), r.out());
         List<Long> agents = r.outLines().stream().filter(l -> l.startsWith("agent pid "))
-                .map(l -> Long.parseLong(l.substring(10))).filter(p -> p != ProcessHandle.current().pid())
-                .distinct().toList();
+                .map(l -> Long.parseLong(l.substring(10))).distinct().toList();
         assertFalse(agents.isEmpty(), r.out());
-        for (long pid : concat(pids, agents)) {
+        List<Long> agentProcesses = agents.stream().filter(p -> p != ProcessHandle.current().pid()).toList();
+        for (long pid : concat(pids, agentProcesses)) {
             assertFalse(isRunning(pid), "process " + pid + " survived the job");
         }
         try (Stream<Path> shm = Files.list(Path.of("/dev/shm"))) {

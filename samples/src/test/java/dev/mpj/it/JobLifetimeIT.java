@@ -18,8 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Nothing a job started outlives it: not its rank JVMs when mpjrun is SIGKILLed, wherever the ranks are, and
  * not the children the ranks started, however the job ends. On one node (shared memory), on two fake nodes
- * (TCP), and on three fake nodes through a chain of node agents (decision 0036), whose JVMs and shared KVS tables
- * must go too.
+ * (TCP), and on three fake nodes through a chain of node agents (decision 0036), in mpjrun or in JVMs of their own,
+ * whose JVMs and shared KVS tables must go too.
  */
 @Timeout(120)
 @Tag("multi-jvm")
@@ -33,7 +33,10 @@ class JobLifetimeIT {
                         "-env", "MPJ_AGENT_TREE_WIDTH", "1", "-env", "MPJ_AGENT_JVMS", "per-node")),
                 Arguments.of("three nodes through agents in one JVM", List.of("--fake-nodes", "3", "-env",
                         "MPJ_AGENTS", "true", "-env", "MPJ_AGENT_TREE_WIDTH", "1", "-env", "MPJ_AGENT_JVMS",
-                        "shared")));
+                        "shared")),
+                Arguments.of("three nodes through agents in mpjrun", List.of("--fake-nodes", "3", "-env",
+                        "MPJ_AGENTS", "true", "-env", "MPJ_AGENT_TREE_WIDTH", "1", "-env", "MPJ_AGENT_JVMS",
+                        "launcher")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -80,8 +83,9 @@ class JobLifetimeIT {
         assertNotEquals(0, Job.leftovers(job.marker()).size(), "the ranks and children run before the kill");
         String agentMarker = "-Dmpj.agent.launcher=" + job.launcher().pid() + " ";
         List<Long> agents = Job.leftovers(agentMarker).stream().map(ProcessHandle::pid).toList();
-        int agentJvms = !placement.contains("MPJ_AGENTS") ? 0 : placement.contains("shared") ? 1 : 2;
-        assertEquals(agentJvms, agents.size(), "the agents of nodes 1 and 2, in one JVM or one each");
+        int agentJvms = !placement.contains("MPJ_AGENTS") || placement.contains("launcher") ? 0
+                : placement.contains("shared") ? 1 : 2;
+        assertEquals(agentJvms, agents.size(), "the agents of nodes 1 and 2, in mpjrun, in one JVM or one each");
         Process kill = new ProcessBuilder("kill", "-KILL", Long.toString(job.launcher().pid())).start();
         assertEquals(0, kill.waitFor());
         Job.Result r = job.await(30);

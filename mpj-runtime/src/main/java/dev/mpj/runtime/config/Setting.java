@@ -72,9 +72,10 @@ public enum Setting {
     AGENT_TREE_WIDTH("mpj.agentTreeWidth", "16",
             "children per node agent in mpjrun's launch tree (as Slurm's TreeWidth)",
             atLeast(1)),
-    AGENT_JVMS("mpj.agentJvms", "shared",
-            "how the node agents below mpjrun share JVMs: shared (one JVM for them all, since the fake nodes are"
-                    + " one machine) or per-node (one JVM each, as on a cluster)",
+    AGENT_JVMS("mpj.agentJvms", "launcher",
+            "how the node agents below mpjrun share JVMs: launcher (mpjrun's own, since the fake nodes are one"
+                    + " machine), shared (one JVM of their own for them all) or per-node (one JVM each, as on a"
+                    + " cluster)",
             choice(AgentJvms.class)),
     SEGMENT_DIR("mpj.segmentDir", "/dev/shm",
             "directory of the node segment files (java.io.tmpdir when the default /dev/shm is absent)",

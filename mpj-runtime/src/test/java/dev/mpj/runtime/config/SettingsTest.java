@@ -135,7 +135,7 @@ class SettingsTest {
         assertEquals("MPJ_COLL_SHARED_MEMORY", Setting.COLL_SHARED_MEMORY.environmentVariable());
         assertEquals(33, Setting.values().length);
         assertEquals("MPJ_AGENT_JVMS", Setting.AGENT_JVMS.environmentVariable());
-        assertEquals(AgentJvms.SHARED, Settings.defaults().agentJvms(), "fake nodes are one machine: one agent JVM");
+        assertEquals(AgentJvms.LAUNCHER, Settings.defaults().agentJvms(), "fake nodes are one machine: the launcher's JVM");
         assertEquals("MPJ_TCP_INTERFACE", Setting.TCP_INTERFACE.environmentVariable());
         assertEquals("MPJ_EAGER_CREDIT", Setting.EAGER_CREDIT.environmentVariable());
         assertEquals(2 << 20, Settings.defaults().eagerCredit());
