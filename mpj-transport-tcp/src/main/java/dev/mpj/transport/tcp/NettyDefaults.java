@@ -13,10 +13,11 @@ import java.util.Map;
  *   started part of JFR to register them.</li>
  *   <li>{@code io.netty.osClassifiers=} (empty): no reading of {@code /etc/os-release}, which Netty parses to pick
  *   distribution-specific builds of its native transports; this transport uses NIO.</li>
- *   <li>{@code io.netty.leakDetection.level=disabled}: no leak tracking of the transport's buffers, each of which
- *   it releases on one path (docs/decisions/0079-collectives-first-calls-and-the-engine-entry.md). At Netty's
- *   default a sampled buffer records its stack and comes wrapped in a class of its own, which a rank's first
- *   TCP calls load and which the compiled frame path then meets as a second class at its buffer calls.</li>
+ *   <li>{@code io.netty.leakDetection.level=disabled}: no leak tracking of the transport's buffers
+ *   (docs/decisions/0079-first-tcp-calls-link-nothing-and-track-no-buffer.md). At Netty's default one buffer in
+ *   128 is wrapped and records its stack, in classes the class-data archive does not hold, which every rank of a
+ *   TCP job then loaded from Netty's jar in the middle of its calls. A program debugging a leak sets the level
+ *   and keeps it.</li>
  * </ul>
  */
 final class NettyDefaults {
