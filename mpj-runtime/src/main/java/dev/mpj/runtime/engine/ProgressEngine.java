@@ -146,6 +146,18 @@ public final class ProgressEngine implements FrameSink {
         this.chunkSize = settings.rendezvousChunk();
         this.credit = new EagerCredit(settings.eagerCredit());
         this.waitPolicy = waitPolicy;
+        linkAccessors();
+    }
+
+    /**
+     * Runs each of the engine's {@code VarHandle} accesses once, on an operation made for it and on the published
+     * waiter, which is null until a wait publishes itself. A {@code VarHandle} call site links on its first run, and
+     * {@code MPI.Init}, which builds the engine while its fence is pending, sends no message through it: without
+     * this the four links fell in the rank's first message.
+     */
+    private void linkAccessors() {
+        new ReceiveOperation(this, 0, null, 0, 0, 0).markComplete();
+        WAITING_FOR.setRelease(this, WAITING_FOR.getAcquire(this));
     }
 
     /**
