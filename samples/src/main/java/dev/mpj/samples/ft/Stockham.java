@@ -112,7 +112,10 @@ final class Stockham {
      * Steps are taken two at a time ({@link #fftz4}), a last odd one alone ({@link #fftz2}).
      */
     private double[] cfftz(int is, int m, int n, double[] x, double[] y) {
-        if (is != 1 && is != -1) {
+        // one test, false in both directions: with a second test that only the inverse reaches, code compiled
+        // after the forward-only warm-up checks the direction ahead of the callers' loops, and the first inverse
+        // fails that check and leaves the compiled code
+        if ((long) is * is != 1) {
             throw new IllegalArgumentException("cfftz: sign " + is + " is neither 1 nor -1");
         }
         double[] from = x;
