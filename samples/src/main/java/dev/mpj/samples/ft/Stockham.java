@@ -112,7 +112,10 @@ final class Stockham {
      * Steps are taken two at a time ({@link #fftz4}), a last odd one alone ({@link #fftz2}).
      */
     private double[] cfftz(int is, int m, int n, double[] x, double[] y) {
-        if (is != 1 && is != -1) {
+        // one test, false in both directions: with a second test that only the inverse reaches, code compiled
+        // after the forward-only warm-up checks the direction ahead of the callers' loops, and the first inverse
+        // fails that check and leaves the compiled code
+        if ((long) is * is != 1) {
             throw new IllegalArgumentException("cfftz: sign " + is + " is neither 1 nor -1");
         }
         double[] from = x;
@@ -147,7 +150,9 @@ final class Stockham {
         int toHigh = stride * (n / 2);          // step l's second input, and step l + 1's
         int toQuarter = stride * (n / 4);        // step l's butterfly i + li/2
         int outStep = stride * lk;
-        double sign = is >= 1 ? 1.0 : -1.0;
+        // the sign as a factor, not a branch on it: compiled while the untimed warm-up runs forward transforms
+        // only, a branch would leave the inverse side out and send the first inverse back to the interpreter
+        double sign = is;
         for (int i = 0; i < half; i++) {
             double w1r = roots[2 * (li + i)];
             double w1i = sign * roots[2 * (li + i) + 1];
@@ -204,13 +209,14 @@ final class Stockham {
         int lj = 2 * lk;
         int ny2 = 2 * fftblock;
         int stride = 2 * fftblockpad;
+        double sign = is; // a factor rather than a branch, as in fftz4
         for (int i = 0; i < li; i++) {
             int i11 = i * lk;
             int i12 = i11 + n1;
             int i21 = i * lj;
             int i22 = i21 + lk;
             double ur = roots[2 * (li + i)];
-            double ui = is >= 1 ? roots[2 * (li + i) + 1] : -roots[2 * (li + i) + 1];
+            double ui = sign * roots[2 * (li + i) + 1];
             for (int k = 0; k < lk; k++) {
                 int a = stride * (i11 + k);
                 int b = stride * (i12 + k);
