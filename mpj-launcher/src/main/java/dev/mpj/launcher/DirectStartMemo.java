@@ -93,6 +93,20 @@ final class DirectStartMemo {
     }
 
     /**
+     * The ranks' archive in {@code flags}, or empty: the one this job used, which the script names the same way next
+     * time, also when this job made it.
+     */
+    static String archive(List<String> flags) {
+        String prefix = "-XX:SharedArchiveFile=";
+        for (String flag : flags) {
+            if (flag.startsWith(prefix)) {
+                return flag.substring(prefix.length());
+            }
+        }
+        return "";
+    }
+
+    /**
      * Writes the memo of a job that succeeded, when the script named a file for it and the job qualifies; a memo
      * that cannot be written is left out (the next job goes through the launcher again).
      */
@@ -104,7 +118,7 @@ final class DirectStartMemo {
         String classPath = System.getProperty("java.class.path");
         try {
             List<String> command = RankCommand.of(options, classPath, "", null, rankFlags).commandLine(0);
-            String archive = System.getProperty(ClassDataArchive.RANKS_ARCHIVE_PROPERTY, "");
+            String archive = archive(rankFlags.of(0));
             List<String> lines = lines(classPath, archive, args, env, command);
             if (lines == null) {
                 return;

@@ -65,4 +65,10 @@ class DirectStartMemoTest {
                 List.of("java")));
         assertNull(DirectStartMemo.lines("a.jar", "", List.of("-np", "1", "x"), Map.of(), List.of("java")));
     }
+
+    @Test
+    void theArchiveIsTheOneTheRankMaps() {
+        assertEquals("/c/r.jsa", DirectStartMemo.archive(List.of("-Xmx1g", "-XX:SharedArchiveFile=/c/r.jsa")));
+        assertEquals("", DirectStartMemo.archive(List.of()));
+    }
 }

@@ -19,8 +19,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * after {@code MPI.Init} without {@code MPI.Finalize} says so and exits with status 1.
  */
 public final class SingletonPmiClient implements PmiClient {
-    private final String jobId = "singleton-" + ProcessHandle.current().pid() + "-"
-            + String.format("%08x", ThreadLocalRandom.current().nextInt());
+    private final String jobId = "singleton-" + ProcessHandle.current().pid() + "-" + randomHex();
     private final Map<String, String> pending = new HashMap<>();
     private final Map<String, String> published = new HashMap<>();
     private final PmiCounters counters = new PmiCounters();
@@ -38,6 +37,12 @@ public final class SingletonPmiClient implements PmiClient {
         if (mpjrunJob) {
             Runtime.getRuntime().addShutdownHook(new UnfinalizedExit(this));
         }
+    }
+
+    /** Eight hex digits, without {@code String.format}: its formatter and patterns would be loaded for this alone. */
+    private static String randomHex() {
+        String hex = Integer.toHexString(ThreadLocalRandom.current().nextInt());
+        return "00000000".substring(hex.length()) + hex;
     }
 
     /** The singleton client of a process whose environment is {@code env}. */
