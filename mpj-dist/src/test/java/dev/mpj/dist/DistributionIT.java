@@ -99,6 +99,20 @@ class DistributionIT {
         assertTrue(o.text.contains("Hello from rank 1 of 2 on "), o.text);
     }
 
+    /** The second identical job of one starts its rank as a singleton, without the launcher (decision 0080). */
+    @Test
+    void aJobOfOneThatRanBeforeStartsWithoutTheLauncher() throws Exception {
+        Map<String, String> env = Map.of("MPJ_JVM_OPTS", "-Xmx64m", "MPJ_INIT_TIMINGS", "1",
+                "MPJ_CDS_DIR", unpacked.resolve("direct-cds").toString());
+        Output first = run(List.of(home.resolve("bin/mpjrun").toString(), "-np", "1", "hello"), env);
+        assertEquals(0, first.exitCode, first.text);
+        assertTrue(first.text.contains("pmi(pmi1)"), first.text);
+        Output again = run(List.of(home.resolve("bin/mpjrun").toString(), "-np", "1", "hello"), env);
+        assertEquals(0, again.exitCode, again.text);
+        assertTrue(again.text.contains("Hello from rank 0 of 1 on "), again.text);
+        assertTrue(again.text.contains("pmi(singleton)"), again.text);
+    }
+
     @Test
     void argfileStartsARankWithAPlainJavaCommand() throws Exception {
         Output args = run(List.of(home.resolve("bin/mpj-argfile").toString()), Map.of());

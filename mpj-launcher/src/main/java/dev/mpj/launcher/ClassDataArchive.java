@@ -102,8 +102,7 @@ public final class ClassDataArchive {
                                   PrintStream err, String named) {
         String dump = env.get(DUMP_VARIABLE);
         if (dump != null) {
-            List<String> flags = dumpFlags(Runtime.version().feature(), dump);
-            return rank -> rank == 0 ? flags : List.of();
+            return RankJvmFlags.rankZero(dumpFlags(Runtime.version().feature(), dump));
         }
         if (isOff(env.get(SWITCH_VARIABLE))) {
             return RankJvmFlags.NONE;
@@ -146,8 +145,7 @@ public final class ClassDataArchive {
         Instant now = Instant.now();
         markUsed(ranks, now);
         markUsed(launcher, now);
-        List<String> flags = List.of("-XX:SharedArchiveFile=" + ranks);
-        return rank -> flags;
+        return RankJvmFlags.everyRank(List.of("-XX:SharedArchiveFile=" + ranks));
     }
 
     /**

@@ -69,7 +69,11 @@ public final class MpjRun {
         oversubscriptionWarning(options, Runtime.getRuntime().availableProcessors()).ifPresent(err::println);
         RankJvmFlags archive = ClassDataArchive.rankFlags(System.getProperty("java.class.path"), options.jvmOptions(),
                 environment, err);
-        return Job.runOnConsole(options, archive);
+        int status = Job.runOnConsole(options, archive);
+        if (status == 0) {
+            DirectStartMemo.write(options, args, environment, archive);
+        }
+        return status;
     }
 
     private static int usageError(PrintStream err, String message) {

@@ -13,4 +13,26 @@ public interface RankJvmFlags {
     RankJvmFlags NONE = rank -> List.of();
 
     List<String> of(int rank);
+
+    /** {@code flags} for every rank. */
+    static RankJvmFlags everyRank(List<String> flags) {
+        return new FirstAndOthers(List.copyOf(flags), List.copyOf(flags));
+    }
+
+    /** {@code flags} for rank 0 alone. */
+    static RankJvmFlags rankZero(List<String> flags) {
+        return new FirstAndOthers(List.copyOf(flags), List.of());
+    }
+
+    /**
+     * Rank 0's flags and every other rank's. A named class, not a lambda: the launcher's class-data archive keeps
+     * the classes its training job loaded, and that job takes {@link #rankZero}, so every job finds this class there
+     * rather than spinning a lambda class at its start.
+     */
+    record FirstAndOthers(List<String> first, List<String> others) implements RankJvmFlags {
+        @Override
+        public List<String> of(int rank) {
+            return rank == 0 ? first : others;
+        }
+    }
 }

@@ -48,7 +48,7 @@ public final class PmiClients {
                     return PmixLoader.start(env);
                 }
                 refuseUnknownManager(env);
-                return new SingletonPmiClient();
+                return SingletonPmiClient.of(env);
             }
             case PMI1:
             case PMI2: {
@@ -63,7 +63,7 @@ public final class PmiClients {
             case PMIX:
                 return PmixLoader.start(env);
             default:
-                return new SingletonPmiClient();
+                return SingletonPmiClient.of(env);
         }
     }
 

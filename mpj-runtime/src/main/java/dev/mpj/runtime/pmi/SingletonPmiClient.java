@@ -2,6 +2,7 @@ package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.pmi.wire.PmiException;
 import dev.mpj.runtime.pmi.wire.PmiLimits;
+import dev.mpj.runtime.pmi.wire.PmiVariables;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -12,14 +13,42 @@ import java.util.concurrent.ThreadLocalRandom;
  * limits of a real server, so code that works here works under Hydra and Slurm: a put becomes visible only
  * after the next {@link #barrier()}, and keys and values obey the PMI-1 limits (value length
  * {@value PmiLimits#DEFAULT_MAX_VALUE_LENGTH}).
+ *
+ * <p>Started by the {@code mpjrun} script as a job of one ({@value PmiVariables#MPJRUN_SINGLETON}), it also does
+ * what the launcher would have done for that job: {@code MPI.Abort} names the rank on stderr, and a rank that ends
+ * after {@code MPI.Init} without {@code MPI.Finalize} says so and exits with status 1.
  */
 public final class SingletonPmiClient implements PmiClient {
-    private final String jobId = "singleton-" + ProcessHandle.current().pid() + "-"
-            + String.format("%08x", ThreadLocalRandom.current().nextInt());
+    private final String jobId = "singleton-" + ProcessHandle.current().pid() + "-" + randomHex();
     private final Map<String, String> pending = new HashMap<>();
     private final Map<String, String> published = new HashMap<>();
     private final PmiCounters counters = new PmiCounters();
     private boolean closed;
+    private final boolean mpjrunJob;
+    /** Set by {@code MPI.Finalize} or {@code MPI.Abort}: the rank ended its MPI part as it should. */
+    private volatile boolean ended;
+
+    public SingletonPmiClient() {
+        this(false);
+    }
+
+    private SingletonPmiClient(boolean mpjrunJob) {
+        this.mpjrunJob = mpjrunJob;
+        if (mpjrunJob) {
+            Runtime.getRuntime().addShutdownHook(new UnfinalizedExit(this));
+        }
+    }
+
+    /** Eight hex digits, without {@code String.format}: its formatter and patterns would be loaded for this alone. */
+    private static String randomHex() {
+        String hex = Integer.toHexString(ThreadLocalRandom.current().nextInt());
+        return "00000000".substring(hex.length()) + hex;
+    }
+
+    /** The singleton client of a process whose environment is {@code env}. */
+    public static SingletonPmiClient of(Map<String, String> env) {
+        return new SingletonPmiClient("1".equals(env.get(PmiVariables.MPJRUN_SINGLETON)));
+    }
 
     @Override
     public int rank() {
@@ -74,12 +103,18 @@ public final class SingletonPmiClient implements PmiClient {
 
     @Override
     public void finish() {
+        ended = true;
         close();
     }
 
     /** There is no process manager to ask: the caller ends the process, which is the whole job. */
     @Override
     public void abort(int exitCode, String message) {
+        ended = true;
+        if (mpjrunJob) {
+            System.err.println("mpjrun: rank 0 called MPI.Abort(" + exitCode + ")");
+            System.err.flush();
+        }
         close();
     }
 
@@ -107,5 +142,43 @@ public final class SingletonPmiClient implements PmiClient {
     @Override
     public String toString() {
         return "SingletonPmiClient[" + jobId + " " + counters + "]";
+    }
+
+    /**
+     * At the JVM's exit, for a rank that has not ended its MPI part: the launcher's line, and status 1 when
+     * {@code main} returned (the JVM would say 0). A rank that called {@code System.exit} keeps its status: the
+     * thread that called it waits in {@code Runtime.exit} while the hooks run.
+     */
+    private static final class UnfinalizedExit extends Thread {
+        private final SingletonPmiClient client;
+
+        UnfinalizedExit(SingletonPmiClient client) {
+            super("mpj-unfinalized-exit");
+            this.client = client;
+        }
+
+        @Override
+        public void run() {
+            if (client.ended) {
+                return;
+            }
+            System.out.flush();
+            System.err.println("mpjrun: rank 0 exited before MPI.Finalize");
+            System.err.flush();
+            if (!exitCalled()) {
+                Runtime.getRuntime().halt(1);
+            }
+        }
+
+        private static boolean exitCalled() {
+            for (StackTraceElement[] stack : Thread.getAllStackTraces().values()) {
+                for (StackTraceElement frame : stack) {
+                    if (frame.getClassName().equals("java.lang.Runtime") && frame.getMethodName().equals("exit")) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
     }
 }

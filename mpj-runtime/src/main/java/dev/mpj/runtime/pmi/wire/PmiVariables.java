@@ -14,6 +14,13 @@ public final class PmiVariables {
      */
     public static final String SECRET = "MPJ_PMI_SECRET";
 
+    /**
+     * Set to 1 by the {@code mpjrun} script when it starts a job of one rank as a singleton, without its launcher:
+     * the singleton client then names the rank on {@code MPI.Abort} and ends a rank that leaves without
+     * {@code MPI.Finalize} with status 1, as the launcher would.
+     */
+    public static final String MPJRUN_SINGLETON = "MPJ_MPJRUN_SINGLETON";
+
     private PmiVariables() {
     }
 }
