@@ -109,7 +109,7 @@ final class AgentProcesses {
      */
     static List<String> sharedArchiveFlags() {
         return ProcessHandle.current().info().arguments().stream().flatMap(Arrays::stream)
-                .filter(a -> a.startsWith("-XX:SharedArchiveFile=")).limit(1).toList();
+                .filter(a -> a.startsWith(ClassDataArchive.USE_FLAG)).limit(1).toList();
     }
 
     /** SIGTERM to each (an agent then stops its ranks and children), SIGKILL to whatever is alive after a while. */

@@ -62,6 +62,8 @@ public final class ClassDataArchive {
      * providers.
      */
     static final String RANKS_ARCHIVE_PROPERTY = "mpj.launcher.ranksArchive";
+    /** The JVM flag that runs a JVM with an archive, followed by the archive's path. */
+    static final String USE_FLAG = "-XX:SharedArchiveFile=";
     private static final String RANKS_SUFFIX = "-ranks.jsa";
     private static final String LAUNCHER_SUFFIX = "-launcher.jsa";
     /** What {@code bin/mpj-archive-flag} names the memo of a flag it found, beside the archives. */
@@ -145,7 +147,7 @@ public final class ClassDataArchive {
         Instant now = Instant.now();
         markUsed(ranks, now);
         markUsed(launcher, now);
-        return RankJvmFlags.everyRank(List.of("-XX:SharedArchiveFile=" + ranks));
+        return RankJvmFlags.everyRank(List.of(USE_FLAG + ranks));
     }
 
     /**

@@ -97,10 +97,9 @@ final class DirectStartMemo {
      * time, also when this job made it.
      */
     static String archive(List<String> flags) {
-        String prefix = "-XX:SharedArchiveFile=";
         for (String flag : flags) {
-            if (flag.startsWith(prefix)) {
-                return flag.substring(prefix.length());
+            if (flag.startsWith(ClassDataArchive.USE_FLAG)) {
+                return flag.substring(ClassDataArchive.USE_FLAG.length());
             }
         }
         return "";
