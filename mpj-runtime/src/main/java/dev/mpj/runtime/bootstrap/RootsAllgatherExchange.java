@@ -7,7 +7,8 @@ import dev.mpj.runtime.node.NodeSegment;
 /**
  * Only the node roots put their cards (N puts); after the fence the C ranks of each node share the gets of the
  * other N−1 roots' cards into the node table (N(N−1) gets in the job) while this node's own cards, its root's
- * among them, are already in it (written during the fence, no PMI): on one node no rank gets anything. After a node barrier each root knows the other roots' addresses, and the roots run
+ * among them, are already in it (written during the fence, no PMI): on one node no rank gets anything. After a
+ * node barrier each root knows the other roots' addresses, and the roots run
  * an allgather over the transport <em>in place</em> on the table ({@link CardTableAllgather}); a last node
  * barrier hands the full table to every local rank (on one node the first barrier does: there is no allgather).
  * PMI carries O(N) data; the rest moves over the fabric.
