@@ -28,6 +28,7 @@ public final class ArchiveTraining {
         MPI.Init(args);
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
+        connectFromRankZero(rank, size);
         int[] in = new int[size];
         int[] out = {rank};
         Request[] requests = new Request[2 * (size - 1)];
@@ -83,6 +84,26 @@ public final class ArchiveTraining {
         exchangeFaces(rank, size);
         loadOneNodeExchange();
         MPI.Finalize();
+    }
+
+    /**
+     * Rank 0, whose JVM records the archive, sends to every peer before any peer sends to it, so that it opens its
+     * TCP connection itself (the training runs on demand) and the connecting side's classes are archived. Were the
+     * peer's connection admitted first, rank 0 would not dial, and which side's classes the archive held would
+     * depend on which rank's send came first.
+     */
+    private static void connectFromRankZero(int rank, int size) {
+        int[] token = {rank + 1};
+        if (rank == 0) {
+            for (int peer = 1; peer < size; peer++) {
+                MPI.COMM_WORLD.Send(token, 0, 1, MPI.INT, peer, 0);
+            }
+        } else {
+            MPI.COMM_WORLD.Recv(token, 0, 1, MPI.INT, 0, 0);
+            if (token[0] != 1) {
+                throw new MPIException(MPIException.ERR_OTHER, "rank " + rank + " got " + token[0] + " from rank 0");
+            }
+        }
     }
 
     /**
