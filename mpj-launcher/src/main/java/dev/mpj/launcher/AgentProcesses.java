@@ -39,6 +39,7 @@ final class AgentProcesses {
         List<String> command = new ArrayList<>();
         command.add(RankCommand.javaExecutable());
         command.addAll(JVM_FLAGS);
+        command.addAll(JvmStartFlags.FLAGS);
         command.addAll(sharedArchiveFlags());
         command.add("-D" + LAUNCHER_PROPERTY + "="
                 + System.getProperty(LAUNCHER_PROPERTY, Long.toString(ProcessHandle.current().pid())));

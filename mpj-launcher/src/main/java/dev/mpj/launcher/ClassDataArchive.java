@@ -309,8 +309,9 @@ public final class ClassDataArchive {
         Path launcherTmp = directory.resolve(name + "." + pid + ".launcher.tmp");
         Path aotConfiguration = directory.resolve(name + "." + pid + ".aotconf.tmp");
         Path log = directory.resolve(name + "." + pid + ".log");
-        List<String> command = java(List.of("-XX:ArchiveClassesAtExit=" + launcherTmp, "-XX:TieredStopAtLevel=1",
-                "-Xmx64m"));
+        List<String> launcherFlags = new ArrayList<>(JvmStartFlags.FLAGS);
+        launcherFlags.addAll(List.of("-XX:ArchiveClassesAtExit=" + launcherTmp, "-XX:TieredStopAtLevel=1", "-Xmx64m"));
+        List<String> command = java(launcherFlags);
         command.addAll(List.of(MpjRun.class.getName(),
                 "-np", "3", "--fake-nodes", "2", "--timeout", Long.toString(TRAINING_TIMEOUT_SECONDS - 10),
                 ArchiveTraining.class.getName()));

@@ -32,13 +32,15 @@ public final class RankCommand {
 
     /**
      * Agrona 2.x reaches {@code jdk.internal.misc.Unsafe}. From Java 23 on, JCTools' use of {@code sun.misc.Unsafe}
-     * is also allowed outright: Java 24 warns at its first use (JEP 498), four lines from every rank.
+     * is also allowed outright: Java 24 warns at its first use (JEP 498), four lines from every rank. Then the
+     * {@link JvmStartFlags}.
      */
     static List<String> requiredJvmFlags(int javaFeatureVersion) {
         List<String> flags = new ArrayList<>(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
         if (javaFeatureVersion >= 23) {
             flags.add("--sun-misc-unsafe-memory-access=allow");
         }
+        flags.addAll(JvmStartFlags.FLAGS);
         return List.copyOf(flags);
     }
 

@@ -65,10 +65,13 @@ class RankCommandTest {
 
     @Test
     void unsafeIsAllowedOutrightFromJava23OnAndTheInternalPackageAlwaysExported() {
-        assertEquals(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"),
-                RankCommand.requiredJvmFlags(17));
-        assertEquals(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow"), RankCommand.requiredJvmFlags(25));
+        List<String> java17 = new ArrayList<>(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        java17.addAll(JvmStartFlags.FLAGS);
+        assertEquals(java17, RankCommand.requiredJvmFlags(17));
+        List<String> java25 = new ArrayList<>(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow"));
+        java25.addAll(JvmStartFlags.FLAGS);
+        assertEquals(java25, RankCommand.requiredJvmFlags(25));
     }
 
     @Test
