@@ -1,9 +1,11 @@
 package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.pmi.wire.PmiException;
+import org.agrona.UnsafeApi;
 
 import java.io.IOException;
 import java.lang.invoke.VarHandle;
+import java.nio.Buffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
@@ -26,11 +28,11 @@ import java.util.EnumSet;
  * Keys hash (the key's {@link String#hashCode}, which the JDK has compiled and caches) to a bucket and probe linearly. The writer appends the entry, then publishes it by an ordered
  * write of the bucket, so a reader that sees the bucket sees the whole entry; putting a key again appends a new
  * entry and points the bucket at it. Nothing is ever removed, so readers need no lock. Keys and values are PMI's
- * printable ASCII. Writer and readers access the mapping through the buffer's own accessors with {@link VarHandle}
- * fences for the ordering. Not through Agrona: a rank maps the table before it enters its first fence, and Agrona's
- * first buffer initialises the JDK's process API (its {@code SystemUtil} reads the pid) on that critical path; a
- * rank makes only a few gets, all of them cold, so a get reads an entry in one bulk copy and decodes it without a
- * charset scan, and a reader {@link #warm warms} the table while it waits in its first fence when many gets follow.
+ * printable ASCII. The writer accesses the mapping through the buffer's own accessors with {@link VarHandle} fences
+ * for the ordering; a reader in a rank's JVM loads straight from the mapping's address ({@link IntView}). A rank
+ * makes only a few gets, all of them interpreted and cold, so a get reads an entry in one bulk copy and decodes it
+ * without a charset scan, and a reader {@link #warm warms} the table while it waits in its first fence when many
+ * gets follow.
  */
 public final class SharedKvsTable implements AutoCloseable {
     /** The field of mpjrun's PMI-1 {@code maxes} reply that gives the table's path. */
@@ -53,6 +55,9 @@ public final class SharedKvsTable implements AutoCloseable {
     /** The data bytes a reader's warm-up maps beside the header and the index: where a job's first fences write. */
     private static final int WARM_DATA_BYTES = 1 << 18;
     private static final int PAGE = 4096;
+    /** Whether this JVM lets {@link UnsafeApi} reach {@code jdk.internal.misc} (a class literal: not initialised). */
+    private static final boolean UNSAFE_EXPORTED =
+            Object.class.getModule().isExported("jdk.internal.misc", UnsafeApi.class.getModule());
 
     private final IntView buffer;
     private final int buckets;
@@ -62,8 +67,8 @@ public final class SharedKvsTable implements AutoCloseable {
     private boolean closed;
     private boolean warmed;
 
-    private SharedKvsTable(MappedByteBuffer mapped, boolean writer) {
-        this.buffer = new IntView(mapped);
+    private SharedKvsTable(MappedByteBuffer mapped, boolean writer, boolean direct) {
+        this.buffer = new IntView(mapped, direct);
         this.writer = writer;
         if (buffer.capacity() < HEADER || buffer.getIntVolatile(MAGIC_OFFSET) != MAGIC) {
             throw new PmiException("not a shared PMI key-value table (bad magic)");
@@ -90,12 +95,12 @@ public final class SharedKvsTable implements AutoCloseable {
         }
         MappedByteBuffer mapped = map(file, length, true);
         try {
-            IntView b = new IntView(mapped);
+            IntView b = new IntView(mapped, false);
             b.putInt(BUCKETS_OFFSET, buckets);
             b.putInt(CAPACITY_OFFSET, capacity);
             b.putInt(USED_OFFSET, 0);
             b.putIntOrdered(MAGIC_OFFSET, MAGIC); // last: a reader that sees the magic sees the header
-            SharedKvsTable table = new SharedKvsTable(mapped, true);
+            SharedKvsTable table = new SharedKvsTable(mapped, true, false);
             table.put(WARM_KEY, "1");
             return table;
         } catch (RuntimeException | Error e) {
@@ -108,9 +113,19 @@ public final class SharedKvsTable implements AutoCloseable {
         }
     }
 
-    /** Maps an existing table for reading. */
+    /** Maps an existing table for reading, straight from the mapping's address when this JVM allows it. */
     public static SharedKvsTable open(Path file) {
-        return new SharedKvsTable(map(file, -1, false), false);
+        return open(file, true);
+    }
+
+    /** As {@link #open(Path)}, or with {@code direct} false through the buffer's accessors wherever it runs. */
+    static SharedKvsTable open(Path file, boolean direct) {
+        return new SharedKvsTable(map(file, -1, false), false, direct);
+    }
+
+    /** Whether gets load from the mapping's address ({@link UnsafeApi}) rather than through the buffer. */
+    boolean readsDirectly() {
+        return buffer.address != 0;
     }
 
     /** As {@link #open}, or null when the file cannot be mapped as a table (another host's path, say). */
@@ -218,11 +233,19 @@ public final class SharedKvsTable implements AutoCloseable {
 
     /** The value of the entry at data offset {@code offset} when its key is {@code key}, else null. */
     private String valueIfKey(int offset, byte[] key) {
+        // a direct read has no bounds check of its own: a corrupt entry must fail here, not outside the mapping
+        if (offset < 0 || offset > capacity - ENTRY_HEADER) {
+            throw corruptEntry(offset);
+        }
         int at = dataOffset + offset;
         if (buffer.getInt(at) != key.length) {
             return null;
         }
-        byte[] entry = new byte[key.length + buffer.getInt(at + 4)];
+        int valueLength = buffer.getInt(at + 4);
+        if (valueLength < 0 || (long) offset + ENTRY_HEADER + key.length + valueLength > capacity) {
+            throw corruptEntry(offset);
+        }
+        byte[] entry = new byte[key.length + valueLength];
         buffer.getBytes(at + ENTRY_HEADER, entry); // key and value in one copy
         for (int i = 0; i < key.length; i++) { // no call: cheaper interpreted than Arrays.equals
             if (entry[i] != key[i]) {
@@ -230,6 +253,10 @@ public final class SharedKvsTable implements AutoCloseable {
             }
         }
         return new String(entry, key.length, entry.length - key.length, StandardCharsets.ISO_8859_1);
+    }
+
+    private static PmiException corruptEntry(int offset) {
+        return new PmiException("a corrupt entry at offset " + offset + " of the shared PMI key-value table");
     }
 
     private static int align4(int n) {
@@ -256,16 +283,26 @@ public final class SharedKvsTable implements AutoCloseable {
 
     /**
      * The int and byte accesses the table makes, over the mapped buffer in native order (ints 4-aligned, so each is
-     * one load or store), the ordered accesses a fence beside a plain one, which costs an interpreted caller fewer
-     * calls than a {@link VarHandle} view.
+     * one load or store). A reader in a JVM that exports {@code jdk.internal.misc} (the ranks') loads ints straight
+     * from the mapping's address through Agrona's {@link UnsafeApi}, one static call to a native method, where the
+     * buffer's own accessor is a chain of a dozen calls that a rank's few gets run interpreted and cache-cold. That
+     * class's initialisation only fetches the JDK's {@code Unsafe}: no Agrona buffer is made, so nothing else of
+     * Agrona's starts before the rank's first fence. The writer, in mpjrun's JVM without that export, uses the
+     * buffer's accessors with {@link VarHandle} fences; both see native-order ints.
      */
     private static final class IntView {
         /** Kept while the table is used: the mapping lives as long as this buffer. */
         private final MappedByteBuffer b;
+        /** Where a byte array's elements begin, for {@link UnsafeApi#copyMemory}: a field, not a linked call site. */
+        private static final long BYTE_ARRAY_BASE = UNSAFE_EXPORTED ? sun.misc.Unsafe.ARRAY_BYTE_BASE_OFFSET : 0;
+        /** The mapping's address for {@link UnsafeApi}'s loads, or 0 to use the buffer's accessors. */
+        private final long address;
 
-        IntView(MappedByteBuffer b) {
+        IntView(MappedByteBuffer b, boolean direct) {
             this.b = b;
             b.order(ByteOrder.nativeOrder());
+            this.address = direct && UNSAFE_EXPORTED
+                    ? UnsafeApi.getLong(b, UnsafeApi.objectFieldOffset(Buffer.class, "address")) : 0;
         }
 
         int capacity() {
@@ -273,11 +310,14 @@ public final class SharedKvsTable implements AutoCloseable {
         }
 
         int getInt(int at) {
-            return b.getInt(at);
+            return address != 0 ? UnsafeApi.getInt(null, address + at) : b.getInt(at);
         }
 
         /** An acquiring load: what follows it sees what the writer wrote before the matching release. */
         int getIntVolatile(int at) {
+            if (address != 0) {
+                return UnsafeApi.getIntAcquire(null, address + at);
+            }
             int v = b.getInt(at);
             VarHandle.acquireFence();
             return v;
@@ -304,7 +344,11 @@ public final class SharedKvsTable implements AutoCloseable {
         }
 
         void getBytes(int at, byte[] into) {
-            b.get(at, into);
+            if (address != 0) {
+                UnsafeApi.copyMemory(null, address + at, into, BYTE_ARRAY_BASE, into.length);
+            } else {
+                b.get(at, into);
+            }
         }
 
         void putBytes(int at, byte[] bytes) {

@@ -4,9 +4,16 @@ import dev.mpj.runtime.pmi.wire.PmiException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -15,7 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The shared-memory KVS table over a real mapped file: a writer's mapping and readers' mappings of its file. */
+/**
+ * The shared-memory KVS table over a real mapped file: a writer's mapping and readers' mappings of its file, each
+ * reader both ways a JVM may read it (straight from the mapping's address, as the ranks do, or through the buffer).
+ */
 @Timeout(60)
 class SharedKvsTableTest {
     @TempDir
@@ -25,11 +35,12 @@ class SharedKvsTableTest {
         return Integer.toHexString(i * 7919).repeat(1 + i % 9);
     }
 
-    @Test
-    void aReaderMappingFindsEveryKeyTheWriterPutAndNoOther() {
+    @ParameterizedTest(name = "direct reads {0}")
+    @ValueSource(booleans = {true, false})
+    void aReaderMappingFindsEveryKeyTheWriterPutAndNoOther(boolean direct) {
         Path file = dir.resolve("kvs");
         try (SharedKvsTable writer = SharedKvsTable.create(file, 5000, 5000 * 80);
-             SharedKvsTable reader = SharedKvsTable.open(file)) {
+             SharedKvsTable reader = SharedKvsTable.open(file, direct)) {
             for (int i = 0; i < 5000; i++) {
                 writer.put("mpj-card-" + i, value(i));
             }
@@ -41,11 +52,12 @@ class SharedKvsTableTest {
         }
     }
 
-    @Test
-    void aReaderWarmedBeforeTheWriterFillsTheTableFindsWhatItPutsAfter() {
+    @ParameterizedTest(name = "direct reads {0}")
+    @ValueSource(booleans = {true, false})
+    void aReaderWarmedBeforeTheWriterFillsTheTableFindsWhatItPutsAfter(boolean direct) {
         Path file = dir.resolve("kvs");
         try (SharedKvsTable writer = SharedKvsTable.create(file, 5000, 5000 * 80);
-             SharedKvsTable reader = SharedKvsTable.open(file)) {
+             SharedKvsTable reader = SharedKvsTable.open(file, direct)) {
             assertTrue(reader.warm(), "maps the pages a rank reads first while its fence is pending");
             assertFalse(reader.warm(), "once");
             for (int i = 0; i < 5000; i++) {
@@ -58,23 +70,25 @@ class SharedKvsTableTest {
         }
     }
 
-    @Test
-    void puttingAKeyAgainReplacesItsValueForReaders() {
+    @ParameterizedTest(name = "direct reads {0}")
+    @ValueSource(booleans = {true, false})
+    void puttingAKeyAgainReplacesItsValueForReaders(boolean direct) {
         Path file = dir.resolve("kvs");
         try (SharedKvsTable writer = SharedKvsTable.create(file, 4, 256);
-             SharedKvsTable reader = SharedKvsTable.open(file)) {
+             SharedKvsTable reader = SharedKvsTable.open(file, direct)) {
             writer.put("k", "first");
             writer.put("k", "second");
             assertEquals("second", reader.get("k"));
         }
     }
 
-    @Test
-    void aReaderRacingTheWriterSeesEachKeyEitherMissingOrWhole() throws Exception {
+    @ParameterizedTest(name = "direct reads {0}")
+    @ValueSource(booleans = {true, false})
+    void aReaderRacingTheWriterSeesEachKeyEitherMissingOrWhole(boolean direct) throws Exception {
         Path file = dir.resolve("kvs");
         int keys = 20000;
         try (SharedKvsTable writer = SharedKvsTable.create(file, keys, keys * 80);
-             SharedKvsTable reader = SharedKvsTable.open(file)) {
+             SharedKvsTable reader = SharedKvsTable.open(file, direct)) {
             AtomicReference<String> torn = new AtomicReference<>();
             Thread racing = new Thread(() -> {
                 for (int round = 0; round < 20 && torn.get() == null; round++) {
@@ -92,6 +106,40 @@ class SharedKvsTableTest {
             }
             racing.join();
             assertNull(torn.get());
+        }
+    }
+
+    @Test
+    void aReaderInAJvmThatExportsJdkInternalMiscReadsStraightFromTheMapping() {
+        Path file = dir.resolve("kvs");
+        try (SharedKvsTable writer = SharedKvsTable.create(file, 4, 256);
+             SharedKvsTable reader = SharedKvsTable.open(file);
+             SharedKvsTable throughBuffer = SharedKvsTable.open(file, false)) {
+            assertTrue(Object.class.getModule().isExported("jdk.internal.misc", getClass().getModule()),
+                    "the build gives the tests' JVM the ranks' export");
+            assertTrue(reader.readsDirectly());
+            assertFalse(throughBuffer.readsDirectly());
+            assertFalse(writer.readsDirectly(), "the writer, in mpjrun's JVM, writes through the buffer");
+        }
+    }
+
+    @ParameterizedTest(name = "direct reads {0}")
+    @ValueSource(booleans = {true, false})
+    void anEntryWithACorruptLengthFailsTheGetRatherThanReadingPastTheMapping(boolean direct) throws Exception {
+        Path file = dir.resolve("kvs");
+        String key = "mpj-corrupt-entry";
+        try (SharedKvsTable writer = SharedKvsTable.create(file, 4, 256);
+             SharedKvsTable reader = SharedKvsTable.open(file, direct)) {
+            writer.put(key, "v");
+            byte[] bytes = Files.readAllBytes(file);
+            int keyAt = new String(bytes, StandardCharsets.ISO_8859_1).indexOf(key);
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+                ByteBuffer huge = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder());
+                huge.putInt(0, Integer.MAX_VALUE / 2);
+                channel.write(huge, keyAt - 4); // the entry's value length, just before its key
+            }
+            PmiException e = assertThrows(PmiException.class, () -> reader.get(key));
+            assertTrue(e.getMessage().startsWith("a corrupt entry"), e.getMessage());
         }
     }
 
