@@ -2,6 +2,7 @@ package dev.mpj.runtime.init;
 
 import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.pmi.PmiClients;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,15 +30,18 @@ final class InitWatchdog implements Runnable {
     private final int seconds;
     /** The mpjrun to watch, or null. */
     private final LauncherWatchdog launcher;
+    /** Whether this process will map a node segment, so that its thread first runs {@link ProcessApiWarmUp}. */
+    private final boolean warmUp;
     private volatile int rank = -1;
     /** The node segment's file, once this rank knows it: removed when the watchdog fires. */
     private volatile Path segmentFile;
     private boolean disarmed; // guarded by this
 
-    private InitWatchdog(InitReport report, int seconds, LauncherWatchdog launcher) {
+    private InitWatchdog(InitReport report, int seconds, LauncherWatchdog launcher, boolean warmUp) {
         this.report = report;
         this.seconds = seconds;
         this.launcher = launcher;
+        this.warmUp = warmUp;
     }
 
     /**
@@ -45,7 +49,9 @@ final class InitWatchdog implements Runnable {
      * watch of the launcher {@code env} names, if any.
      */
     static InitWatchdog arm(Settings settings, InitReport report, Map<String, String> env) {
-        InitWatchdog w = new InitWatchdog(report, settings.initTimeoutSeconds(), LauncherWatchdog.of(env));
+        // a process that will run alone maps no segment: it is spared the warm-up
+        InitWatchdog w = new InitWatchdog(report, settings.initTimeoutSeconds(), LauncherWatchdog.of(env),
+                PmiClients.offersProcessManager(settings, env));
         // a plain daemon thread: a delayed CompletableFuture would load its executor machinery during init
         Thread t = new Thread(w, "mpj-watchdog");
         t.setDaemon(true);
@@ -56,6 +62,9 @@ final class InitWatchdog implements Runnable {
     @Override
     public void run() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds + GRACE_SECONDS);
+        if (warmUp) {
+            ProcessApiWarmUp.run();
+        }
         try {
             while (waitArmed(deadline)) {
                 if (launcher != null) {

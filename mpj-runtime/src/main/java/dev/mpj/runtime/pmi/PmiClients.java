@@ -67,6 +67,18 @@ public final class PmiClients {
         }
     }
 
+    /**
+     * Whether {@link #fromEnvironment} will talk to a process manager rather than make a singleton: the same
+     * choice, made without connecting. Another thread may then ready what a job of several ranks needs.
+     */
+    public static boolean offersProcessManager(Settings settings, Map<String, String> env) {
+        PmiDialect choice = settings.pmi();
+        if (choice == PmiDialect.AUTO) {
+            return variable(env, "PMI_FD") != null || variable(env, "PMI_PORT") != null || underPmixServer(env);
+        }
+        return choice != PmiDialect.SINGLETON;
+    }
+
     /** A PMI-1 or PMI-2 client over whatever the environment offers, PMI_FD first (as MPICH), or null. */
     private static PmiClient wireIfOffered(Map<String, String> env, boolean pmi2) {
         String fd = variable(env, "PMI_FD");

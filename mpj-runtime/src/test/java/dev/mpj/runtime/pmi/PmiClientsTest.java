@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 @Timeout(20)
 class PmiClientsTest {
@@ -184,5 +186,22 @@ class PmiClientsTest {
         assertTrue(message.contains("PMIx"), message);
         assertTrue(message.contains("mpjrun") && message.contains("mpiexec") && message.contains("srun --mpi=pmi2"),
                 message);
+    }
+
+    /** The choice {@code offersProcessManager} announces is the one {@code fromEnvironment} makes. */
+    @ParameterizedTest(name = "mpj.pmi={0}, {1}={2}: {3}")
+    @CsvSource({
+            "auto, NONE, '', false",
+            "auto, PMI_PORT, 127.0.0.1:5000, true",
+            "auto, PMI_FD, 5, true",
+            "auto, PMIX_NAMESPACE, ns, true",
+            "auto, PMI_PORT, '  ', false",
+            "pmi1, NONE, '', true",
+            "pmix, NONE, '', true",
+            "singleton, PMI_FD, 5, false"})
+    void offersAProcessManagerExactlyWhenTheClientWouldTalkToOne(String dialect, String variable, String value,
+                                                                boolean expected) {
+        Map<String, String> env = variable.equals("NONE") ? Map.of() : Map.of(variable, value);
+        assertEquals(expected, PmiClients.offersProcessManager(pmi(dialect), env));
     }
 }

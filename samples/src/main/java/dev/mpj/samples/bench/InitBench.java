@@ -18,7 +18,7 @@ import java.util.Locale;
  *   nodes: 4, exchange: roots
  *   phases (median over ranks, ms): pmi … exchange … connections …
  *   work overlapping the pending fence (median over ranks, ms): …
- *   process CPU at the end of MPI.Init, JVM start included (median over ranks, ms): cpu … initcpu …
+ *   process CPU at the end of MPI.Init, JVM start included (median over ranks, ms): cpu … initcpu … maincpu …
  *   exchange PMI operations of the job: puts=4 gets=12 (formula N puts, N(N−1) gets: puts=4 gets=12)
  *   pmi get median 31.0 us (over 36 gets, min 12.0 us, max 95.0 us)
  *   pmi get median by order in the rank (us): 1: 80.0, 2: 40.0, …
@@ -27,7 +27,9 @@ import java.util.Locale;
  * takes it over the ranks' first gets, their second gets and so on, which tells the cold gets from the others.
  * The process CPU (every thread's run time, {@link ProcessCpu}) is read when {@code MPI.Init} returns, JVM start
  * included ({@code cpu}), and at the entry of {@code main}, so {@code initcpu} is {@code MPI.Init}'s own, JIT and
- * collector threads included; a busy machine blurs both less than the wall clock.
+ * collector threads included; {@code maincpu} is the CPU of the thread that called {@code MPI.Init} alone, the
+ * work on its critical path that other threads do not take over; a busy machine blurs these less than the wall
+ * clock.
  * Options: {@code --exchange simple|shm|roots|ring|auto} (sets {@code mpj.addressExchange} before init),
  * {@code --irregular} (forces the card-length agreement), {@code --csv} (adds one machine-readable line starting
  * with {@code csv,}).
@@ -50,7 +52,9 @@ public final class InitBench {
     private static final int CPU = TIMED_GETS + 1;
     /** The process's CPU time from the entry of main until MPI.Init returned: MPI.Init's, every thread's. */
     private static final int INIT_CPU = CPU + 1;
-    private static final int FIELDS = INIT_CPU + 1;
+    /** The CPU time of the thread that called MPI.Init, from the entry of main until MPI.Init returned. */
+    private static final int MAIN_CPU = INIT_CPU + 1;
+    private static final int FIELDS = MAIN_CPU + 1;
     private static final int TAG = 7;
 
     private InitBench() {
@@ -58,6 +62,7 @@ public final class InitBench {
 
     public static void main(String[] args) {
         double cpuAtStart = ProcessCpu.millis(); // before the clock starts: its own cost is not MPI.Init's
+        double threadCpuAtStart = ProcessCpu.threadMillis();
         long start = System.nanoTime();
         boolean csv = false;
         boolean help = false;
@@ -81,6 +86,7 @@ public final class InitBench {
             JobExit.usage("usage: initbench [--exchange simple|shm|roots|ring|auto] [--irregular] [--csv]");
         }
         double initMs = (System.nanoTime() - start) / 1e6;
+        double threadCpuMs = ProcessCpu.threadMillis();
         double cpuMs = ProcessCpu.millis();
         InitReport report = MpjRuntime.current().initReport();
         double[] mine = new double[FIELDS];
@@ -98,6 +104,7 @@ public final class InitBench {
         mine[TIMED_GETS] = getNanos.length;
         mine[CPU] = cpuMs;
         mine[INIT_CPU] = cpuMs - cpuAtStart;
+        mine[MAIN_CPU] = threadCpuMs < 0 || threadCpuAtStart < 0 ? -1 : threadCpuMs - threadCpuAtStart;
 
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
@@ -142,7 +149,8 @@ public final class InitBench {
         double cpu = median(column(all, CPU));
         if (cpu >= 0) {
             Lines.printf("process CPU at the end of MPI.Init, JVM start included (median over ranks, ms): cpu %.1f"
-                    + " initcpu %.1f%n", cpu, median(column(all, INIT_CPU)));
+                    + " initcpu %.1f maincpu %.1f%n", cpu, median(column(all, INIT_CPU)),
+                    median(column(all, MAIN_CPU)));
         }
         long allgathers = (long) Arrays.stream(column(all, ALLGATHERS)).sum();
         Lines.printf("exchange PMI operations of the job: puts=%d gets=%d%s (formula %s)%n", puts, gets,

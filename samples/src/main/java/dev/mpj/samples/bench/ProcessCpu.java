@@ -13,6 +13,7 @@ import java.io.IOException;
  */
 final class ProcessCpu {
     private static final File TASKS = new File("/proc/self/task");
+    private static final File THIS_THREAD = new File("/proc/thread-self/schedstat");
 
     private ProcessCpu() {
     }
@@ -33,6 +34,19 @@ final class ProcessCpu {
             }
         }
         return nanos / 1e6;
+    }
+
+    /**
+     * Milliseconds the calling thread has run, or -1 where {@code /proc} does not give them: for the thread that
+     * calls {@code MPI.Init}, the work on its critical path, apart from what other threads do alongside.
+     */
+    static double threadMillis() {
+        byte[] buffer = new byte[64];
+        try (FileInputStream in = new FileInputStream(THIS_THREAD)) {
+            return leadingNumber(buffer, in.read(buffer)) / 1e6;
+        } catch (IOException e) {
+            return -1;
+        }
     }
 
     private static long leadingNumber(byte[] b, int n) {
