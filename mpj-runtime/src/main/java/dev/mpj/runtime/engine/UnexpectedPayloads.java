@@ -12,8 +12,8 @@ import java.util.Arrays;
  * The free buffers kept add up to at most {@code retainedBytes}: the eager credit, which already bounds the charged
  * eager bytes one peer may have unmatched here, so a pool that size serves a peer that uses its whole budget, and a
  * rank holds no more than that for the pool once the traffic has passed. Payloads of at most
- * {@link EagerCredit#FREE_BYTES} are neither charged nor bounded in number, and cost less to allocate than to pool:
- * they get arrays of their own. Not thread-safe: the engine calls it under its lock only.
+ * {@link EagerCredit#FREE_BYTES} are neither charged nor bounded in number: they get arrays of their own, so what
+ * the pool hands out stays within what the credit bounds. Not thread-safe: the engine calls it under its lock only.
  */
 final class UnexpectedPayloads {
     static final int MIN_CLASS = 64;
