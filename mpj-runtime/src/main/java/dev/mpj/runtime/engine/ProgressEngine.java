@@ -69,6 +69,7 @@ public final class ProgressEngine implements FrameSink {
     private volatile Queue<InboundFrame> inbox;
     private final PostedReceives posted = new PostedReceives();
     private final UnexpectedMessages unexpected = new UnexpectedMessages();
+    private final UnexpectedPayloads payloads;
     private final Long2ObjectHashMap<SendOperation> sendsInFlight = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ReceiveOperation> receivesInFlight = new Long2ObjectHashMap<>();
     private final ByteBuffer header = FrameHeader.allocate();
@@ -145,6 +146,7 @@ public final class ProgressEngine implements FrameSink {
         this.eagerThreshold = settings.eagerThreshold();
         this.chunkSize = settings.rendezvousChunk();
         this.credit = new EagerCredit(settings.eagerCredit());
+        this.payloads = new UnexpectedPayloads(settings.eagerCredit());
         this.waitPolicy = waitPolicy;
         linkAccessors();
     }
@@ -375,7 +377,7 @@ public final class ProgressEngine implements FrameSink {
             op.finish();
         } else if (!sync && length <= eagerThreshold) {
             unexpected.add(new UnexpectedMessage(FrameHeader.EAGER, op.context, rank, op.tag, length, 0,
-                    copyOf(op.data, op.data.position(), length), null));
+                    payloads.copyOf(op.data, op.data.position(), length), null));
             op.finish();
         } else {
             // Held by reference like a rendezvous: completes when a receive matches it.
@@ -799,7 +801,7 @@ public final class ProgressEngine implements FrameSink {
         ReceiveOperation r = posted.take(context, peer, tag);
         if (r == null) {
             unexpected.add(new UnexpectedMessage(kind, context, peer, tag, length, cookie,
-                    copyOf(frame, from, length), null));
+                    payloads.copyOf(frame, from, length), null));
             return;
         }
         allPostedMatched = posted.size() == 0;
@@ -882,6 +884,7 @@ public final class ProgressEngine implements FrameSink {
             }
             r.match(m.source, m.tag, m.length);
             r.deliver(0, m.data, 0, m.data.limit());
+            payloads.giveBack(m.data);
             r.markComplete();
             if (m.kind == FrameHeader.EAGER_SYNC) {
                 sendControl(m.source, FrameHeader.ACK, m.cookie, 0);
@@ -896,6 +899,16 @@ public final class ProgressEngine implements FrameSink {
     private void returnCredit() {
         if (credit.anyDue()) {
             credit.drainDue(creditReturns);
+        }
+    }
+
+    /** Bytes of free buffers kept for unexpected eager payloads (for tests). */
+    long pooledPayloadBytes() {
+        lock.lock();
+        try {
+            return payloads.retainedBytes();
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -920,9 +933,5 @@ public final class ProgressEngine implements FrameSink {
         public void send(int peer, long bytes) {
             sendControl(peer, FrameHeader.CREDIT, 0, bytes);
         }
-    }
-
-    private static ByteBuffer copyOf(ByteBuffer src, int from, int length) {
-        return ByteBuffer.allocate(length).put(0, src, from, length);
     }
 }

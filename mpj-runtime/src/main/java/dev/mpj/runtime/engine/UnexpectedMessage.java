@@ -3,7 +3,8 @@ package dev.mpj.runtime.engine;
 import java.nio.ByteBuffer;
 
 /**
- * A message that arrived before a matching receive was posted. Eager data is held as a private copy;
+ * A message that arrived before a matching receive was posted. Eager data is held as a private copy, in a buffer
+ * of the engine's {@link UnexpectedPayloads} that goes back there once a receive has copied it out;
  * a rendezvous request holds no data (the sender keeps it until cleared), so a large unexpected
  * message costs only this envelope.
  */
@@ -15,7 +16,7 @@ final class UnexpectedMessage {
     final long length;
     /** The sender's request id (synchronous eager and rendezvous). */
     final long cookie;
-    /** Eager payload copy, or null. */
+    /** Eager payload copy, limit its length, or null. */
     final ByteBuffer data;
     /** For a message this rank sent to itself above the eager threshold or synchronously: the send. */
     final SendOperation selfSend;
