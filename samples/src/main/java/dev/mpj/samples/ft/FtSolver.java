@@ -70,10 +70,7 @@ final class FtSolver {
                 for (int j = 1; j <= d[1]; j++) {
                     int jj = Math.floorMod(j + ys - 2 + c.ny / 2, c.ny) - c.ny / 2;
                     int ij2 = jj * jj + ii2;
-                    for (int k = 1; k <= d[2]; k++) {
-                        int kk = Math.floorMod(k + zs - 2 + c.nz / 2, c.nz) - c.nz / 2;
-                        twiddle[(i - 1) + d[0] * ((j - 1) + d[1] * (k - 1))] = Math.exp(ap * (double) (kk * kk + ij2));
-                    }
+                    twiddleLine(ap, ij2, zs, c.nz, d[2], (i - 1) + d[0] * (j - 1), d[0] * d[1]);
                 }
             }
             return;
@@ -85,11 +82,20 @@ final class FtSolver {
             for (int j = 1; j <= d[2]; j++) {
                 int jj = Math.floorMod(j + ys - 2 + c.ny / 2, c.ny) - c.ny / 2;
                 int ij2 = jj * jj + ii2;
-                for (int k = 1; k <= d[0]; k++) {
-                    int kk = Math.floorMod(k + zs - 2 + c.nz / 2, c.nz) - c.nz / 2;
-                    twiddle[(k - 1) + d[0] * ((i - 1) + d[1] * (j - 1))] = Math.exp(ap * (double) (kk * kk + ij2));
-                }
+                twiddleLine(ap, ij2, zs, c.nz, d[0], d[0] * ((i - 1) + d[1] * (j - 1)), 1);
             }
+        }
+    }
+
+    /**
+     * One z line of {@link #computeIndexMap}: {@code twiddle[at + stride * (k - 1)]} for k = 1..count. A method
+     * called once per line, so that the JIT compiles it from whole calls rather than on the stack of the one
+     * call of {@code computeIndexMap}, whose profile has not yet seen the outer loops end.
+     */
+    private void twiddleLine(double ap, int ij2, int zs, int nz, int count, int at, int stride) {
+        for (int k = 1; k <= count; k++, at += stride) {
+            int kk = Math.floorMod(k + zs - 2 + nz / 2, nz) - nz / 2;
+            twiddle[at] = Math.exp(ap * (double) (kk * kk + ij2));
         }
     }
 
