@@ -110,11 +110,16 @@ final class FtSolver {
         long skip = 2L * c.nx * ((long) (layout.zstart[1] - 1) * c.ny + (layout.ystart[1] - 1));
         NpbRandom.randlc(start, NpbRandom.ipow46(NpbRandom.A, skip));
         double planeStride = NpbRandom.ipow46(NpbRandom.A, 2L * c.nx * c.ny);
-        int plane = 2 * c.nx * d[1];
+        int line = 2 * c.nx;
+        int plane = line * d[1];
         double[] x0 = new double[1];
         for (int k = 0; k < d[2]; k++) {
             x0[0] = start[0];
-            NpbRandom.vranlc(plane, x0, NpbRandom.A, u, plane * k);
+            // a call per x line, not per plane, so that the JIT compiles vranlc from whole calls rather than on the
+            // stack of the first, whose profile has not seen its loop end; x0 carries the sequence on
+            for (int j = 0; j < d[1]; j++) {
+                NpbRandom.vranlc(line, x0, NpbRandom.A, u, plane * k + line * j);
+            }
             if (k != d[2] - 1) {
                 NpbRandom.randlc(start, planeStride);
             }
