@@ -586,9 +586,10 @@ public final class ProgressEngine implements FrameSink {
 
     /**
      * Every test of the wait loop, the caller's condition and the engine's own two, goes through this one call
-     * site. Its type profile so holds three classes from the loop's first profiled pass, and C2 compiles a plain
-     * interface call here: a type guard on the classes the job's first waits passed would fail at the first wait on
-     * another class (a collective's after point-to-point, say), and the loop would be compiled again.
+     * site. Its type profile so holds three classes from the loop's first profiled pass that idles, and C2
+     * compiles a plain interface call here: a type guard on the classes the job's first waits passed would fail
+     * at the first wait on another class (a collective's after point-to-point, say), and the loop would be
+     * compiled again.
      */
     private static boolean holds(BooleanSupplier test) {
         return test.getAsBoolean();
