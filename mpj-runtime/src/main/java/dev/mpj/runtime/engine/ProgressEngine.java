@@ -90,6 +90,8 @@ public final class ProgressEngine implements FrameSink {
     private FrameRouter router;
     /** Work advanced on every progress pass besides frames (non-blocking collectives); MPI thread only. */
     private final ArrayList<Task> tasks = new ArrayList<>();
+    private final BooleanSupplier jobFailed = new JobFailed();
+    private final BooleanSupplier frameWaiting = new FrameWaiting();
     private long nextId = 1;
     /** Receive operations their callers released ({@link #release}), made anew for the next receives. */
     private final SpareReceives spares = new SpareReceives();
@@ -511,9 +513,17 @@ public final class ProgressEngine implements FrameSink {
      * runs makes progress for all: {@code done} reads completion flags that need no lock.
      */
     public void await(BooleanSupplier done) {
-        if (done.getAsBoolean()) {
-            return;
+        if (!done.getAsBoolean()) {
+            awaitPending(done);
         }
+    }
+
+    /**
+     * The wait loop of {@link #await}, apart from its first test: the JIT compiles this loop on its own (it runs
+     * long in few calls), and the first test, inlined into each caller, speculates there on the caller's own
+     * condition class rather than here on whichever classes the job's first waits happened to pass.
+     */
+    private void awaitPending(BooleanSupplier done) {
         EngineLock l = lock;
         boolean shared = l.sharedWhileIdle();
         IdleStrategy idle = idleStrategy();
@@ -523,12 +533,11 @@ public final class ProgressEngine implements FrameSink {
         try {
             while (true) {
                 int work = drainInbox();
-                if (done.getAsBoolean()) {
+                if (holds(done)) {
                     return;
                 }
-                String f = failure;
-                if (f != null) {
-                    throw new MPIException(MPIException.ERR_PROC_FAILED, f);
+                if (holds(jobFailed)) {
+                    throw new MPIException(MPIException.ERR_PROC_FAILED, failure);
                 }
                 if (work != 0) {
                     idle.reset();
@@ -549,7 +558,7 @@ public final class ProgressEngine implements FrameSink {
                     }
                 } else {
                     parked = Thread.currentThread();
-                    if (inboxEmpty() && failure == null) {
+                    if (!holds(frameWaiting) && !holds(jobFailed)) {
                         idle.idle(0);
                     }
                     parked = null;
@@ -569,11 +578,38 @@ public final class ProgressEngine implements FrameSink {
         Set<Thread> all = parkedThreads;
         all.add(me);
         try {
-            if (inboxEmpty() && failure == null && !done.getAsBoolean()) {
+            if (!holds(frameWaiting) && !holds(jobFailed) && !holds(done)) {
                 idle.idle(0);
             }
         } finally {
             all.remove(me);
+        }
+    }
+
+    /**
+     * Every test of the wait loop, the caller's condition and the engine's own two, goes through this one call
+     * site. Its type profile so holds three classes from the loop's first profiled pass that idles, and C2
+     * compiles a plain interface call here: a type guard on the classes the job's first waits passed would fail
+     * at the first wait on another class (a collective's after point-to-point, say), and the loop would be
+     * compiled again.
+     */
+    private static boolean holds(BooleanSupplier test) {
+        return test.getAsBoolean();
+    }
+
+    /** The job has failed (see {@link #fail}): every wait ends with that error. */
+    private final class JobFailed implements BooleanSupplier {
+        @Override
+        public boolean getAsBoolean() {
+            return failure != null;
+        }
+    }
+
+    /** A frame is in the inbox, pushed since the last pass: the wait makes another pass rather than idle. */
+    private final class FrameWaiting implements BooleanSupplier {
+        @Override
+        public boolean getAsBoolean() {
+            return !inboxEmpty();
         }
     }
 

@@ -409,6 +409,24 @@ class ProgressEngineTest {
     }
 
     @Test
+    void aWaiterAlreadyIdlingIsFailedByAPeerLostOnAnotherThread() throws Exception {
+        Operation recv = h.get(1).receive(room(4), 0, 0, 0);
+        Thread loser = new Thread(() -> {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException ignored) {
+                return;
+            }
+            h.get(1).onPeerLost(0, new RuntimeException("connection reset"));
+        });
+        loser.start();
+        MPIException e = assertThrows(MPIException.class, () -> h.get(1).await(recv::isComplete));
+        loser.join();
+        assertEquals(MPIException.ERR_PROC_FAILED, e.getErrorClass());
+        assertFalse(recv.isComplete());
+    }
+
+    @Test
     void awaitParksAndIsWokenByAFrameFromAnotherThread() throws Exception {
         Operation recv = h.get(1).receive(room(4), 0, 0, 0);
         Thread sender = new Thread(() -> {

@@ -70,10 +70,7 @@ final class FtSolver {
                 for (int j = 1; j <= d[1]; j++) {
                     int jj = Math.floorMod(j + ys - 2 + c.ny / 2, c.ny) - c.ny / 2;
                     int ij2 = jj * jj + ii2;
-                    for (int k = 1; k <= d[2]; k++) {
-                        int kk = Math.floorMod(k + zs - 2 + c.nz / 2, c.nz) - c.nz / 2;
-                        twiddle[(i - 1) + d[0] * ((j - 1) + d[1] * (k - 1))] = Math.exp(ap * (double) (kk * kk + ij2));
-                    }
+                    twiddleLine(ap, ij2, zs, c.nz, d[2], (i - 1) + d[0] * (j - 1), d[0] * d[1]);
                 }
             }
             return;
@@ -85,11 +82,20 @@ final class FtSolver {
             for (int j = 1; j <= d[2]; j++) {
                 int jj = Math.floorMod(j + ys - 2 + c.ny / 2, c.ny) - c.ny / 2;
                 int ij2 = jj * jj + ii2;
-                for (int k = 1; k <= d[0]; k++) {
-                    int kk = Math.floorMod(k + zs - 2 + c.nz / 2, c.nz) - c.nz / 2;
-                    twiddle[(k - 1) + d[0] * ((i - 1) + d[1] * (j - 1))] = Math.exp(ap * (double) (kk * kk + ij2));
-                }
+                twiddleLine(ap, ij2, zs, c.nz, d[0], d[0] * ((i - 1) + d[1] * (j - 1)), 1);
             }
+        }
+    }
+
+    /**
+     * One z line of {@link #computeIndexMap}: {@code twiddle[at + stride * (k - 1)]} for k = 1..count. A method
+     * called once per line, so that the JIT compiles it from whole calls rather than on the stack of the one
+     * call of {@code computeIndexMap}, whose profile has not yet seen the outer loops end.
+     */
+    private void twiddleLine(double ap, int ij2, int zs, int nz, int count, int at, int stride) {
+        for (int k = 1; k <= count; k++, at += stride) {
+            int kk = Math.floorMod(k + zs - 2 + nz / 2, nz) - nz / 2;
+            twiddle[at] = Math.exp(ap * (double) (kk * kk + ij2));
         }
     }
 
@@ -104,11 +110,16 @@ final class FtSolver {
         long skip = 2L * c.nx * ((long) (layout.zstart[1] - 1) * c.ny + (layout.ystart[1] - 1));
         NpbRandom.randlc(start, NpbRandom.ipow46(NpbRandom.A, skip));
         double planeStride = NpbRandom.ipow46(NpbRandom.A, 2L * c.nx * c.ny);
-        int plane = 2 * c.nx * d[1];
+        int line = 2 * c.nx;
+        int plane = line * d[1];
         double[] x0 = new double[1];
         for (int k = 0; k < d[2]; k++) {
             x0[0] = start[0];
-            NpbRandom.vranlc(plane, x0, NpbRandom.A, u, plane * k);
+            // a call per x line, not per plane, so that the JIT compiles vranlc from whole calls rather than on the
+            // stack of the first, whose profile has not seen its loop end; x0 carries the sequence on
+            for (int j = 0; j < d[1]; j++) {
+                NpbRandom.vranlc(line, x0, NpbRandom.A, u, plane * k + line * j);
+            }
             if (k != d[2] - 1) {
                 NpbRandom.randlc(start, planeStride);
             }

@@ -22,12 +22,20 @@ final class Transposes {
             for (int ii = 0; ii < n1; ii += TRANSBLOCK) {
                 int iEnd = Math.min(ii + TRANSBLOCK, n1);
                 for (int i = ii; i < iEnd; i++) {
-                    int to = 2 * (jj + n2 * i);
-                    for (int j = jj, from = 2 * (i + n1 * jj); j < jEnd; j++, to += 2, from += 2 * n1) {
-                        ComplexBytes.put(xout, to, xin, from);
-                    }
+                    transposeRow(xin, 2 * (i + n1 * jj), 2 * n1, xout, 2 * (jj + n2 * i), jEnd - jj);
                 }
             }
+        }
+    }
+
+    /**
+     * One row of a tile: {@code count} elements of xin {@code stride} doubles apart into consecutive elements of
+     * xout. A method of its own, called many times, so that the JIT compiles it from whole calls rather than on the
+     * stack of the first transpose, whose profile has not yet seen the tile loops end.
+     */
+    private static void transposeRow(double[] xin, int from, int stride, byte[] xout, int to, int count) {
+        for (int j = 0; j < count; j++, to += 2, from += stride) {
+            ComplexBytes.put(xout, to, xin, from);
         }
     }
 
