@@ -311,41 +311,35 @@ public abstract class Comm {
 
     // ---- receives ----
 
-    /** Receives a message into {@code buf}; a longer message than {@code count} items raises {@code ERR_TRUNCATE}. */
+    /**
+     * Receives a message into {@code buf}; a longer message than {@code count} items raises {@code ERR_TRUNCATE}.
+     * A dense run of a primitive array other than {@code byte[]} lands in one of the thread's transfer buffers and
+     * is read from it into the array, with no receive buffer or unpacker made per call (a storm of small receives
+     * made them by the million). Both kinds are one method: every method a woken receiver runs per message is one
+     * more that C2 compiles, each with what it calls inlined.
+     */
     public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
         checkReceiveArguments("Recv", buf, offset, count, datatype, source, tag);
         if (source == MPI.PROC_NULL) {
             return Status.procNull();
         }
+        boolean dense = datatype.readsDenseArray(buf, count);
+        TransferBuffers spares = dense ? TransferBuffers.ofThread() : null;
+        ReceiveBuffer into = dense ? null : datatype.receiveBuffer(buf, offset, count);
+        ByteBuffer room = dense ? spares.take(datatype.denseBytes(count)) : into.room();
+        MpiBackend backend = Environment.backend();
         // no Request: the runtime takes a message that has arrived at once and posts the receive only if none has
-        if (datatype.readsDenseArray(buf, count)) {
-            return receiveIntoArray(buf, offset, count, datatype, source, tag);
-        }
-        ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
-        MpiBackend backend = Environment.backend();
-        Operation op = backend.receiveAndWait(into.room(), worldSource(source), tag, spec.pointToPointContext(),
-                blockingReceive);
-        Status status = Request.completedStatus(this, op, into);
-        backend.release(op);
-        return status;
-    }
-
-    /**
-     * {@link #Recv} into a dense run of a primitive array: lands in one of the thread's transfer buffers and is read
-     * from it into the array, with no receive buffer or unpacker made per call (a storm of small receives made them
-     * by the million).
-     */
-    private Status receiveIntoArray(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
-        TransferBuffers spares = TransferBuffers.ofThread();
-        ByteBuffer room = spares.take(datatype.denseBytes(count));
-        MpiBackend backend = Environment.backend();
         Operation op = backend.receiveAndWait(room, worldSource(source), tag, spec.pointToPointContext(),
                 blockingReceive);
-        // raises the receive's error; the room then stays out of the pool, as the runtime may still hold it
-        Status status = Request.completedStatus(this, op, null);
-        datatype.readDense(room.clear().limit(status.byteCount), buf, offset, count);
+        // raises the receive's error; a lent room then stays out of the pool, as the runtime may still hold it
+        Status status = Request.completedStatus(this, op, into);
+        if (dense) {
+            datatype.readDense(room.clear().limit(status.byteCount), buf, offset, count);
+        }
         backend.release(op);
-        spares.keep(room);
+        if (dense) {
+            spares.keep(room);
+        }
         return status;
     }
 

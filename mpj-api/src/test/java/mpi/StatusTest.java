@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class StatusTest extends MpiTestSupport {
     @BeforeEach
@@ -15,6 +17,27 @@ class StatusTest extends MpiTestSupport {
     private Status receivedBytes(int n) {
         backend.deliver(1, 0, WORLD, new byte[n]);
         return MPI.COMM_WORLD.Recv(new byte[64], 0, 64, MPI.BYTE, 1, 0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"byte", "long"})
+    void eachBlockingReceiveReturnsItsOwnStatus(String element) {
+        boolean longs = element.equals("long");
+        Object buf = longs ? new long[4] : new byte[32];
+        Datatype type = longs ? MPI.LONG : MPI.BYTE;
+        backend.deliver(1, 3, WORLD, new byte[8]);
+        backend.deliver(1, 5, WORLD, new byte[24]);
+        Status first = MPI.COMM_WORLD.Recv(buf, 0, longs ? 4 : 32, type, 1, MPI.ANY_TAG);
+        first.index = 7;
+        Status second = MPI.COMM_WORLD.Recv(buf, 0, longs ? 4 : 32, type, 1, MPI.ANY_TAG);
+
+        // mpiJava's Status has public fields a caller may keep and change: a later receive must not touch them
+        assertEquals(3, first.tag);
+        assertEquals(7, first.index);
+        assertEquals(8, first.Get_count(MPI.BYTE));
+        assertEquals(5, second.tag);
+        assertEquals(MPI.UNDEFINED, second.index);
+        assertEquals(24, second.Get_count(MPI.BYTE));
     }
 
     @Test

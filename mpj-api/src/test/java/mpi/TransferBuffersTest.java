@@ -113,6 +113,25 @@ class TransferBuffersTest extends MpiTestSupport {
         assertEquals(steady - 1, buffers.spares(), "a failed receive's room stays out of the pool");
     }
 
+    @Test
+    void threadsTakingTurnsEachFindTheirOwnSpares() throws Exception {
+        TransferBuffers mine = TransferBuffers.ofThread();
+        TransferBuffers[] others = new TransferBuffers[2];
+        TransferBuffers[] minePerTurn = new TransferBuffers[2];
+        for (int turn = 0; turn < 2; turn++) {
+            int t = turn;
+            Thread other = new Thread(() -> others[t] = TransferBuffers.ofThread());
+            other.start();
+            other.join();
+            minePerTurn[turn] = TransferBuffers.ofThread();
+        }
+        assertNotSame(mine, others[0], "a thread never finds the spares of the thread that asked before it");
+        assertNotSame(others[0], others[1], "each thread has its own spares");
+        assertSame(mine, minePerTurn[0], "after another thread asked, this thread finds its own spares again");
+        assertSame(mine, minePerTurn[1]);
+        assertSame(mine, TransferBuffers.ofThread(), "and again when it asks twice in a row");
+    }
+
     private static long sumOfHundreds(int from, int to) {
         long sum = 0;
         for (int i = from; i <= to; i++) {

@@ -263,11 +263,18 @@ public final class ProgressEngine implements FrameSink {
      */
     @Override
     public boolean onFrameInPlace(int peer, ByteBuffer frame) {
-        byte kind = FrameHeader.kind(frame);
-        if (kind == FrameHeader.DATA || kind == FrameHeader.CREDIT
-                || kind == FrameHeader.EAGER && refusedInPlace == 0) {
+        long leading = FrameHeader.leadingWord(frame.order(ByteOrder.LITTLE_ENDIAN));
+        byte kind = FrameHeader.kindOf(leading);
+        // an eager frame, the storm's and the stream's, goes to its handler without handle's switch: one method
+        // fewer on the path that C2 compiles, each with the rest inlined, while a woken receiver works through it
+        if (kind == FrameHeader.EAGER && refusedInPlace == 0) {
             allPostedMatched = false;
-            handle(peer, frame.order(ByteOrder.LITTLE_ENDIAN));
+            onEager(peer, kind, leading, frame);
+            return true;
+        }
+        if (kind == FrameHeader.DATA || kind == FrameHeader.CREDIT) {
+            allPostedMatched = false;
+            handle(peer, frame);
             return true;
         }
         refusedInPlace++;
@@ -811,6 +818,10 @@ public final class ProgressEngine implements FrameSink {
     private void handle(int peer, ByteBuffer frame) {
         long leading = FrameHeader.leadingWord(frame);
         byte kind = FrameHeader.kindOf(leading);
+        if (kind == FrameHeader.EAGER || kind == FrameHeader.EAGER_SYNC) {
+            onEager(peer, kind, leading, frame);
+            return;
+        }
         int context = FrameHeader.contextOf(leading);
         int tag = FrameHeader.tagOf(FrameHeader.envelopeWord(frame));
         long cookie = FrameHeader.cookie(frame);
@@ -819,8 +830,6 @@ public final class ProgressEngine implements FrameSink {
         int from = frame.position() + FrameHeader.LENGTH;
         int length = frame.limit() - from;
         switch (kind) {
-            case FrameHeader.EAGER, FrameHeader.EAGER_SYNC -> onEager(peer, kind, context, tag, cookie, frame, from,
-                    length);
             case FrameHeader.RTS -> onRequestToSend(peer, context, tag, cookie, arg);
             case FrameHeader.CTS -> onClearToSend(peer, cookie, arg);
             case FrameHeader.DATA -> onData(cookie, arg, frame, from, length);
@@ -832,11 +841,16 @@ public final class ProgressEngine implements FrameSink {
         }
     }
 
-    private void onEager(int peer, byte kind, int context, int tag, long cookie, ByteBuffer frame, int from,
-                         int length) {
+    /** An eager frame (little-endian, from position to limit) whose header's first word is {@code leading}. */
+    private void onEager(int peer, byte kind, long leading, ByteBuffer frame) {
+        int context = FrameHeader.contextOf(leading);
+        int tag = FrameHeader.tagOf(FrameHeader.envelopeWord(frame));
+        // the payload is read by absolute index, so no view of it is made per frame
+        int from = frame.position() + FrameHeader.LENGTH;
+        int length = frame.limit() - from;
         ReceiveOperation r = posted.take(context, peer, tag);
         if (r == null) {
-            unexpected.add(new UnexpectedMessage(kind, context, peer, tag, length, cookie,
+            unexpected.add(new UnexpectedMessage(kind, context, peer, tag, length, FrameHeader.cookie(frame),
                     payloads.copyOf(frame, from, length), null));
             return;
         }
@@ -846,7 +860,7 @@ public final class ProgressEngine implements FrameSink {
         r.deliver(0, frame, from, length);
         r.markComplete();
         if (kind == FrameHeader.EAGER_SYNC) {
-            sendControl(peer, FrameHeader.ACK, cookie, 0);
+            sendControl(peer, FrameHeader.ACK, FrameHeader.cookie(frame), 0);
         }
     }
 
