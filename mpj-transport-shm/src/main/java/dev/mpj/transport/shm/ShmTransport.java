@@ -31,10 +31,11 @@ import java.nio.ByteOrder;
  * {@code DATA} frame is cut into {@code DATA} frames of its consecutive ranges, each delivered as it comes;
  * any other frame goes in pieces that the receiver puts together ({@link RecordType}).
  *
- * <p><b>Large rendezvous data</b> ({@code DATA} payloads of at least {@value #BULK_MIN} bytes and half the
- * receiver's channel) goes through the
- * receiver's {@link BulkChannel} when the room has one and no other sender holds it: the same consecutive ranges,
- * written there, each announced by a small record in the ring. The reader then copies them out and zeroes nothing.
+ * <p><b>Large rendezvous data</b> ({@code DATA} frames longer than a record, with payloads of at least
+ * {@value #BULK_MIN} bytes) goes through the receiver's {@link BulkChannel} when the room has one and no other
+ * sender holds it: consecutive ranges written there, each announced by a small record in the ring. The reader
+ * copies them out and zeroes nothing, where a ring's reader zeroes every byte it read, a third pass over the data
+ * on the receiver, the slower side of a stream.
  *
  * <p><b>Back-pressure</b>: a full ring makes {@link #send} wait, and while it waits it keeps reading this rank's
  * own ring into the sink, so two ranks streaming into each other's full rings both progress (and so does any
@@ -54,8 +55,8 @@ public final class ShmTransport implements Transport {
     /** Runs up to this long go into the ring word by word ({@link #put}). */
     private static final int SHORT_PUT = 64;
     /**
-     * DATA payloads from this long, and from half the receiver's bulk channel, go through that channel when it is
-     * free; shorter ones streamed faster through the ring's larger records.
+     * DATA payloads from this long that a ring would cut into records go through the receiver's bulk channel when
+     * it is free: shorter ones fit a small ring's records.
      */
     static final int BULK_MIN = 16 * 1024;
     /** The longest range a bulk frame carries, so the receiver copies out while the sender still writes. */
@@ -162,8 +163,8 @@ public final class ShmTransport implements Transport {
         int max = ring.maxMsgLength();
         int length = FrameHeader.LENGTH + payload.remaining();
         BulkChannel channel = bulk[local];
-        if (FrameHeader.kind(header) == FrameHeader.DATA && channel != null
-                && payload.remaining() >= Math.max(BULK_MIN, channel.capacity() / 2) && channel.tryTake(rank)) {
+        if (FrameHeader.kind(header) == FrameHeader.DATA && length > max && channel != null
+                && payload.remaining() >= BULK_MIN && channel.tryTake(rank)) {
             try {
                 writeBulk(ring, local, channel, header, payload);
             } finally {

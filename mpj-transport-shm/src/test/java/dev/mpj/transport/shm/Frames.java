@@ -17,9 +17,14 @@ final class Frames {
 
     /** {@code length} bytes that depend on {@code seed} and on each byte's offset. */
     static ByteBuffer payload(int seed, int length) {
+        return payload(seed, length, 0);
+    }
+
+    /** {@link #payload}{@code (seed, …)}'s bytes from {@code offset} on: the next part of one long payload. */
+    static ByteBuffer payload(int seed, int length, long offset) {
         ByteBuffer p = ByteBuffer.allocate(length);
         for (int i = 0; i < length; i++) {
-            p.put(i, value(seed, i));
+            p.put(i, value(seed, offset + i));
         }
         return p;
     }

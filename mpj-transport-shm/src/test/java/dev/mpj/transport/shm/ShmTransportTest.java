@@ -8,6 +8,8 @@ import org.agrona.concurrent.ringbuffer.RingBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -120,6 +122,45 @@ class ShmTransportTest {
             BulkChannel bulk = node.layout().bulk(1);
             assertTrue(bulk.buffer().getLong(BulkChannel.WRITTEN_OFFSET) > length, "written through the channel");
             assertEquals(0, bulk.buffer().getInt(BulkChannel.OWNER_OFFSET), "given up");
+        }
+    }
+
+    /** Rings of 256 KiB (records of at most 32 KiB, above {@link ShmTransport#BULK_MIN}) and channels of 192 KiB. */
+    private static final int LARGE_RING = 256 * 1024;
+    private static final int LARGE_RING_CHANNEL = 192 * 1024;
+    private static final int LARGE_RING_RECORD = LARGE_RING / 8;
+
+    /**
+     * Payloads around a record (the longest that fits one, the shortest that does not), a channel range (a quarter
+     * of the channel, header included) and the channel's capacity: each arrives intact, byte for byte, and it is
+     * the channel that carries exactly those longer than a record.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {LARGE_RING_RECORD - FrameHeader.LENGTH - 1, LARGE_RING_RECORD - FrameHeader.LENGTH,
+            LARGE_RING_RECORD - FrameHeader.LENGTH + 1, LARGE_RING_CHANNEL / 4 - FrameHeader.LENGTH - 1,
+            LARGE_RING_CHANNEL / 4 - FrameHeader.LENGTH, LARGE_RING_CHANNEL / 4 - FrameHeader.LENGTH + 1,
+            LARGE_RING_CHANNEL / 2, LARGE_RING_CHANNEL - 1, LARGE_RING_CHANNEL, LARGE_RING_CHANNEL + 1,
+            3 * LARGE_RING_CHANNEL + 7})
+    void aDataFrameLongerThanARecordGoesThroughTheBulkChannelIntact(int length) throws Exception {
+        try (ShmNode node = ShmNode.create(dir, 2, (int) ShmLayout.roomFor(2, LARGE_RING)
+                + 2 * (BulkChannel.HEADER_LENGTH + LARGE_RING_CHANNEL))) {
+            RecordingSink sink = new RecordingSink();
+            ShmTransport receiver = node.start(1, sink);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            assertEquals(LARGE_RING_RECORD, sender.maxRecordLength());
+            assertEquals(LARGE_RING_CHANNEL, node.layout().bulk(1).capacity());
+            long start = 7_000_000;
+            // twice, so the second frame starts where the first left the channel (mid-lap, or past a lap's end)
+            Future<?> sent = CompletableFuture.runAsync(() -> {
+                sender.send(1, Frames.header(FrameHeader.DATA, 9, start), Frames.payload(4, length));
+                sender.send(1, Frames.header(FrameHeader.DATA, 9, start + length), Frames.payload(4, length, length));
+            });
+            pollUntil(receiver, () -> bytesIn(sink) == 2L * length);
+            sent.get(10, TimeUnit.SECONDS);
+            assertDataRanges(sink.frames(), 0, 4, start, 2L * length);
+            long written = node.layout().bulk(1).buffer().getLong(BulkChannel.WRITTEN_OFFSET);
+            assertEquals(FrameHeader.LENGTH + length > LARGE_RING_RECORD, written >= 2L * length,
+                    "through the channel exactly when longer than a record (written " + written + ")");
         }
     }
 
