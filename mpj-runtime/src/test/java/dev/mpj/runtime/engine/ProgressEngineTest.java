@@ -411,15 +411,7 @@ class ProgressEngineTest {
     @Test
     void aWaiterAlreadyIdlingIsFailedByAPeerLostOnAnotherThread() throws Exception {
         Operation recv = h.get(1).receive(room(4), 0, 0, 0);
-        Thread loser = new Thread(() -> {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException ignored) {
-                return;
-            }
-            h.get(1).onPeerLost(0, new RuntimeException("connection reset"));
-        });
-        loser.start();
+        Thread loser = startSoon(() -> h.get(1).onPeerLost(0, new RuntimeException("connection reset")));
         MPIException e = assertThrows(MPIException.class, () -> h.get(1).await(recv::isComplete));
         loser.join();
         assertEquals(MPIException.ERR_PROC_FAILED, e.getErrorClass());
@@ -429,15 +421,7 @@ class ProgressEngineTest {
     @Test
     void awaitParksAndIsWokenByAFrameFromAnotherThread() throws Exception {
         Operation recv = h.get(1).receive(room(4), 0, 0, 0);
-        Thread sender = new Thread(() -> {
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException ignored) {
-                return;
-            }
-            h.get(0).send(bytes(4, 0), 1, 0, 0, SendMode.STANDARD);
-        });
-        sender.start();
+        Thread sender = startSoon(() -> h.get(0).send(bytes(4, 0), 1, 0, 0, SendMode.STANDARD));
         h.get(1).await(recv::isComplete);
         sender.join();
         assertEquals(4, recv.byteCount());
@@ -492,5 +476,19 @@ class ProgressEngineTest {
         assertEquals(0, engine.taskCount(), "a finished task is dropped");
         engine.poll();
         assertEquals(3, advances[0], "and no longer advanced");
+    }
+
+    /** Starts a thread that runs {@code action} 50 ms from now, while the test's thread waits. */
+    private static Thread startSoon(Runnable action) {
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException ignored) {
+                return;
+            }
+            action.run();
+        });
+        t.start();
+        return t;
     }
 }
