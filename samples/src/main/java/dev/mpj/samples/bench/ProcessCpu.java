@@ -27,8 +27,8 @@ final class ProcessCpu {
         long nanos = 0;
         byte[] buffer = new byte[64];
         for (String task : tasks) {
-            try (FileInputStream in = new FileInputStream(new File(new File(TASKS, task), "schedstat"))) {
-                nanos += leadingNumber(buffer, in.read(buffer));
+            try {
+                nanos += schedstatNanos(new File(new File(TASKS, task), "schedstat"), buffer);
             } catch (IOException e) {
                 // a thread that ended while listed: its time is gone either way
             }
@@ -41,11 +41,17 @@ final class ProcessCpu {
      * calls {@code MPI.Init}, the work on its critical path, apart from what other threads do alongside.
      */
     static double threadMillis() {
-        byte[] buffer = new byte[64];
-        try (FileInputStream in = new FileInputStream(THIS_THREAD)) {
-            return leadingNumber(buffer, in.read(buffer)) / 1e6;
+        try {
+            return schedstatNanos(THIS_THREAD, new byte[64]) / 1e6;
         } catch (IOException e) {
             return -1;
+        }
+    }
+
+    /** A thread's nanoseconds on the CPU: the first field of its {@code schedstat}, read into {@code buffer}. */
+    private static long schedstatNanos(File schedstat, byte[] buffer) throws IOException {
+        try (FileInputStream in = new FileInputStream(schedstat)) {
+            return leadingNumber(buffer, in.read(buffer));
         }
     }
 
