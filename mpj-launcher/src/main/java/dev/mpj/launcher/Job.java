@@ -304,6 +304,7 @@ public final class Job {
         if (!awaitExit(agents, 2 * KILL_GRACE_MILLIS)) {
             AgentProcesses.stop(agents, KILL_GRACE_MILLIS);
         }
+        PmiServer.removeTablesOfEndedServers();
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(OUTPUT_DRAIN_MILLIS);
         for (Thread t : forwarders) {
             try {

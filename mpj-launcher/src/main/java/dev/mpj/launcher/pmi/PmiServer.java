@@ -145,6 +145,14 @@ public final class PmiServer implements AutoCloseable {
                 + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16);
     }
 
+    /**
+     * Removes the shared KVS tables of servers that no longer run. An agent's JVM killed before its node's first
+     * barrier was answered cannot remove its own table; the launcher sweeps once its agents have ended.
+     */
+    public static void removeTablesOfEndedServers() {
+        SharedKvsPublisher.removeStale(sharedDirectory());
+    }
+
     /** Binds an ephemeral loopback port and starts serving; returns the bound address. */
     public InetSocketAddress start() throws IOException {
         return start(ServerSocketChannel::accept);
