@@ -17,7 +17,8 @@ import java.util.Map;
  * barrier removes the file (the mappings stay, as with the node segment, decision 0006): a launcher killed later
  * leaves nothing behind. Otherwise it goes when the server closes or the JVM exits; a launcher killed before its
  * first barrier leaves it to the next server on the machine, which removes tables whose launcher is gone (as node
- * roots do with stale segments, decision 0017). The keys the server answers itself ({@code PMI_process_mapping})
+ * roots do with stale segments, decision 0017); a node agent's JVM killed so leaves it to mpjrun, which sweeps once
+ * its agents have ended. The keys the server answers itself ({@code PMI_process_mapping})
  * are written when the table is made, so that a rank's first get, before any barrier, needs no round trip either;
  * a rank's put of such a key never reaches the table, as the server's get never answers it.
  */
