@@ -83,48 +83,60 @@ public final class StencilBlock {
         boolean high = (dir & 1) != 0;
         int n = d == 0 ? nx : d == 1 ? ny : nz;
         int layer = intoGhosts ? (high ? n + 1 : 0) : (high ? n : 1);
-        // the two other dimensions, outer then inner, in i, j, k order
-        int outerCount, outerStride, innerCount, innerStride, base;
+        // the face as rows of points in i, j, k order: where it starts in the block, how far apart its rows are,
+        // how many there are, and how many points a row has, one apart (x and y faces) or a row of k apart (z)
+        int base, rowStride, rows, points;
         switch (d) {
             case 0 -> {
-                outerCount = ny; outerStride = sj; innerCount = nz; innerStride = 1; base = index(layer, 1, 1);
+                base = index(layer, 1, 1); rowStride = sj; rows = ny; points = nz;
             }
             case 1 -> {
-                outerCount = nx; outerStride = si; innerCount = nz; innerStride = 1; base = index(1, layer, 1);
+                base = index(1, layer, 1); rowStride = si; rows = nx; points = nz;
             }
             default -> {
-                outerCount = nx; outerStride = si; innerCount = ny; innerStride = sj; base = index(1, 1, layer);
+                base = index(1, 1, layer); rowStride = si; rows = nx; points = ny;
             }
         }
-        // x and y faces are runs of nz contiguous points, copied as such (an intrinsic from the first call on);
-        // z faces are single points a row apart, copied by a small loop the JIT compiles after a few calls
-        for (int a = 0, p = 0; a < outerCount; a++, p += innerCount) {
-            int at = base + a * outerStride;
-            if (innerStride == 1) {
-                if (intoGhosts) {
-                    System.arraycopy(buf, p, u, at, innerCount);
-                } else {
-                    System.arraycopy(u, at, buf, p, innerCount);
-                }
-            } else if (intoGhosts) {
-                scatter(buf, p, u, at, innerStride, innerCount);
+        if (d < 2) {
+            if (intoGhosts) {
+                copyRuns(buf, 0, points, u, base, rowStride, rows, points);
             } else {
-                gather(u, at, innerStride, buf, p, innerCount);
+                copyRuns(u, base, rowStride, buf, 0, points, rows, points);
             }
+        } else if (intoGhosts) {
+            copyRows(buf, 0, points, 1, u, base, rowStride, sj, rows, points);
+        } else {
+            copyRows(u, base, rowStride, sj, buf, 0, points, 1, rows, points);
         }
     }
 
-    /** Copies {@code count} points of {@code from}, {@code stride} apart from {@code at} on, into {@code to} at {@code p}. */
-    private static void gather(double[] from, int at, int stride, double[] to, int p, int count) {
-        for (int b = 0; b < count; b++) {
-            to[p + b] = from[at + b * stride];
+    /**
+     * Copies {@code rows} runs of {@code points} contiguous points, the r-th from {@code from} at
+     * {@code f + r * fRow} to {@code to} at {@code t + r * tRow}: the x and y faces, both ways. Its loop holds only
+     * the copy intrinsic, so the JIT's compiles of it are small.
+     */
+    private static void copyRuns(double[] from, int f, int fRow, double[] to, int t, int tRow, int rows, int points) {
+        for (int r = 0; r < rows; r++, f += fRow, t += tRow) {
+            System.arraycopy(from, f, to, t, points);
         }
     }
 
-    /** Copies {@code count} values of {@code from} at {@code p} into points of {@code to} {@code stride} apart from {@code at}. */
-    private static void scatter(double[] from, int p, double[] to, int at, int stride, int count) {
+    /**
+     * Copies {@code rows} rows of {@code points} points: point b of row r from {@code from} at
+     * {@code f + r * fRow + b * fPoint} to {@code to} at {@code t + r * tRow + b * tPoint}: the z faces, whose
+     * points are a row of the block apart, both ways, through one strided loop.
+     */
+    private static void copyRows(double[] from, int f, int fRow, int fPoint, double[] to, int t, int tRow, int tPoint,
+            int rows, int points) {
+        for (int r = 0; r < rows; r++, f += fRow, t += tRow) {
+            copyPoints(from, f, fPoint, to, t, tPoint, points);
+        }
+    }
+
+    /** Copies {@code count} points {@code fStride} apart in {@code from} from {@code f} on to points {@code tStride} apart in {@code to} from {@code t} on. */
+    private static void copyPoints(double[] from, int f, int fStride, double[] to, int t, int tStride, int count) {
         for (int b = 0; b < count; b++) {
-            to[at + b * stride] = from[p + b];
+            to[t + b * tStride] = from[f + b * fStride];
         }
     }
 

@@ -68,4 +68,42 @@ class StencilBlockTest {
         assertEquals(from.values()[from.index(2, 1, 5)], to.values()[to.index(2, 1, 0)], 0.0);
         assertEquals(from.values()[from.index(2, 1, 1)], to.values()[to.index(2, 1, 6)], 0.0);
     }
+
+    @Test
+    void everyPackedFaceFillsTheWholeOppositeGhostLayerAndNothingElse() {
+        int nx = 3, ny = 4, nz = 5;
+        StencilBlock from = new StencilBlock(nx, ny, nz);
+        from.initialise(2, 3, 4);
+        int[] extent = {nx, ny, nz};
+        for (int dir = 0; dir < 6; dir++) {
+            int d = dir >> 1;
+            boolean high = (dir & 1) != 0;
+            StencilBlock to = new StencilBlock(nx, ny, nz);
+            double[] face = new double[from.faceSize(d)];
+            from.pack(dir, face);
+            to.unpack(dir ^ 1, face);
+            // the layer `from` sends towards dir is the ghost layer on the opposite side of `to`
+            int sent = high ? extent[d] : 1;
+            int ghost = high ? 0 : extent[d] + 1;
+            for (int i = 0; i <= nx + 1; i++) {
+                for (int j = 0; j <= ny + 1; j++) {
+                    for (int k = 0; k <= nz + 1; k++) {
+                        int[] at = {i, j, k};
+                        boolean inFace = at[d] == ghost && inside(at, (d + 1) % 3, extent) && inside(at, (d + 2) % 3, extent);
+                        double expected = 0.0;
+                        if (inFace) {
+                            at[d] = sent;
+                            expected = from.values()[from.index(at[0], at[1], at[2])];
+                        }
+                        assertEquals(expected, to.values()[to.index(i, j, k)], 0.0,
+                                "dir " + dir + " at (" + i + ", " + j + ", " + k + ")");
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean inside(int[] at, int d, int[] extent) {
+        return at[d] >= 1 && at[d] <= extent[d];
+    }
 }
