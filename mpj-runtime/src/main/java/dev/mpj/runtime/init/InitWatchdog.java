@@ -32,9 +32,9 @@ final class InitWatchdog implements Runnable {
     private final long startNanos;
     /** The mpjrun to watch, or null. */
     private final LauncherWatchdog launcher;
-    /** {@link Settings#initTimeoutSeconds()}, once {@link #arm} has the settings; the default until then. */
-    private int seconds = DEFAULT_SECONDS; // guarded by this
-    /** Whether {@link #arm} came, or init ended without it (its settings failed). */
+    /** {@link Settings#initTimeoutSeconds()}, once {@link #arm} has the settings. */
+    private int seconds; // guarded by this
+    /** Whether {@link #arm} has given the settings (init may end without it, when they fail). */
     private boolean armed; // guarded by this
     /** Whether this process will map a node segment, so that its thread runs {@link ProcessApiWarmUp}. */
     private boolean warmUp; // guarded by this
@@ -42,9 +42,6 @@ final class InitWatchdog implements Runnable {
     /** The node segment's file, once this rank knows it: removed when the watchdog fires. */
     private volatile Path segmentFile;
     private boolean disarmed; // guarded by this
-
-    /** The init timeout's default, which bounds the settings' own read (local work, which does not wait). */
-    private static final int DEFAULT_SECONDS = Integer.parseInt(Setting.INIT_TIMEOUT.defaultValue());
 
     private InitWatchdog(InitReport report, Map<String, String> env, LauncherWatchdog launcher) {
         this.report = report;
@@ -100,16 +97,11 @@ final class InitWatchdog implements Runnable {
         }
     }
 
-    /**
-     * Waits for {@link #arm} (or the end of init, or the deadline); true when the process API is to be warmed up.
-     */
+    /** Waits for {@link #arm} or the end of init; true when the process API is to be warmed up. */
     private synchronized boolean awaitSettings() throws InterruptedException {
+        // no deadline yet: reading the settings is local work that does not wait, and disarm follows its failure
         while (!armed && !disarmed) {
-            long left = deadline() - System.nanoTime();
-            if (left <= 0) {
-                return false; // waitArmed expires next
-            }
-            TimeUnit.NANOSECONDS.timedWait(this, left);
+            wait();
         }
         return warmUp && !disarmed;
     }
