@@ -61,9 +61,9 @@ public final class MpjRuntime implements MpiBackend {
         enterOuterCall("MPI.Init");
         WaitReportSignal.register(this);
         try {
-            Settings settings = Settings.fromEnvironment();
+            World w = InitSequence.run(System.getenv(), r);
+            Settings settings = w.settings();
             CollectiveTuning tuning = CollectiveTuning.from(settings);
-            World w = InitSequence.run(settings, System.getenv(), r);
             world = w;
             engine = w.engine();
             sharedMemoryCollectives = w.segment() == null

@@ -90,14 +90,18 @@ public final class InitSequence {
     }
 
     /**
-     * Runs {@code MPI.Init} for this process under the init watchdog ({@code mpj.initTimeout}).
+     * Runs {@code MPI.Init} for this process under the init watchdog ({@code mpj.initTimeout}): the watchdog's
+     * thread starts first, so that it readies the PMI connection's network start-up while this thread reads the
+     * settings ({@link Settings#fromEnvironment()}); the world holds them.
      *
      * @param env the process environment, where the process manager says how to reach it
      */
-    public static World run(Settings settings, Map<String, String> env, InitReport report) throws IOException {
+    public static World run(Map<String, String> env, InitReport report) throws IOException {
         PlatformSelectorProvider.name(); // before the first channel: the TCP listener, Netty
-        InitWatchdog watchdog = InitWatchdog.arm(settings, report, env);
+        InitWatchdog watchdog = InitWatchdog.start(report, env);
         try {
+            Settings settings = Settings.fromEnvironment();
+            watchdog.arm(settings);
             return new InitSequence(settings, env, report).steps(watchdog);
         } finally {
             watchdog.disarm();

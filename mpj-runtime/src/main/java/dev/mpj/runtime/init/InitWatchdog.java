@@ -27,31 +27,37 @@ final class InitWatchdog implements Runnable {
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(LauncherWatchdog.POLL_MILLIS);
 
     private final InitReport report;
-    private final int seconds;
+    private final Map<String, String> env;
+    /** When the clock started: the entry of {@code MPI.Init}, before the settings were read. */
+    private final long startNanos;
     /** The mpjrun to watch, or null. */
     private final LauncherWatchdog launcher;
-    /** Whether this process will map a node segment, so that its thread first runs {@link ProcessApiWarmUp}. */
-    private final boolean warmUp;
+    /** {@link Settings#initTimeoutSeconds()}, once {@link #arm} has the settings. */
+    private int seconds; // guarded by this
+    /** Whether {@link #arm} has given the settings (init may end without it, when they fail). */
+    private boolean armed; // guarded by this
+    /** Whether this process will map a node segment, so that its thread runs {@link ProcessApiWarmUp}. */
+    private boolean warmUp; // guarded by this
     private volatile int rank = -1;
     /** The node segment's file, once this rank knows it: removed when the watchdog fires. */
     private volatile Path segmentFile;
     private boolean disarmed; // guarded by this
 
-    private InitWatchdog(InitReport report, int seconds, LauncherWatchdog launcher, boolean warmUp) {
+    private InitWatchdog(InitReport report, Map<String, String> env, LauncherWatchdog launcher) {
         this.report = report;
-        this.seconds = seconds;
+        this.env = env;
         this.launcher = launcher;
-        this.warmUp = warmUp;
+        this.startNanos = System.nanoTime();
     }
 
     /**
-     * Starts the clock for {@code report}'s init: the process halts unless {@link #disarm()} comes first; and the
-     * watch of the launcher {@code env} names, if any.
+     * Starts the clock for {@code report}'s init at the entry of {@code MPI.Init}, before the settings are read:
+     * the process halts unless {@link #disarm()} comes first; and the watch of the launcher {@code env} names, if
+     * any. While the caller's thread reads the settings, the watchdog's thread readies the JDK's network start-up
+     * for the PMI connection ({@link PmiClients#warmUpConnection}), which needs the environment alone.
      */
-    static InitWatchdog arm(Settings settings, InitReport report, Map<String, String> env) {
-        // a process that will run alone maps no segment: it is spared the warm-up
-        InitWatchdog w = new InitWatchdog(report, settings.initTimeoutSeconds(), LauncherWatchdog.of(env),
-                PmiClients.offersProcessManager(settings, env));
+    static InitWatchdog start(InitReport report, Map<String, String> env) {
+        InitWatchdog w = new InitWatchdog(report, env, LauncherWatchdog.of(env));
         // a plain daemon thread: a delayed CompletableFuture would load its executor machinery during init
         Thread t = new Thread(w, "mpj-watchdog");
         t.setDaemon(true);
@@ -59,14 +65,26 @@ final class InitWatchdog implements Runnable {
         return w;
     }
 
+    /**
+     * The settings are read: the timeout becomes {@code mpj.initTimeout}, counted from {@link #start}, and a
+     * process that will talk to a process manager has its thread ready the process API next.
+     */
+    synchronized void arm(Settings settings) {
+        seconds = settings.initTimeoutSeconds();
+        // a process that will run alone maps no segment: it is spared the warm-up
+        warmUp = PmiClients.offersProcessManager(settings, env);
+        armed = true;
+        notifyAll();
+    }
+
     @Override
     public void run() {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds + GRACE_SECONDS);
-        if (warmUp) {
-            ProcessApiWarmUp.run();
-        }
+        PmiClients.warmUpConnection(env);
         try {
-            while (waitArmed(deadline)) {
+            if (awaitSettings()) {
+                ProcessApiWarmUp.run();
+            }
+            while (waitArmed()) {
                 if (launcher != null) {
                     launcher.check(); // outside the lock: the first check looks the launcher up
                 }
@@ -79,15 +97,28 @@ final class InitWatchdog implements Runnable {
         }
     }
 
+    /** Waits for {@link #arm} or the end of init; true when the process API is to be warmed up. */
+    private synchronized boolean awaitSettings() throws InterruptedException {
+        // no deadline yet: reading the settings is local work that does not wait, and disarm follows its failure
+        while (!armed && !disarmed) {
+            wait();
+        }
+        return warmUp && !disarmed;
+    }
+
+    private long deadline() {
+        return startNanos + TimeUnit.SECONDS.toNanos(seconds + GRACE_SECONDS);
+    }
+
     /**
      * Waits until init is disarmed (false), the next look at the launcher is due or the wait ended early (true), or
      * the deadline passes, where it halts the process.
      */
-    private synchronized boolean waitArmed(long deadline) throws InterruptedException {
-        long left = deadline - System.nanoTime();
+    private synchronized boolean waitArmed() throws InterruptedException {
+        long left = deadline() - System.nanoTime();
         if (!disarmed && left > 0) {
             TimeUnit.NANOSECONDS.timedWait(this, launcher == null ? left : Math.min(left, POLL_NANOS));
-            left = deadline - System.nanoTime();
+            left = deadline() - System.nanoTime();
         }
         if (disarmed) {
             return false;
@@ -117,6 +148,7 @@ final class InitWatchdog implements Runnable {
         notifyAll(); // the watchdog thread ends now, or goes on to watch the launcher alone
     }
 
+    /** Called with the lock held ({@link #waitArmed}). */
     private void expire() {
         String who = rank < 0 ? "mpj: this process" : "mpj: rank " + rank;
         System.err.println(who + ": MPI.Init did not finish within " + seconds + " s (last phase done: "

@@ -79,6 +79,19 @@ public final class PmiClients {
         return choice != PmiDialect.SINGLETON;
     }
 
+    /**
+     * When the environment offers the process manager over TCP ({@code PMI_PORT} without {@code PMI_FD}, the one
+     * {@link #fromEnvironment} would connect to), readies the JDK's network start-up for that connection; for any
+     * other environment does nothing. Needs no settings, so another thread may run it while they are read; never
+     * throws.
+     */
+    public static void warmUpConnection(Map<String, String> env) {
+        String port = variable(env, "PMI_PORT");
+        if (port != null && variable(env, "PMI_FD") == null) {
+            PmiConnection.warmUpPort(port);
+        }
+    }
+
     /** A PMI-1 or PMI-2 client over whatever the environment offers, PMI_FD first (as MPICH), or null. */
     private static PmiClient wireIfOffered(Map<String, String> env, boolean pmi2) {
         String fd = variable(env, "PMI_FD");

@@ -95,6 +95,23 @@ final class PmiConnection implements Closeable {
         }
     }
 
+    /**
+     * Readies, on another thread, the JDK's network start-up that {@link #overPort} would otherwise do first on the
+     * caller's: the address's classes and parsing, the native libraries and the socket layer (a socket is made,
+     * its option set and closed, never connected). Never throws: a failure shows again, with its own error, in
+     * {@link #overPort}.
+     */
+    static void warmUpPort(String hostPort) {
+        try {
+            Pmi1Client.parseHostPort(hostPort);
+            try (Socket socket = new Socket(Proxy.NO_PROXY)) {
+                socket.setTcpNoDelay(true);
+            }
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // the connection itself will say what is wrong
+        }
+    }
+
     PmiCounters counters() {
         return counters;
     }

@@ -1,20 +1,26 @@
 package dev.mpj.runtime.pmi;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.pmi.wire.PmiException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(20)
 class PmiClientsTest {
@@ -203,5 +209,27 @@ class PmiClientsTest {
                                                                 boolean expected) {
         Map<String, String> env = variable.equals("NONE") ? Map.of() : Map.of(variable, value);
         assertEquals(expected, PmiClients.offersProcessManager(pmi(dialect), env));
+    }
+
+    /** The warm-up readies the socket layer only: the process manager sees no connection from it. */
+    @Test
+    void connectionWarmUpNeverConnectsToTheProcessManager() throws Exception {
+        try (ServerSocketChannel server = ServerSocketChannel.open()) {
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            server.configureBlocking(false);
+            int port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+            PmiClients.warmUpConnection(Map.of("PMI_PORT", "127.0.0.1:" + port));
+            // a loopback connect completes before connect returns, so a connection would be queued by now
+            assertNull(server.accept());
+        }
+    }
+
+    /** A wrong PMI_PORT is the connection's to report, with its own error; the warm-up says nothing. */
+    @ParameterizedTest(name = "PMI_PORT={0}")
+    @ValueSource(strings = {"no-port", "127.0.0.1:0", "127.0.0.1:99999", ":"})
+    void connectionWarmUpNeverThrows(String port) {
+        assertDoesNotThrow(() -> PmiClients.warmUpConnection(Map.of("PMI_PORT", port)));
+        assertThrows(PmiException.class, () -> PmiClients.fromEnvironment(Settings.defaults(),
+                Map.of("PMI_PORT", port)).close());
     }
 }
