@@ -1,5 +1,6 @@
 package mpi;
 
+import dev.mpj.api.BlockingReceiver;
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
@@ -327,16 +328,16 @@ public abstract class Comm {
         TransferBuffers spares = dense ? TransferBuffers.ofThread() : null;
         ReceiveBuffer into = dense ? null : datatype.receiveBuffer(buf, offset, count);
         ByteBuffer room = dense ? spares.take(datatype.denseBytes(count)) : into.room();
-        MpiBackend backend = Environment.backend();
+        BlockingReceiver receiver = Environment.backend().blockingReceiver();
         // no Request: the runtime takes a message that has arrived at once and posts the receive only if none has
-        Operation op = backend.receiveAndWait(room, worldSource(source), tag, spec.pointToPointContext(),
+        Operation op = receiver.receiveAndWait(room, worldSource(source), tag, spec.pointToPointContext(),
                 blockingReceive);
         // raises the receive's error; a lent room then stays out of the pool, as the runtime may still hold it
         Status status = Request.completedStatus(this, op, into);
         if (dense) {
             datatype.readDense(room.clear().limit(status.byteCount), buf, offset, count);
         }
-        backend.release(op);
+        receiver.release(op);
         if (dense) {
             spares.keep(room);
         }

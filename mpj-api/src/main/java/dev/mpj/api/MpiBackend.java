@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Errors are raised as {@code mpi.MPIException} with an MPI error class.
  */
-public interface MpiBackend {
+public interface MpiBackend extends BlockingReceiver {
     /** Wildcards, identical to {@code MPI.ANY_SOURCE} / {@code MPI.ANY_TAG}. */
     int ANY_SOURCE = -2;
     int ANY_TAG = -1;
@@ -71,6 +71,7 @@ public interface MpiBackend {
      * the receive wait, and only then is {@code pending} asked for the wait report's entry, with the receive's world
      * source and tag. Returns the completed operation, which the caller reads, then may {@link #release}.
      */
+    @Override
     default Operation receiveAndWait(ByteBuffer room, int sourceWorldRank, int tag, int context,
                                      PendingCall pending) {
         Operation op = receive(room, sourceWorldRank, tag, context);
@@ -81,9 +82,19 @@ public interface MpiBackend {
     }
 
     /**
+     * Who runs {@code mpi}'s blocking receives: this backend, or the object it would pass them on to. Every method
+     * a woken receiver runs per message is one more that the JIT compiles on its own, each with what it calls
+     * inlined, so a backend that only forwards them hands out their real receiver once.
+     */
+    default BlockingReceiver blockingReceiver() {
+        return this;
+    }
+
+    /**
      * Hands back a completed operation the caller has read (status, error, buffer) and will not look at again, so
      * the runtime may make it a later receive's. This default keeps nothing.
      */
+    @Override
     default void release(Operation completed) {
     }
 

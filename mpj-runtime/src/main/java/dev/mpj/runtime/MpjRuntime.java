@@ -1,5 +1,6 @@
 package dev.mpj.runtime;
 
+import dev.mpj.api.BlockingReceiver;
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
@@ -196,6 +197,12 @@ public final class MpjRuntime implements MpiBackend {
     @Override
     public void release(Operation completed) {
         engine.release(completed);
+    }
+
+    /** The engine itself: {@code Recv} calls it with no call through here on the way. */
+    @Override
+    public BlockingReceiver blockingReceiver() {
+        return engine;
     }
 
     @Override

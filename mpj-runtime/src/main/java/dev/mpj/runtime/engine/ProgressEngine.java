@@ -1,5 +1,6 @@
 package dev.mpj.runtime.engine;
 
+import dev.mpj.api.BlockingReceiver;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
@@ -7,6 +8,9 @@ import dev.mpj.api.PendingCall;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.config.WaitPolicy;
+import dev.mpj.runtime.spi.ByteRuns;
+import dev.mpj.runtime.spi.DirectReceive;
+import dev.mpj.runtime.spi.DirectSource;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import mpi.MPIException;
@@ -43,7 +47,7 @@ import java.util.function.BooleanSupplier;
  * is FIFO, both queues match in arrival/post order (by sequence number across wildcard bins), and a rendezvous message is matched when its
  * request arrives, not when its data does.
  */
-public final class ProgressEngine implements FrameSink {
+public final class ProgressEngine implements FrameSink, BlockingReceiver {
     /** A revocation's reason is cut to this, so it fits one shared-memory record. */
     private static final int MAX_REASON_BYTES = 2048;
     private static final VarHandle WAITING_FOR;
@@ -73,6 +77,8 @@ public final class ProgressEngine implements FrameSink {
     private final Long2ObjectHashMap<SendOperation> sendsInFlight = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ReceiveOperation> receivesInFlight = new Long2ObjectHashMap<>();
     private final ByteBuffer header = FrameHeader.allocate();
+    /** What a blocking receive asks a polled transport for ({@link #receiveAndWait}); under the lock. */
+    private final DirectReceive direct = new DirectReceive();
     private final WaitPolicy waitPolicy;
     private final IdleStrategy pushedIdle = pushedIdleStrategy();
     private IdleStrategy pollingIdle;
@@ -119,6 +125,11 @@ public final class ProgressEngine implements FrameSink {
         /** Hands polled transports' inbound frames to the engine (see {@code Transport.poll}); returns how many. */
         default int poll() {
             return 0;
+        }
+
+        /** The one polled transport's {@link DirectSource}, or null (none, or more than one). */
+        default DirectSource directSource() {
+            return null;
         }
 
         /** Whether some frames arrive only through {@link #poll}, so waits must not park for long. */
@@ -418,6 +429,7 @@ public final class ProgressEngine implements FrameSink {
      * A failed or cancelled one is left alone (a table or a revocation may still refer to it), and so is a larger
      * room, which the spare would keep alive.
      */
+    @Override
     public void release(Operation op) {
         if (!(op instanceof ReceiveOperation)) {
             return;
@@ -464,12 +476,17 @@ public final class ProgressEngine implements FrameSink {
     }
 
     /**
-     * A blocking receive ({@link MpiBackend#receiveAndWait}): takes an unexpected message, else posts the receive
-     * where an arriving message finds it without a bin ({@link PostedReceives#park}) and makes one progress pass,
-     * which takes a message waiting in a polled transport's memory; only if none matched does it wait. Below
+     * A blocking receive ({@link MpiBackend#receiveAndWait}): takes an unexpected message; else the next frame of a
+     * polled transport when that is an eager message it matches ({@link DirectSource}), copied from the transport's
+     * memory into the room in this one method, with none of a progress pass's hand-offs (router, transport, reader,
+     * sink, posted queue): every method a woken receiver runs per message is one more root its JIT compiles, each
+     * with what it calls inlined. That only when nothing could take the frame before it ({@link #nothingAhead}).
+     * Else it posts the receive where an arriving message finds it without a bin ({@link PostedReceives#park}) and
+     * makes one progress pass, which handles the frame as any other; only if none matched does it wait. Below
      * {@code THREAD_MULTIPLE} the entry holds across the wait, as a wait's own does, so no other thread enters
      * between the post and the wait; under it the lock is let go first, as {@link #await} must hold it once.
      */
+    @Override
     public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingCall pending) {
         EngineLock l = lock;
         boolean shared = l.sharedWhileIdle();
@@ -477,9 +494,26 @@ public final class ProgressEngine implements FrameSink {
         l.lock();
         try {
             op = spares.take(this, nextId++, room, source, tag, context);
+            DirectSource memory = router == null || room == null ? null : router.directSource();
+            ByteBuffer frame = null;
             if (!matchedAtOnce(op)) {
-                posted.park(op);
-                drainInbox();
+                if (memory != null && nothingAhead()) {
+                    direct.ask(context, source, tag, op.roomSize);
+                    frame = memory.takeDirect(direct);
+                }
+                if (frame == null) {
+                    posted.park(op);
+                    drainInbox();
+                } else {
+                    int from = frame.position() + FrameHeader.LENGTH;
+                    int length = frame.limit() - from;
+                    int peer = direct.source();
+                    credit.consumed(peer, length);
+                    op.match(peer, direct.tag(), length);
+                    ByteRuns.copy(frame, from, room, op.roomStart, length); // fits: the source checked
+                    op.markComplete();
+                    returnCredit();
+                }
             }
             if (!shared && !op.complete) {
                 await(pending.condition(op, source, tag));
@@ -491,6 +525,15 @@ public final class ProgressEngine implements FrameSink {
             await(pending.condition(op, source, tag));
         }
         return op;
+    }
+
+    /**
+     * Whether a polled transport's next frame is the next this rank handles: no receive is posted that it could
+     * match first, no frame waits in the inbox (pushed, or refused in place) that came before it, and no task
+     * waits for a progress pass that taking it directly would skip.
+     */
+    private boolean nothingAhead() {
+        return posted.size() == 0 && refusedInPlace == 0 && tasks.isEmpty() && inboxEmpty();
     }
 
     public Envelope probe(int source, int tag, int context) {

@@ -3,6 +3,7 @@ package dev.mpj.runtime.init;
 import dev.mpj.runtime.config.TransportMode;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.NodeMap;
+import dev.mpj.runtime.spi.DirectSource;
 import dev.mpj.runtime.spi.Transport;
 import mpi.MPIException;
 
@@ -24,6 +25,7 @@ public final class TransportRouter implements ProgressEngine.FrameRouter, AutoCl
     private final Transport[] byPeer;
     private final List<Transport> transports = new ArrayList<>(2);
     private Transport[] polled = new Transport[0];
+    private DirectSource direct;
 
     /** A router for {@code rank} in a job of {@code size} ranks, with no peer routed yet. */
     public TransportRouter(int rank, int size) {
@@ -58,6 +60,8 @@ public final class TransportRouter implements ProgressEngine.FrameRouter, AutoCl
                 Transport[] p = Arrays.copyOf(polled, polled.length + 1);
                 p[polled.length] = transport;
                 polled = p;
+                // a receive may skip the pass only when one transport holds every frame a pass would read first
+                direct = p.length == 1 ? transport.directSource() : null;
             }
         }
     }
@@ -83,6 +87,11 @@ public final class TransportRouter implements ProgressEngine.FrameRouter, AutoCl
             work += t.poll();
         }
         return work;
+    }
+
+    @Override
+    public DirectSource directSource() {
+        return direct;
     }
 
     @Override

@@ -42,6 +42,14 @@ public interface Transport extends AutoCloseable {
     }
 
     /**
+     * Where a blocking receive may take its message in place ({@link DirectSource}), or null: a pushing transport
+     * has none. Asked after {@link #start}.
+     */
+    default DirectSource directSource() {
+        return null;
+    }
+
+    /**
      * Whether frames arrive only through {@link #poll} (shared memory: another process cannot wake this
      * one), so a waiting engine must poll again within a short bound instead of parking until woken.
      */

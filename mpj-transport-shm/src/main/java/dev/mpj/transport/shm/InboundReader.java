@@ -1,5 +1,7 @@
 package dev.mpj.transport.shm;
 
+import dev.mpj.runtime.spi.DirectReceive;
+import dev.mpj.runtime.spi.DirectSource;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import org.agrona.BitUtil;
@@ -29,7 +31,7 @@ import java.nio.ByteOrder;
  * answer. Room is never held while the reader waits: a wait polls, and a poll that finds nothing gives back what
  * was read.
  */
-final class InboundReader {
+final class InboundReader implements DirectSource {
     /** Records read per poll at most, so one busy sender cannot hold the MPI thread for long. */
     private static final int READ_LIMIT = 256;
     /** Bytes read after which their room goes back to the senders within one read. */
@@ -112,6 +114,47 @@ final class InboundReader {
     }
 
     /**
+     * The next record's frame when it is a whole frame {@code receive} accepts, read past: a blocking receive's
+     * message taken in one call from the engine, with none of a read's hand-offs to the sink. Any other record (a
+     * piece, a bulk notice, a record the general read reports as malformed) and a frame not accepted stay for
+     * {@link #read}. The room read before goes back first, so the frame returned stays until the next call.
+     * Returns null when called from the sink.
+     */
+    @Override
+    public ByteBuffer takeDirect(DirectReceive receive) {
+        if (reading) {
+            return null;
+        }
+        if (position - committed >= commitBytes) {
+            commit();
+        }
+        position += paddingAt((int) position & mask);
+        int index = (int) position & mask;
+        int length = buffer.getIntVolatile(RecordDescriptor.lengthOffset(index));
+        int type = buffer.getInt(RecordDescriptor.typeOffset(index));
+        int sender = RecordType.sender(type);
+        int frameLength = length - RecordDescriptor.HEADER_LENGTH;
+        if (length <= 0 || RecordType.piece(type) != RecordType.WHOLE || !RecordType.isValid(type)
+                || locals.localRankOf(sender) < 0 || frameLength < FrameHeader.LENGTH) {
+            return null;
+        }
+        ByteBuffer frame = frameInPlace(index + RecordDescriptor.HEADER_LENGTH, frameLength);
+        if (!receive.accepts(sender, frame)) {
+            return null;
+        }
+        position += BitUtil.align(length, RecordDescriptor.ALIGNMENT);
+        return frame;
+    }
+
+    /** The ring's in-place view moved over the {@code length} bytes at {@code index}. */
+    private ByteBuffer frameInPlace(int index, int length) {
+        int at = inPlaceAdjustment + index;
+        // cleared first so that the new limit is never below the old position: Buffer.limit's test of that,
+        // first true after a wrap, would send the compiled path that inlined it back to the interpreter
+        return inPlace.clear().limit(at + length).position(at);
+    }
+
+    /**
      * The bytes of the padding record Agrona writes at {@code index} before the ring's end, else 0, found without a
      * branch: a test of the padding's type, never true in the profile of a receive path compiled before the ring
      * first wraps, made C2 throw that compiled path away at the wrap. Agrona writes the padding's length negated,
@@ -159,10 +202,7 @@ final class InboundReader {
                     malformed(sender, "a frame of " + length + " bytes");
                     return false;
                 }
-                int at = inPlaceAdjustment + index;
-                // cleared first so that the new limit is never below the old position: Buffer.limit's test of that,
-                // first true after a wrap, would send the compiled path that inlined it back to the interpreter
-                return offer(sender, inPlace.clear().limit(at + length).position(at));
+                return offer(sender, frameInPlace(index, length));
             }
             case RecordType.FIRST -> {
                 int total = buffer.getInt(index);

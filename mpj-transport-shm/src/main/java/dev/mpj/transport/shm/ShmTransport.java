@@ -1,5 +1,6 @@
 package dev.mpj.transport.shm;
 
+import dev.mpj.runtime.spi.DirectSource;
 import dev.mpj.runtime.spi.FrameHeader;
 import dev.mpj.runtime.spi.FrameSink;
 import dev.mpj.runtime.spi.NodeRoom;
@@ -344,6 +345,11 @@ public final class ShmTransport implements Transport {
             watch.checkIfDue();
         }
         return n;
+    }
+
+    @Override
+    public DirectSource directSource() {
+        return reader;
     }
 
     @Override

@@ -1,10 +1,12 @@
 package dev.mpj.transport.shm;
 
+import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.init.TransportRouter;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
+import mpi.MPIException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,6 +15,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -20,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The progress engine over shared memory: ranks are threads, each with its engine, router and transport. */
@@ -134,5 +138,64 @@ class ShmEngineTest {
                 pool.shutdownNow();
             }
         }
+    }
+
+    /**
+     * Blocking receives against frames that all wait in the ring, in a known order: a receive takes the ring's next
+     * frame itself only when that frame is the one MPI's order gives it; the unexpected queue goes first, and a
+     * frame of another source, tag or context, a synchronous send or one longer than the room stays for the
+     * general path.
+     */
+    @Test
+    void blockingReceivesOverTheRingKeepMpisOrderWhetherOrNotTheyTakeTheNextFrameThemselves() throws Exception {
+        int other = CONTEXT + 1;
+        int any = MpiBackend.ANY_SOURCE;
+        int anyTag = MpiBackend.ANY_TAG;
+        try (ShmNode node = ShmNode.create(dir, 3, (int) ShmLayout.roomFor(3, 64 * 1024))) {
+            ProgressEngine[] engines = {engine(node, 0), engine(node, 1), engine(node, 2)};
+            int[][] sent = { // sender, tag, context, synchronous; the message carries its index
+                {1, 1, CONTEXT, 0}, {2, 2, CONTEXT, 0}, {1, 2, CONTEXT, 0}, {1, 1, CONTEXT, 0}, {2, 1, other, 0},
+                {2, 1, CONTEXT, 0}, {1, 1, CONTEXT, 0}, {2, 1, CONTEXT, 0}, {2, 4, CONTEXT, 0}, {1, 3, CONTEXT, 1}};
+            List<Operation> sends = new ArrayList<>();
+            for (int i = 0; i < sent.length; i++) {
+                int[] m = sent[i];
+                ByteBuffer data = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, i);
+                sends.add(engines[m[0]].send(data, 0, m[1], m[2], m[3] == 1 ? SendMode.SYNCHRONOUS
+                        : SendMode.STANDARD));
+            }
+            int[][] received = { // source, tag, context asked; index expected
+                {1, 2, CONTEXT, 2}, // the next frame has the source and context asked, another tag
+                {any, 1, CONTEXT, 0}, // the unexpected queue before the ring
+                {2, anyTag, CONTEXT, 1},
+                {any, anyTag, CONTEXT, 3}, // the ring's next frame
+                {2, 1, CONTEXT, 5}, // the next frame has the source and tag asked, another context
+                {2, 1, CONTEXT, 7}, // the next frame has the context and tag asked, another source
+                {any, 1, CONTEXT, 6},
+                {any, anyTag, other, 4}};
+            ProgressEngine receiver = engines[0];
+            for (int[] r : received) {
+                assertReceives(receiver, sent, r);
+            }
+            // the next frame is longer than the room: the general path reports the truncation
+            Operation truncated = receiver.receiveAndWait(ByteBuffer.allocate(4), 2, 4, CONTEXT, (source, tag) -> "Recv");
+            assertEquals(MPIException.ERR_TRUNCATE, ((MPIException) truncated.error()).getErrorClass());
+            // the next frame is a synchronous send's, which owes its sender an acknowledgement
+            assertReceives(receiver, sent, new int[] {1, 3, CONTEXT, 9});
+            assertEquals(0, receiver.unexpectedCount());
+            Operation synchronous = sends.get(9);
+            engines[1].await(synchronous::isComplete);
+            assertNull(synchronous.error());
+        }
+    }
+
+    /** A blocking receive asking for {@code r}'s source, tag and context gets message {@code sent[r[3]]}. */
+    private static void assertReceives(ProgressEngine receiver, int[][] sent, int[] r) {
+        ByteBuffer room = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        Operation op = receiver.receiveAndWait(room, r[0], r[1], r[2], (source, tag) -> "Recv");
+        int[] m = sent[r[3]];
+        assertEquals(r[3], room.getLong(0), "the message received for " + Arrays.toString(r));
+        assertEquals(m[0], op.source(), "its source");
+        assertEquals(m[1], op.tag(), "its tag");
+        assertEquals(8, op.byteCount(), "its length");
     }
 }

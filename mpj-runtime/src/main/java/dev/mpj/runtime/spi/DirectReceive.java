@@ -1,0 +1,59 @@
+package dev.mpj.runtime.spi;
+
+import dev.mpj.api.MpiBackend;
+
+import java.nio.ByteBuffer;
+
+/**
+ * A blocking receive that may take a polled transport's next frame in place ({@link DirectSource#takeDirect}):
+ * what it asks for (context, source or {@code ANY_SOURCE}, tag or {@code ANY_TAG}, room), then the envelope of
+ * the message it took. The engine asks only when nothing could take that frame before it (no other receive
+ * posted, nothing queued from an earlier pass), so the next frame is the one MPI's order gives this receive if it
+ * matches at all; a frame it does not accept stays where it is for the engine's general path. One is made per
+ * engine and asked again for every receive.
+ */
+public final class DirectReceive {
+    private int context;
+    private int wantSource;
+    private int wantTag;
+    private int roomSize;
+    private int source;
+    private int tag;
+
+    /** Asks for the next message of {@code context} from {@code source} with {@code tag}, of at most {@code roomSize} bytes. */
+    public void ask(int context, int source, int tag, int roomSize) {
+        this.context = context;
+        this.wantSource = source;
+        this.wantTag = tag;
+        this.roomSize = roomSize;
+    }
+
+    /**
+     * Whether {@code frame} (little-endian, from position to limit) from {@code sender} is a plain eager message
+     * this receive matches, whose payload fits the room; keeps its envelope if so. Anything else (a synchronous
+     * send, which owes an acknowledgement, a truncation, which the general path reports, another kind of frame)
+     * is left alone.
+     */
+    public boolean accepts(int sender, ByteBuffer frame) {
+        long leading = FrameHeader.leadingWord(frame);
+        int t = FrameHeader.tagOf(FrameHeader.envelopeWord(frame));
+        if (FrameHeader.kindOf(leading) != FrameHeader.EAGER || FrameHeader.contextOf(leading) != context
+                || wantSource != sender && wantSource != MpiBackend.ANY_SOURCE
+                || wantTag != t && wantTag != MpiBackend.ANY_TAG
+                || frame.remaining() - FrameHeader.LENGTH > roomSize) {
+            return false;
+        }
+        source = sender;
+        tag = t;
+        return true;
+    }
+
+    /** The world rank the accepted message came from. */
+    public int source() {
+        return source;
+    }
+
+    public int tag() {
+        return tag;
+    }
+}
