@@ -54,13 +54,22 @@ final class Allreduce {
      * Rabenseifner's algorithm for long vectors and commutative operations: a reduce-scatter by recursive
      * halving (each member ends with 1/P of the result) then an allgather by recursive doubling, moving
      * about 2·n bytes per member instead of log2(P)·n.
+     *
+     * <p>For P a power of two the first halving sends straight from {@code send} and copies into {@code recv}
+     * only the half it keeps, just before combining into it: the other half of {@code recv} is written by the
+     * allgather, so copying it first would be a pass over half the vector for nothing.
      */
     static void rabenseifner(Peers peers, ByteBuffer send, ByteBuffer recv, Reduction op) {
         int n = send.remaining();
-        Bytes.copy(send, recv);
         ByteBuffer tmp = Bytes.scratch(n);
         int pof2 = Bytes.floorPowerOfTwo(peers.size());
         int rem = peers.size() - pof2;
+        // until the first halving, this member's own vector: send, or recv once the fold has combined into it
+        ByteBuffer own = send;
+        if (rem > 0) {
+            Bytes.copy(send, recv);
+            own = recv;
+        }
         int newRank = fold(peers, recv, tmp, op, rem);
         if (newRank >= 0) {
             int[] start = Bytes.split(n, pof2, op.itemBytes());
@@ -92,7 +101,11 @@ final class Allreduce {
                 }
                 ByteBuffer arrived = Bytes.range(tmp, start[recvFrom], start[recvTo]);
                 ByteBuffer mine = Bytes.range(recv, start[recvFrom], start[recvTo]);
-                peers.exchange(partner, Bytes.range(recv, start[sendFrom], start[sendTo]), partner, arrived);
+                peers.exchange(partner, Bytes.range(own, start[sendFrom], start[sendTo]), partner, arrived);
+                if (own != recv) {
+                    Bytes.copy(Bytes.range(own, start[recvFrom], start[recvTo]), mine);
+                    own = recv;
+                }
                 op.apply(arrived, mine);
                 sendIdx = recvIdx;
                 mask <<= 1;
