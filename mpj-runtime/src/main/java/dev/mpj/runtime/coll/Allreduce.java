@@ -55,9 +55,9 @@ final class Allreduce {
      * halving (each member ends with 1/P of the result) then an allgather by recursive doubling, moving
      * about 2·n bytes per member instead of log2(P)·n.
      *
-     * <p>For P a power of two the first halving sends straight from {@code send} and copies into {@code recv}
-     * only the half it keeps, just before combining into it: the other half of {@code recv} is written by the
-     * allgather, so copying it first would be a pass over half the vector for nothing.
+     * <p>For P a power of two the first halving sends straight from {@code send} and combines the half it keeps
+     * from {@code send} into {@code recv}: the other half of {@code recv} is written by the allgather, so copying
+     * the whole vector there first would be a pass over it for nothing.
      */
     static void rabenseifner(Peers peers, ByteBuffer send, ByteBuffer recv, Reduction op) {
         int n = send.remaining();
@@ -103,10 +103,11 @@ final class Allreduce {
                 ByteBuffer mine = Bytes.range(recv, start[recvFrom], start[recvTo]);
                 peers.exchange(partner, Bytes.range(own, start[sendFrom], start[sendTo]), partner, arrived);
                 if (own != recv) {
-                    Bytes.copy(Bytes.range(own, start[recvFrom], start[recvTo]), mine);
+                    op.applyInto(arrived, Bytes.range(own, start[recvFrom], start[recvTo]), mine);
                     own = recv;
+                } else {
+                    op.apply(arrived, mine);
                 }
-                op.apply(arrived, mine);
                 sendIdx = recvIdx;
                 mask <<= 1;
                 if (mask < pof2) {
