@@ -11,9 +11,10 @@ import java.nio.LongBuffer;
  * {@code MAX MIN SUM PROD} over long vectors of {@code int long float double}, as {@link ReductionKernels} defines
  * them, through primitive arrays: chunk by chunk, both operands are copied into per-thread arrays in bulk, combined
  * there and the result copied out, to the right operand's place or to a third buffer ({@code c = a op b}, which
- * spares a caller that must keep {@code b} the copy of it into {@code c} first). C2 vectorises a loop over arrays, never one over a {@code ByteBuffer}'s
- * accessors (bounds and byte-order checks on every element), so the three passes still beat the one by several
- * times on long vectors; short ones stay with the direct loops, where the copies would not pay.
+ * spares a caller that must keep {@code b} the copy of it into {@code c} first). C2 vectorises a loop over arrays,
+ * never one over a {@code ByteBuffer}'s accessors (bounds and byte-order checks on every element), so the three
+ * passes still beat the one by several times on long vectors; short ones stay with the direct loops, where the
+ * copies would not pay.
  */
 final class ArrayKernels {
     /** Vectors shorter than this (in values) are left to the direct loops. */
