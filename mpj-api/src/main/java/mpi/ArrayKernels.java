@@ -10,9 +10,11 @@ import java.nio.LongBuffer;
 /**
  * {@code MAX MIN SUM PROD} over long vectors of {@code int long float double}, as {@link ReductionKernels} defines
  * them, through primitive arrays: chunk by chunk, both operands are copied into per-thread arrays in bulk, combined
- * there and the result copied back. C2 vectorises a loop over arrays, never one over a {@code ByteBuffer}'s
- * accessors (bounds and byte-order checks on every element), so the three passes still beat the one by several
- * times on long vectors; short ones stay with the direct loops, where the copies would not pay.
+ * there and the result copied out, to the right operand's place or to a third buffer ({@code c = a op b}, which
+ * spares a caller that must keep {@code b} the copy of it into {@code c} first). C2 vectorises a loop over arrays,
+ * never one over a {@code ByteBuffer}'s accessors (bounds and byte-order checks on every element), so the three
+ * passes still beat the one by several times on long vectors; short ones stay with the direct loops, where the
+ * copies would not pay.
  */
 final class ArrayKernels {
     /** Vectors shorter than this (in values) are left to the direct loops. */
@@ -47,9 +49,10 @@ final class ArrayKernels {
         return buffer.slice(index, bytes).order(ByteOrder.LITTLE_ENDIAN);
     }
 
-    static void ints(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+    static void ints(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, ByteBuffer c, int ci, int n) {
         IntBuffer va = values(a, ai, n * 4).asIntBuffer();
         IntBuffer vb = values(b, bi, n * 4).asIntBuffer();
+        IntBuffer vc = values(c, ci, n * 4).asIntBuffer();
         Scratch s = SCRATCH.get();
         if (s.ints == null) {
             s.ints = new int[2][CHUNK_BYTES / 4];
@@ -66,13 +69,14 @@ final class ArrayKernels {
                 case SUM -> { for (int i = 0; i < len; i++) { y[i] = x[i] + y[i]; } }
                 default -> { for (int i = 0; i < len; i++) { y[i] = x[i] * y[i]; } }
             }
-            vb.put(off, y, 0, len);
+            vc.put(off, y, 0, len);
         }
     }
 
-    static void longs(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+    static void longs(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, ByteBuffer c, int ci, int n) {
         LongBuffer va = values(a, ai, n * 8).asLongBuffer();
         LongBuffer vb = values(b, bi, n * 8).asLongBuffer();
+        LongBuffer vc = values(c, ci, n * 8).asLongBuffer();
         Scratch s = SCRATCH.get();
         if (s.longs == null) {
             s.longs = new long[2][CHUNK_BYTES / 8];
@@ -89,13 +93,14 @@ final class ArrayKernels {
                 case SUM -> { for (int i = 0; i < len; i++) { y[i] = x[i] + y[i]; } }
                 default -> { for (int i = 0; i < len; i++) { y[i] = x[i] * y[i]; } }
             }
-            vb.put(off, y, 0, len);
+            vc.put(off, y, 0, len);
         }
     }
 
-    static void floats(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+    static void floats(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, ByteBuffer c, int ci, int n) {
         FloatBuffer va = values(a, ai, n * 4).asFloatBuffer();
         FloatBuffer vb = values(b, bi, n * 4).asFloatBuffer();
+        FloatBuffer vc = values(c, ci, n * 4).asFloatBuffer();
         Scratch s = SCRATCH.get();
         if (s.floats == null) {
             s.floats = new float[2][CHUNK_BYTES / 4];
@@ -112,13 +117,14 @@ final class ArrayKernels {
                 case SUM -> { for (int i = 0; i < len; i++) { y[i] = x[i] + y[i]; } }
                 default -> { for (int i = 0; i < len; i++) { y[i] = x[i] * y[i]; } }
             }
-            vb.put(off, y, 0, len);
+            vc.put(off, y, 0, len);
         }
     }
 
-    static void doubles(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
+    static void doubles(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, ByteBuffer c, int ci, int n) {
         DoubleBuffer va = values(a, ai, n * 8).asDoubleBuffer();
         DoubleBuffer vb = values(b, bi, n * 8).asDoubleBuffer();
+        DoubleBuffer vc = values(c, ci, n * 8).asDoubleBuffer();
         Scratch s = SCRATCH.get();
         if (s.doubles == null) {
             s.doubles = new double[2][CHUNK_BYTES / 8];
@@ -135,7 +141,7 @@ final class ArrayKernels {
                 case SUM -> { for (int i = 0; i < len; i++) { y[i] = x[i] + y[i]; } }
                 default -> { for (int i = 0; i < len; i++) { y[i] = x[i] * y[i]; } }
             }
-            vb.put(off, y, 0, len);
+            vc.put(off, y, 0, len);
         }
     }
 }

@@ -143,6 +143,28 @@ public class Op {
             }
         }
 
+        @Override
+        public void applyInto(ByteBuffer in, ByteBuffer right, ByteBuffer out) {
+            int n = in.remaining() / element.bytes;
+            if (!ArrayKernels.runs(kind, n)) {
+                Reduction.super.applyInto(in, right, out);
+                return;
+            }
+            ByteBuffer a = littleEndian(in);
+            ByteBuffer b = littleEndian(right);
+            ByteBuffer c = littleEndian(out);
+            int ai = in.position();
+            int bi = right.position();
+            int ci = out.position();
+            switch (element) {
+                case INT -> ArrayKernels.ints(kind, a, ai, b, bi, c, ci, n);
+                case LONG -> ArrayKernels.longs(kind, a, ai, b, bi, c, ci, n);
+                case FLOAT -> ArrayKernels.floats(kind, a, ai, b, bi, c, ci, n);
+                case DOUBLE -> ArrayKernels.doubles(kind, a, ai, b, bi, c, ci, n);
+                default -> Reduction.super.applyInto(in, right, out);
+            }
+        }
+
         private void applyLoc(boolean max, ByteBuffer a, int ai, ByteBuffer b, int bi, int pairs) {
             switch (element) {
                 case SHORT -> ReductionKernels.shortPairs(max, a, ai, b, bi, pairs);

@@ -246,7 +246,7 @@ final class ReductionKernels {
     /** The integer operations on int values (signed, wrapping); logical ones give 1 or 0. */
     static void ints(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
         if (ArrayKernels.runs(op, n)) {
-            ArrayKernels.ints(op, a, ai, b, bi, n);
+            ArrayKernels.ints(op, a, ai, b, bi, b, bi, n);
             return;
         }
         switch (op) {
@@ -327,7 +327,7 @@ final class ReductionKernels {
     /** The integer operations on long values (signed, wrapping); logical ones give 1 or 0. */
     static void longs(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
         if (ArrayKernels.runs(op, n)) {
-            ArrayKernels.longs(op, a, ai, b, bi, n);
+            ArrayKernels.longs(op, a, ai, b, bi, b, bi, n);
             return;
         }
         switch (op) {
@@ -408,7 +408,7 @@ final class ReductionKernels {
     /** The arithmetic operations on float values (IEEE 754; MAX and MIN propagate NaN). */
     static void floats(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
         if (ArrayKernels.runs(op, n)) {
-            ArrayKernels.floats(op, a, ai, b, bi, n);
+            ArrayKernels.floats(op, a, ai, b, bi, b, bi, n);
             return;
         }
         switch (op) {
@@ -447,7 +447,7 @@ final class ReductionKernels {
     /** The arithmetic operations on double values (IEEE 754; MAX and MIN propagate NaN). */
     static void doubles(Op.Kind op, ByteBuffer a, int ai, ByteBuffer b, int bi, int n) {
         if (ArrayKernels.runs(op, n)) {
-            ArrayKernels.doubles(op, a, ai, b, bi, n);
+            ArrayKernels.doubles(op, a, ai, b, bi, b, bi, n);
             return;
         }
         switch (op) {

@@ -164,6 +164,74 @@ class OpTest {
         }
     }
 
+    /**
+     * {@code out = in op right} into a third buffer, short vectors and long ones (the array kernels) alike, gives
+     * what the one-value loops give and leaves the right operand as it was; with {@code out} the right operand it
+     * is the in-place form.
+     */
+    @Test
+    void applyIntoAThirdBufferGivesTheSameValuesAndKeepsTheRightOperand() {
+        java.util.Random random = new java.util.Random(90);
+        for (int n : new int[] {5, ArrayKernels.MIN_VALUES - 1, ArrayKernels.MIN_VALUES, 5000}) {
+            double[] dx = random.doubles(n, -1e6, 1e6).toArray();
+            double[] dy = random.doubles(n, -1e6, 1e6).toArray();
+            dx[n / 2] = Double.NaN;
+            long[] lx = random.longs(n).toArray();
+            long[] ly = random.longs(n).toArray();
+            float[] fx = new float[n];
+            float[] fy = new float[n];
+            int[] ix = new int[n];
+            int[] iy = new int[n];
+            for (int i = 0; i < n; i++) {
+                fx[i] = (float) dx[i];
+                fy[i] = (float) dy[i];
+                ix[i] = (int) lx[i];
+                iy[i] = (int) ly[i];
+            }
+            Object[][] operands = {{dx, dy, MPI.DOUBLE}, {fx, fy, MPI.FLOAT}, {lx, ly, MPI.LONG}, {ix, iy, MPI.INT},
+                {X, Y, MPI.SHORT}};
+            for (Op op : new Op[] {MPI.MAX, MPI.MIN, MPI.SUM, MPI.PROD, MPI.BXOR}) {
+                for (Object[] o : operands) {
+                    Datatype type = (Datatype) o[2];
+                    Object x = type == MPI.SHORT ? array(type, X) : o[0];
+                    Object y = type == MPI.SHORT ? array(type, Y) : o[1];
+                    int count = java.lang.reflect.Array.getLength(x);
+                    if (op == MPI.BXOR && (type == MPI.DOUBLE || type == MPI.FLOAT)) {
+                        continue;
+                    }
+                    Object expected = elementWise(op, x, y, type);
+                    Reduction r = op.on(type, "test");
+                    ByteBuffer in = type.pack(x, 0, count, false);
+                    ByteBuffer right = type.pack(y, 0, count, false);
+                    ByteBuffer before = type.pack(y, 0, count, false);
+                    int bytes = right.remaining();
+                    // out starts past a few bytes of its array, so offsets are honoured
+                    ByteBuffer out = ByteBuffer.allocate(bytes + 24).order(right.order()).position(16).slice()
+                            .limit(bytes);
+                    r.applyInto(in, right, out);
+                    String what = op + " on " + type + ", " + count + " values";
+                    assertEquals(before, right, what + ": the right operand");
+                    assertTrue(sameValues(expected, unpacked(type, out, count)), what + " into a third buffer");
+                    r.applyInto(in, right, right);
+                    assertTrue(sameValues(expected, unpacked(type, right, count)), what + " in place");
+                }
+            }
+        }
+    }
+
+    /** Equal arrays of one primitive type, floating-point values compared bit for bit (NaN equals NaN). */
+    private static boolean sameValues(Object expected, Object actual) {
+        return java.util.Arrays.deepEquals(new Object[] {expected}, new Object[] {actual});
+    }
+
+    private static Object unpacked(Datatype type, ByteBuffer packed, int count) {
+        Object array = java.lang.reflect.Array.newInstance(type.element.arrayClass.getComponentType(), count);
+        Landing result = Landing.of(type, array, 0, count);
+        result.room().duplicate().put(packed.duplicate());
+        result.finish();
+        return array;
+    }
+
     /** {@code x op y} one value at a time, through the kernels' short-vector loops. */
     private static Object elementWise(Op op, Object x, Object y, Datatype type) {
         int n = java.lang.reflect.Array.getLength(x);

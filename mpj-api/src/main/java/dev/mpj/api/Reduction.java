@@ -21,4 +21,15 @@ public interface Reduction {
      * {@link #itemBytes()}; positions, limits and byte orders are left unchanged.
      */
     void apply(ByteBuffer in, ByteBuffer inout);
+
+    /**
+     * {@code out = in op right}, item by item, leaving {@code right} unchanged: for a caller that must keep its
+     * right operand where it is and would otherwise copy it into {@code out} first, which is what this does unless
+     * an implementation reads both operands and writes {@code out} in one pass. The three ranges have the same
+     * length; {@code out} may be {@code right} but must not overlap {@code in}.
+     */
+    default void applyInto(ByteBuffer in, ByteBuffer right, ByteBuffer out) {
+        out.duplicate().put(right.duplicate());
+        apply(in, out);
+    }
 }

@@ -6,7 +6,8 @@ import java.nio.ByteBuffer;
 
 /**
  * The three allreduce algorithms. All leave the result in {@code recv}, which they also use as the
- * accumulator; {@code send} is copied into it first and never read again (so it may alias it).
+ * accumulator; each byte of {@code send} is read before the same byte of {@code recv} is written (so the two may be
+ * one buffer), and {@code send} itself is never written.
  *
  * <p>For P not a power of two, recursive doubling and Rabenseifner fold first, as MPICH does: of the first
  * 2·r members (r = P − 2^⌊log2 P⌋) each even one sends its vector to the odd one above, which combines them
@@ -54,13 +55,22 @@ final class Allreduce {
      * Rabenseifner's algorithm for long vectors and commutative operations: a reduce-scatter by recursive
      * halving (each member ends with 1/P of the result) then an allgather by recursive doubling, moving
      * about 2·n bytes per member instead of log2(P)·n.
+     *
+     * <p>For P a power of two the first halving sends straight from {@code send} and combines the half it keeps
+     * from {@code send} into {@code recv}: the other half of {@code recv} is written by the allgather, so copying
+     * the whole vector there first would be a pass over it for nothing.
      */
     static void rabenseifner(Peers peers, ByteBuffer send, ByteBuffer recv, Reduction op) {
         int n = send.remaining();
-        Bytes.copy(send, recv);
         ByteBuffer tmp = Bytes.scratch(n);
         int pof2 = Bytes.floorPowerOfTwo(peers.size());
         int rem = peers.size() - pof2;
+        // until the first halving, this member's own vector: send, or recv once the fold has combined into it
+        ByteBuffer own = send;
+        if (rem > 0) {
+            Bytes.copy(send, recv);
+            own = recv;
+        }
         int newRank = fold(peers, recv, tmp, op, rem);
         if (newRank >= 0) {
             int[] start = Bytes.split(n, pof2, op.itemBytes());
@@ -92,8 +102,13 @@ final class Allreduce {
                 }
                 ByteBuffer arrived = Bytes.range(tmp, start[recvFrom], start[recvTo]);
                 ByteBuffer mine = Bytes.range(recv, start[recvFrom], start[recvTo]);
-                peers.exchange(partner, Bytes.range(recv, start[sendFrom], start[sendTo]), partner, arrived);
-                op.apply(arrived, mine);
+                peers.exchange(partner, Bytes.range(own, start[sendFrom], start[sendTo]), partner, arrived);
+                if (own != recv) {
+                    op.applyInto(arrived, Bytes.range(own, start[recvFrom], start[recvTo]), mine);
+                    own = recv;
+                } else {
+                    op.apply(arrived, mine);
+                }
                 sendIdx = recvIdx;
                 mask <<= 1;
                 if (mask < pof2) {
@@ -145,18 +160,20 @@ final class Allreduce {
     static void ring(Peers peers, ByteBuffer send, ByteBuffer recv, Reduction op) {
         int p = peers.size();
         int me = peers.me();
-        Bytes.copy(send, recv);
         int[] start = Bytes.split(send.remaining(), p, op.itemBytes());
         ByteBuffer[] chunks = RingAllgather.blocks(recv, start);
+        ByteBuffer[] own = RingAllgather.blocks(send, start);
         ByteBuffer tmp = Bytes.scratch(start[1] - start[0] + op.itemBytes());
         int right = (me + 1) % p;
         int left = (me - 1 + p) % p;
+        // every chunk but this member's own is combined once, straight from send into recv; its own is sent
+        // from send first and comes back whole in the allgather, so send is never copied into recv
         for (int step = 0; step < p - 1; step++) {
             int out = (me - step + p) % p;
             int in = (me - step - 1 + p) % p;
             ByteBuffer arrived = Bytes.range(tmp, 0, chunks[in].remaining());
-            peers.exchange(right, chunks[out], left, arrived);
-            op.apply(arrived, chunks[in]);
+            peers.exchange(right, step == 0 ? own[out] : chunks[out], left, arrived);
+            op.applyInto(arrived, own[in], chunks[in]);
         }
         // member me now holds the full result of chunk me + 1
         for (int step = 0; step < p - 1; step++) {

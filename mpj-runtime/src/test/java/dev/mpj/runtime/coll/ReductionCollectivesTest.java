@@ -76,6 +76,30 @@ class ReductionCollectivesTest {
         });
     }
 
+    /**
+     * The algorithms may send from {@code send} rather than from a copy of it in {@code recv}: the result must
+     * not depend on that, whether the two are one buffer (as with MPI.IN_PLACE) or apart, and a separate send
+     * buffer must come back as it went in.
+     */
+    @ParameterizedTest(name = "{0} np={1}")
+    @MethodSource("allreduces")
+    void allreduceInPlaceOrApartGivesTheResultAndLeavesTheSendBufferAlone(Allreduce algorithm, int np) {
+        new ThreadedJob(np, forcing(algorithm)).run((coll, comm) -> {
+            int seed = 10;
+            for (int bytes : SIZES) {
+                seed++;
+                ByteBuffer inPlace = of(comm.rank(), bytes, seed);
+                coll.allreduce(comm, inPlace, inPlace, SUM);
+                assertSame(reduced(SUM, 0, comm.size() - 1, bytes, seed), inPlace, "in place, " + bytes + " bytes");
+                ByteBuffer send = of(comm.rank(), bytes, seed);
+                ByteBuffer recv = zeros(bytes);
+                coll.allreduce(comm, send, recv, SUM);
+                assertSame(reduced(SUM, 0, comm.size() - 1, bytes, seed), recv, "apart, " + bytes + " bytes");
+                assertSame(of(comm.rank(), bytes, seed), send, "the send buffer after " + bytes + " bytes");
+            }
+        });
+    }
+
     /** Allreduces of each of these sizes by a commutative and a non-commutative op, checked on every member. */
     static ThreadedJob.RankBody allreducesInRankOrder(int... sizes) {
         return (coll, comm) -> {
