@@ -6,7 +6,8 @@ import java.nio.ByteBuffer;
 
 /**
  * The three allreduce algorithms. All leave the result in {@code recv}, which they also use as the
- * accumulator; {@code send} is copied into it first and never read again (so it may alias it).
+ * accumulator; {@code send} is copied into it (by Rabenseifner's, half of it during its first step) and never read
+ * after that (so it may alias it).
  *
  * <p>For P not a power of two, recursive doubling and Rabenseifner fold first, as MPICH does: of the first
  * 2·r members (r = P − 2^⌊log2 P⌋) each even one sends its vector to the odd one above, which combines them
@@ -57,10 +58,15 @@ final class Allreduce {
      */
     static void rabenseifner(Peers peers, ByteBuffer send, ByteBuffer recv, Reduction op) {
         int n = send.remaining();
-        Bytes.copy(send, recv);
         ByteBuffer tmp = Bytes.scratch(n);
         int pof2 = Bytes.floorPowerOfTwo(peers.size());
         int rem = peers.size() - pof2;
+        // With no fold, the first halving step sends its half straight from send and copies only the half it
+        // keeps, while the exchange is in flight: the half sent away is filled again by the allgather.
+        boolean fromSend = rem == 0 && pof2 > 1;
+        if (!fromSend) {
+            Bytes.copy(send, recv);
+        }
         int newRank = fold(peers, recv, tmp, op, rem);
         if (newRank >= 0) {
             int[] start = Bytes.split(n, pof2, op.itemBytes());
@@ -92,7 +98,9 @@ final class Allreduce {
                 }
                 ByteBuffer arrived = Bytes.range(tmp, start[recvFrom], start[recvTo]);
                 ByteBuffer mine = Bytes.range(recv, start[recvFrom], start[recvTo]);
-                peers.exchange(partner, Bytes.range(recv, start[sendFrom], start[sendTo]), partner, arrived);
+                boolean first = fromSend && mask == 1;
+                peers.exchangeCopying(partner, Bytes.range(first ? send : recv, start[sendFrom], start[sendTo]),
+                        partner, arrived, first ? Bytes.range(send, start[recvFrom], start[recvTo]) : null, mine);
                 op.apply(arrived, mine);
                 sendIdx = recvIdx;
                 mask <<= 1;
