@@ -7,15 +7,18 @@ final class Alltoall {
     private Alltoall() {
     }
 
-    /** All receives and sends posted at once (MPICH's medium-message choice); for two members, one exchange. */
+    /**
+     * All receives and sends posted at once (MPICH's medium-message choice); for two members, one exchange, with
+     * the member's own block copied while it is in flight.
+     */
     static void scattered(Peers peers, ByteBuffer send, ByteBuffer recv) {
         if (peers.size() == 2) {
             int block = send.remaining() / 2;
             int me = peers.me();
             int other = 1 - me;
-            Bytes.copy(Bytes.range(send, me * block, (me + 1) * block), recv, me * block);
-            peers.exchange(other, Bytes.range(send, other * block, (other + 1) * block),
-                    other, Bytes.range(recv, other * block, (other + 1) * block));
+            peers.exchangeCopying(other, Bytes.range(send, other * block, (other + 1) * block),
+                    other, Bytes.range(recv, other * block, (other + 1) * block),
+                    Bytes.range(send, me * block, (me + 1) * block), Bytes.range(recv, me * block, (me + 1) * block));
             return;
         }
         int[] start = equalBlocks(peers.size(), send.remaining() / peers.size());
@@ -32,12 +35,16 @@ final class Alltoall {
         int me = peers.me();
         ByteBuffer[] out = RingAllgather.blocks(send, equalBlocks(p, send.remaining() / p));
         ByteBuffer[] in = RingAllgather.blocks(recv, equalBlocks(p, send.remaining() / p));
-        Bytes.copy(out[me], in[me]);
+        if (p == 1) {
+            Bytes.copy(out[0], in[0]);
+            return;
+        }
         boolean xor = Bytes.isPowerOfTwo(p);
         for (int i = 1; i < p; i++) {
             int dst = xor ? me ^ i : (me + i) % p;
             int src = xor ? me ^ i : (me - i + p) % p;
-            peers.exchange(dst, out[dst], src, in[src]);
+            // the member's own block is copied during the first exchange
+            peers.exchangeCopying(dst, out[dst], src, in[src], i == 1 ? out[me] : null, in[me]);
         }
     }
 

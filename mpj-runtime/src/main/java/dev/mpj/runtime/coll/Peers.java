@@ -103,8 +103,20 @@ final class Peers {
 
     /** Sends to one member and receives from another (or the same) at once, so pairs cannot deadlock. */
     void exchange(int to, ByteBuffer data, int from, ByteBuffer room) {
+        exchangeCopying(to, data, from, room, null, null);
+    }
+
+    /**
+     * {@link #exchange}, copying {@code local} into {@code localRoom} (null: nothing) between posting the messages
+     * and waiting for them: the partner's data travels while this member copies, rather than after, and the
+     * receive is posted before the copy, so data that comes meanwhile can land in {@code room} directly.
+     */
+    void exchangeCopying(int to, ByteBuffer data, int from, ByteBuffer room, ByteBuffer local, ByteBuffer localRoom) {
         Operation r = startReceive(from, room);
         Operation s = startSend(to, data);
+        if (local != null) {
+            Bytes.copy(local, localRoom);
+        }
         waitAll(r, s);
         checkLength(r, room.remaining(), from);
     }

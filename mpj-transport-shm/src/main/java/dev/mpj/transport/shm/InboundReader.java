@@ -28,8 +28,10 @@ import java.nio.ByteOrder;
  * reader still copies out of it; a receiver that takes one message per read (the sink stops the reading, {@link
  * FrameSink#keepReading}) does not move the head, which the senders of a full ring watch, once per message; and a
  * ping-pong whose receive stops the reading moves it while it waits for the reply, not between a message and the
- * answer. Room is never held while the reader waits: a wait polls, and a poll that finds nothing gives back what
- * was read.
+ * answer. A read that stops there keeps up to a quarter of the ring, so the zeroing of a message as long as
+ * {@value #COMMIT_BYTES} bytes is not done between its landing and the return of the receive that took it, but in
+ * the next wait. Room is never held while the reader waits: a wait polls, and a poll that finds nothing gives back
+ * what was read.
  */
 final class InboundReader implements DirectSource {
     /** Records read per poll at most, so one busy sender cannot hold the MPI thread for long. */
@@ -55,6 +57,8 @@ final class InboundReader implements DirectSource {
     private final BulkChannel bulk;
     private boolean reading;
     private final int commitBytes;
+    /** Bytes a read that stops at a taken frame may leave held: its room goes back in a later read. */
+    private final int holdBytes;
     /** The position of the next record to read; the head, which the senders see, may be behind it. */
     private long position;
     /** The head as last given back to the senders: the room from here to {@code position} is still held. */
@@ -73,6 +77,7 @@ final class InboundReader implements DirectSource {
         this.locals = locals;
         this.pool = new FramePool(ring.maxMsgLength(), 8);
         this.commitBytes = Math.min(COMMIT_BYTES, ring.capacity() / 4);
+        this.holdBytes = ring.capacity() / 4;
         this.partial = new ByteBuffer[locals.size()];
     }
 
@@ -100,7 +105,7 @@ final class InboundReader implements DirectSource {
                 records++;
                 boolean stop = take(type, buffer, index + RecordDescriptor.HEADER_LENGTH,
                         length - RecordDescriptor.HEADER_LENGTH) && !sink.keepReading();
-                if (position - committed >= commitBytes) {
+                if (position - committed >= (stop ? holdBytes : commitBytes)) {
                     commit();
                 }
                 if (stop) {

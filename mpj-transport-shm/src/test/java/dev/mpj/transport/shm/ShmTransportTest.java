@@ -312,6 +312,38 @@ class ShmTransportTest {
     }
 
     @Test
+    void aReadThatStopsAtALongFrameKeepsItsRoomUpToAQuarterOfTheRing() throws Exception {
+        int ring = 1 << 20;
+        int length = InboundReader.COMMIT_BYTES;
+        try (ShmNode node = ShmNode.create(dir, 2, (int) ShmLayout.roomFor(2, ring))) {
+            ShmLayout layout = node.layout();
+            OneAtATimeSink oneAtATime = new OneAtATimeSink(FrameHeader::tag);
+            ShmTransport receiver = node.start(1, oneAtATime);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            int frames = ring / 4 / length; // each record a little longer than its payload: the last one passes a quarter
+            for (int tag = 0; tag < frames; tag++) {
+                sender.send(1, Frames.header(FrameHeader.EAGER, tag, length), Frames.payload(tag, length));
+            }
+            long written = layout.ring(1).producerPosition();
+            for (int i = 0; i < frames - 1; i++) {
+                assertEquals(1, receiver.poll());
+                assertEquals(0, layout.ring(1).consumerPosition(),
+                        "a frame of " + length + " bytes taken, less than a quarter of the ring held: no zeroing yet");
+            }
+            assertEquals(1, receiver.poll());
+            assertEquals(written, layout.ring(1).consumerPosition(), "a quarter of the ring held goes back at once");
+            sender.send(1, Frames.header(FrameHeader.EAGER, frames, length), Frames.payload(frames, length));
+            assertEquals(1, receiver.poll());
+            assertEquals(0, receiver.poll());
+            assertEquals(layout.ring(1).producerPosition(), layout.ring(1).consumerPosition(),
+                    "a read that finds nothing gives the room back");
+            for (int tag = 0; tag <= frames; tag++) {
+                assertEquals(tag, (long) oneAtATime.taken.get(tag), "frame " + tag);
+            }
+        }
+    }
+
+    @Test
     void framesTakenOneAtATimeWhileTheSenderWaitsForRoomGoRoundTheRingInOrder() throws Exception {
         try (ShmNode node = node(2)) {
             int count = 20_000; // records of 48 bytes: the 64 KiB ring wraps about 15 times, with padding
