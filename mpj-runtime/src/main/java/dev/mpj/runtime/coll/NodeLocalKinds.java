@@ -9,25 +9,25 @@ import dev.mpj.runtime.config.CollectiveAlgorithms.SharedMemory;
  *
  * <ul>
  *   <li>{@code on}: barrier, bcast, reduce, allreduce, allgather and alltoall.</li>
- *   <li>{@code auto}: the barrier and bcast (one write the others read: no tree of forwarded messages); reduce,
- *       allreduce, allgather and alltoall too on a communicator of two members, or when the node's ranks outnumber
- *       its cores. A pair's collective is one exchange, which over point-to-point is a send, a receive and the
- *       engine's matching, a path whose one large JIT compile outlasts a short job's first 10^4 calls; through the
- *       room it is one write and one read. Where ranks outnumber cores every point-to-point round is a hand-over
- *       to a rank that must first get a core back, and the room needs one. Larger communicators with a core per
- *       rank keep point-to-point, whose rounds grow as log2 of the size where the room's reads grow with it.</li>
+ *   <li>{@code auto}: the barrier and bcast (one write the others read: no tree of forwarded messages); allgather
+ *       and alltoall too on a communicator of two members, and reduce, allreduce, allgather and alltoall when the
+ *       node's ranks outnumber its cores. A pair's allgather or alltoall is one exchange, which over point-to-point
+ *       is a send, a receive and the engine's matching, a path whose one large JIT compile outlasts a short job's
+ *       first 10^4 calls; through the room it is one write and one copy. A pair's reductions keep point-to-point:
+ *       warm, it beats the room's fold. Where ranks outnumber cores every point-to-point round is a hand-over to a
+ *       rank that must first get a core back, and the room needs one.</li>
  *   <li>{@code off}: none.</li>
  * </ul>
  */
 public final class NodeLocalKinds {
     private final boolean barrierAndBcast;
     private final boolean everyKind;
-    private final boolean everyKindForPairs;
+    private final boolean copiesForPairs;
 
-    private NodeLocalKinds(boolean barrierAndBcast, boolean everyKind, boolean everyKindForPairs) {
+    private NodeLocalKinds(boolean barrierAndBcast, boolean everyKind, boolean copiesForPairs) {
         this.barrierAndBcast = barrierAndBcast;
         this.everyKind = everyKind;
-        this.everyKindForPairs = everyKindForPairs;
+        this.copiesForPairs = copiesForPairs;
     }
 
     /** The kinds for {@code mode} on a node of {@code localRanks} ranks and {@code cores} cores. */
@@ -46,7 +46,8 @@ public final class NodeLocalKinds {
     boolean serves(CollectiveKind kind, int members) {
         return switch (kind) {
             case BARRIER, BCAST -> barrierAndBcast;
-            case REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL -> everyKind || everyKindForPairs && members == 2;
+            case REDUCE, ALLREDUCE -> everyKind;
+            case ALLGATHER, ALLTOALL -> everyKind || copiesForPairs && members == 2;
             default -> false;
         };
     }

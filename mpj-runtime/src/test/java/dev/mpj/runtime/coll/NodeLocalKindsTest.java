@@ -29,9 +29,11 @@ class NodeLocalKindsTest {
     }
 
     @Test
-    void automaticSendsEverySmallCollectiveOfAPairThroughTheRoomWhenEveryRankHasACore() {
-        assertEquals(ROOM_KINDS, served(NodeLocalKinds.of(SharedMemory.AUTO, 2, 2), 2));
-        assertEquals(ROOM_KINDS, served(NodeLocalKinds.of(SharedMemory.AUTO, 4, 4), 2));
+    void automaticSendsAPairsAllgatherAndAlltoallThroughTheRoomWhenEveryRankHasACore() {
+        Set<CollectiveKind> pairKinds = EnumSet.of(CollectiveKind.BARRIER, CollectiveKind.BCAST,
+                CollectiveKind.ALLGATHER, CollectiveKind.ALLTOALL);
+        assertEquals(pairKinds, served(NodeLocalKinds.of(SharedMemory.AUTO, 2, 2), 2));
+        assertEquals(pairKinds, served(NodeLocalKinds.of(SharedMemory.AUTO, 4, 4), 2));
     }
 
     @Test
