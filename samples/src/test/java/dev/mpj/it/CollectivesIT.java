@@ -7,7 +7,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.stream.IntStream;
@@ -54,10 +53,11 @@ class CollectivesIT {
         assertTrue(calls.stream().allMatch(n -> (n > 0) == expected), () -> "node-local calls " + calls + "\n" + r);
     }
 
-    @ParameterizedTest(name = "np={0}")
-    @ValueSource(ints = {2, 3, 5})
-    void smallCollectivesOnDuplicatedSplitManyAndConcurrentCommunicatorsThroughTheNodeSegment(int np) {
-        Job.Result r = Job.np(np).env("MPJ_COLL_SHARED_MEMORY", "on").run(NodeCollectivesProgram.class);
+    @ParameterizedTest(name = "np={0} node-local collectives {1}")
+    @CsvSource({"2, on", "3, on", "5, on", "2, auto"})
+    void smallCollectivesOnDuplicatedSplitManyAndConcurrentCommunicatorsThroughTheNodeSegment(int np,
+                                                                                               String sharedMemory) {
+        Job.Result r = Job.np(np).env("MPJ_COLL_SHARED_MEMORY", sharedMemory).run(NodeCollectivesProgram.class);
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals(np, r.linesContaining("node collectives OK rank"), r::toString);
         assertTrue(r.leftovers().isEmpty(), "rank JVMs left behind");

@@ -105,6 +105,14 @@ public final class NodeCollectivesProgram {
                     int[] got = java.util.Arrays.copyOfRange(all, v * n, (v + 1) * n);
                     same(ints(v, n), got, "Allgather block " + v + " n=" + n);
                 }
+                int block = Math.max(1, n / size);
+                int[] in = new int[block * size];
+                c.Alltoall(ints(rank, block * size), 0, block, MPI.INT, in, 0, block, MPI.INT);
+                for (int v = 0; v < size; v++) {
+                    same(java.util.Arrays.copyOfRange(ints(v, block * size), rank * block, (rank + 1) * block),
+                            java.util.Arrays.copyOfRange(in, v * block, (v + 1) * block),
+                            "Alltoall block " + block + " from " + v);
+                }
                 double[] max = new double[1];
                 c.Allreduce(new double[] {-rank}, 0, max, 0, 1, MPI.DOUBLE, MPI.MAX);
                 Check.that(max[0] == 0.0, "Allreduce MAX double");

@@ -109,6 +109,7 @@ public final class CollectiveTuning {
             case BCAST -> bcast == Bcast.AUTO;
             case ALLGATHER -> allgather == Allgather.AUTO;
             case REDUCE, ALLREDUCE -> allreduce == Allreduce.AUTO;
+            case ALLTOALL -> alltoall == Alltoall.AUTO;
             default -> true;
         };
     }

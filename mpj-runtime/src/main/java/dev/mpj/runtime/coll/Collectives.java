@@ -199,6 +199,11 @@ public final class Collectives {
             int p = comm.size();
             checkEqualBlocks("alltoall", send, recv, p);
             int block = send.remaining() / p;
+            NodeChannel ch = channel(comm, CollectiveKind.ALLTOALL, send.remaining());
+            if (ch != null) {
+                shm.alltoall(ch, send, recv);
+                return;
+            }
             Peers peers = peers(comm, CollectiveKind.ALLTOALL);
             switch (tuning.alltoall(block, p)) {
                 case BRUCK -> Alltoall.bruck(peers, send, recv);
@@ -318,11 +323,12 @@ public final class Collectives {
     }
 
     /**
-     * The communicator's node-local channel when collective {@code kind} of {@code bytes} per member runs through
-     * it, else null: every member decides alike, from the size, the algorithm settings and the channel's owner.
+     * The communicator's node-local channel when collective {@code kind} of {@code bytes} per member (an alltoall's
+     * whole send vector) runs through it, else null: every member decides alike, from the size, the algorithm settings and the channel's owner.
      */
     private NodeChannel channel(CommSpec comm, CollectiveKind kind, int bytes) {
-        if (shm == null || !shm.serves(kind) || bytes > CollectiveRoom.DATA_CAPACITY || !tuning.automatic(kind)) {
+        if (shm == null || !shm.serves(kind, comm.size()) || bytes > CollectiveRoom.DATA_CAPACITY
+                || !tuning.automatic(kind)) {
             return null;
         }
         return cache(comm).channel(comm, shm);

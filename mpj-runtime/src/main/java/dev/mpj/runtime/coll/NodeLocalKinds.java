@@ -5,40 +5,49 @@ import dev.mpj.runtime.config.CollectiveAlgorithms.SharedMemory;
 /**
  * Which collectives of up to 2 KiB per member run through the node segment's room ({@link SharedMemoryCollectives})
  * under {@code mpj.coll.sharedMemory}. Every member of a node decides alike, from the setting, the node's rank count
- * and its cores, so all of a communicator's members take the same path.
+ * and its cores and the communicator's size, so all of a communicator's members take the same path.
  *
  * <ul>
- *   <li>{@code on}: barrier, bcast, reduce, allreduce and allgather.</li>
- *   <li>{@code auto}: the barrier and bcast (one write the others read: no tree of forwarded messages); reduce,
- *       allreduce and allgather too when the node's ranks outnumber its cores. There every point-to-point round is
- *       a hand-over to a rank that must first get a core back, and the room needs one; with a core per rank the
- *       warm point-to-point path beats the room's folds.</li>
+ *   <li>{@code on}: barrier, bcast, reduce, allreduce, allgather and alltoall.</li>
+ *   <li>{@code auto}: the barrier and bcast (one write the others read: no tree of forwarded messages); allgather
+ *       and alltoall too on a communicator of two members, and reduce, allreduce, allgather and alltoall when the
+ *       node's ranks outnumber its cores. A pair's allgather or alltoall is one exchange, which over point-to-point
+ *       is a send, a receive and the engine's matching, a path whose one large JIT compile outlasts a short job's
+ *       first 10^4 calls; through the room it is one write and one copy. A pair's reductions keep point-to-point:
+ *       warm, it beats the room's fold. Where ranks outnumber cores every point-to-point round is a hand-over to a
+ *       rank that must first get a core back, and the room needs one.</li>
  *   <li>{@code off}: none.</li>
  * </ul>
  */
 public final class NodeLocalKinds {
     private final boolean barrierAndBcast;
     private final boolean everyKind;
+    private final boolean copiesForPairs;
 
-    private NodeLocalKinds(boolean barrierAndBcast, boolean everyKind) {
+    private NodeLocalKinds(boolean barrierAndBcast, boolean everyKind, boolean copiesForPairs) {
         this.barrierAndBcast = barrierAndBcast;
         this.everyKind = everyKind;
+        this.copiesForPairs = copiesForPairs;
     }
 
     /** The kinds for {@code mode} on a node of {@code localRanks} ranks and {@code cores} cores. */
     public static NodeLocalKinds of(SharedMemory mode, int localRanks, int cores) {
         return switch (mode) {
-            case ON -> new NodeLocalKinds(true, true);
-            case AUTO -> new NodeLocalKinds(true, localRanks > cores);
-            case OFF -> new NodeLocalKinds(false, false);
+            case ON -> new NodeLocalKinds(true, true, true);
+            case AUTO -> new NodeLocalKinds(true, localRanks > cores, true);
+            case OFF -> new NodeLocalKinds(false, false, false);
         };
     }
 
-    /** Whether collective {@code kind} runs through the room when its communicator and size allow. */
-    boolean serves(CollectiveKind kind) {
+    /**
+     * Whether collective {@code kind} on a communicator of {@code members} runs through the room when its node and
+     * size allow.
+     */
+    boolean serves(CollectiveKind kind, int members) {
         return switch (kind) {
             case BARRIER, BCAST -> barrierAndBcast;
-            case REDUCE, ALLREDUCE, ALLGATHER -> everyKind;
+            case REDUCE, ALLREDUCE -> everyKind;
+            case ALLGATHER, ALLTOALL -> everyKind || copiesForPairs && members == 2;
             default -> false;
         };
     }

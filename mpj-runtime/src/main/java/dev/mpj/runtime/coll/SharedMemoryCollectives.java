@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static dev.mpj.runtime.node.CollectiveRoom.OWNER_OFFSET;
 
 /**
- * Barrier, bcast, reduce, allreduce and allgather through the node segment's {@link CollectiveRoom}, for
+ * Barrier, bcast, reduce, allreduce, allgather and alltoall through the node segment's {@link CollectiveRoom}, for
  * communicators whose members all live on this node, as MPICH's and Open MPI's shared-memory collectives do: each
  * member puts its contribution in its slot and reads the others' there, so a call costs one write and one wait
  * per member instead of the point-to-point messages of the flat algorithms. Reductions combine in rank order, with
@@ -48,9 +48,9 @@ public final class SharedMemoryCollectives {
         this.node = nodeMap.nodeOf(worldRank);
     }
 
-    /** Whether collective {@code kind} runs here when its communicator and size allow. */
-    boolean serves(CollectiveKind kind) {
-        return kinds.serves(kind);
+    /** Whether collective {@code kind} on {@code members} runs here when its communicator and size allow. */
+    boolean serves(CollectiveKind kind, int members) {
+        return kinds.serves(kind, members);
     }
 
     /** Collectives that ran here so far (for tests and diagnostics). */
@@ -147,6 +147,28 @@ public final class SharedMemoryCollectives {
             if (v != ch.me()) {
                 out.position(recv.position() + v * block);
                 out.put(ch.contribution(v, call, block));
+            }
+        }
+        ch.finish(call);
+        calls.incrementAndGet();
+    }
+
+    /**
+     * Each member puts its whole send vector in its slot and takes its own block from every other's: the vector,
+     * not the block, must fit the slot.
+     */
+    void alltoall(NodeChannel ch, ByteBuffer send, ByteBuffer recv) {
+        long call = ch.nextCall();
+        int total = send.remaining();
+        int block = total / ch.size();
+        int me = ch.me();
+        ch.write(call, send);
+        Bytes.copy(Bytes.range(send, me * block, (me + 1) * block), recv, me * block);
+        ch.awaitWritten(call);
+        for (int v = 0; v < ch.size(); v++) {
+            if (v != me) {
+                ByteBuffer theirs = ch.contribution(v, call, total);
+                Bytes.copy(Bytes.range(theirs, me * block, (me + 1) * block), recv, v * block);
             }
         }
         ch.finish(call);

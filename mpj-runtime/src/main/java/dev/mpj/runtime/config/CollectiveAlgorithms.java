@@ -28,8 +28,9 @@ public final class CollectiveAlgorithms {
 
     /**
      * {@code mpj.coll.sharedMemory}: which collectives of a communicator whose members are all on one node run
-     * through the node segment's collective room: the barrier ({@code AUTO}, where it was measured to win), also
-     * bcast, reduce, allreduce and allgather of up to 2 KiB per rank ({@code ON}), or none ({@code OFF}).
+     * through the node segment's collective room: the barrier and bcast, allgather and alltoall on pairs, and all on crowded nodes
+     * ({@code AUTO}, see {@code NodeLocalKinds}), also reduce, allreduce, allgather and alltoall of up to 2 KiB per
+     * rank everywhere ({@code ON}), or none ({@code OFF}).
      */
     public enum SharedMemory implements SettingValue { AUTO, ON, OFF }
 }

@@ -127,8 +127,9 @@ public enum Setting {
             oneOf(Hierarchical.class)),
     COLL_SHARED_MEMORY("mpj.coll.sharedMemory", "auto",
             "collectives of up to 2 KiB per rank through the node segment when the communicator lies on one"
-                    + " node: auto (barrier and bcast; also reduce, allreduce and allgather when the node's ranks"
-                    + " outnumber its cores), on (all five), or off (all over point-to-point)",
+                    + " node (an alltoall: its whole send vector): auto (barrier and bcast; also allgather and alltoall"
+                    + " on a communicator of two ranks, and reduce, allreduce, allgather and alltoall when the"
+                    + " node's ranks outnumber its cores), on (all six), or off (all over point-to-point)",
             oneOf(SharedMemory.class)),
     ADDRESS_EXCHANGE("mpj.addressExchange", "auto",
             "how MPI.Init exchanges business cards: simple, shm, roots, ring (PMI-2's PMIX_Ring, no fence and no"

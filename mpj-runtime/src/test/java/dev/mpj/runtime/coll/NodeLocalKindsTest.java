@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class NodeLocalKindsTest {
     private static final Set<CollectiveKind> ROOM_KINDS = EnumSet.of(CollectiveKind.BARRIER, CollectiveKind.BCAST,
-            CollectiveKind.REDUCE, CollectiveKind.ALLREDUCE, CollectiveKind.ALLGATHER);
+            CollectiveKind.REDUCE, CollectiveKind.ALLREDUCE, CollectiveKind.ALLGATHER, CollectiveKind.ALLTOALL);
 
-    private static Set<CollectiveKind> served(NodeLocalKinds kinds) {
+    private static Set<CollectiveKind> served(NodeLocalKinds kinds, int members) {
         Set<CollectiveKind> s = EnumSet.noneOf(CollectiveKind.class);
         for (CollectiveKind k : CollectiveKind.values()) {
-            if (kinds.serves(k)) {
+            if (kinds.serves(k, members)) {
                 s.add(k);
             }
         }
@@ -25,21 +25,29 @@ class NodeLocalKindsTest {
     @Test
     void automaticSendsTheBarrierAndBcastThroughTheRoomWhenEveryRankHasACore() {
         assertEquals(EnumSet.of(CollectiveKind.BARRIER, CollectiveKind.BCAST),
-                served(NodeLocalKinds.of(SharedMemory.AUTO, 2, 2)));
+                served(NodeLocalKinds.of(SharedMemory.AUTO, 4, 4), 3));
+    }
+
+    @Test
+    void automaticSendsAPairsAllgatherAndAlltoallThroughTheRoomWhenEveryRankHasACore() {
+        Set<CollectiveKind> pairKinds = EnumSet.of(CollectiveKind.BARRIER, CollectiveKind.BCAST,
+                CollectiveKind.ALLGATHER, CollectiveKind.ALLTOALL);
+        assertEquals(pairKinds, served(NodeLocalKinds.of(SharedMemory.AUTO, 2, 2), 2));
+        assertEquals(pairKinds, served(NodeLocalKinds.of(SharedMemory.AUTO, 4, 4), 2));
     }
 
     @Test
     void automaticSendsEverySmallCollectiveThroughTheRoomWhenRanksOutnumberCores() {
-        assertEquals(ROOM_KINDS, served(NodeLocalKinds.of(SharedMemory.AUTO, 3, 2)));
+        assertEquals(ROOM_KINDS, served(NodeLocalKinds.of(SharedMemory.AUTO, 3, 2), 3));
     }
 
     @Test
     void onSendsEverySmallCollectiveThroughTheRoomWhateverTheCores() {
-        assertEquals(ROOM_KINDS, served(NodeLocalKinds.of(SharedMemory.ON, 2, 64)));
+        assertEquals(ROOM_KINDS, served(NodeLocalKinds.of(SharedMemory.ON, 4, 64), 4));
     }
 
     @Test
     void offSendsNoneThroughTheRoom() {
-        assertEquals(EnumSet.noneOf(CollectiveKind.class), served(NodeLocalKinds.of(SharedMemory.OFF, 8, 2)));
+        assertEquals(EnumSet.noneOf(CollectiveKind.class), served(NodeLocalKinds.of(SharedMemory.OFF, 8, 2), 2));
     }
 }
