@@ -145,16 +145,10 @@ class OpTest {
         for (Op op : new Op[] {MPI.MAX, MPI.MIN, MPI.SUM, MPI.PROD}) {
             assertArrayEquals((double[]) elementWise(op, dx, dy, MPI.DOUBLE), (double[]) reduce(op, MPI.DOUBLE, dx, dy.clone(), n),
                     op + " on DOUBLE");
-            float[] fx = new float[n];
-            float[] fy = new float[n];
-            int[] ix = new int[n];
-            int[] iy = new int[n];
-            for (int i = 0; i < n; i++) {
-                fx[i] = (float) dx[i];
-                fy[i] = (float) dy[i];
-                ix[i] = (int) lx[i];
-                iy[i] = (int) ly[i];
-            }
+            float[] fx = floats(dx);
+            float[] fy = floats(dy);
+            int[] ix = ints(lx);
+            int[] iy = ints(ly);
             assertArrayEquals((float[]) elementWise(op, fx, fy, MPI.FLOAT), (float[]) reduce(op, MPI.FLOAT, fx, fy, n),
                     op + " on FLOAT");
             assertArrayEquals((int[]) elementWise(op, ix, iy, MPI.INT), (int[]) reduce(op, MPI.INT, ix, iy, n),
@@ -178,16 +172,10 @@ class OpTest {
             dx[n / 2] = Double.NaN;
             long[] lx = random.longs(n).toArray();
             long[] ly = random.longs(n).toArray();
-            float[] fx = new float[n];
-            float[] fy = new float[n];
-            int[] ix = new int[n];
-            int[] iy = new int[n];
-            for (int i = 0; i < n; i++) {
-                fx[i] = (float) dx[i];
-                fy[i] = (float) dy[i];
-                ix[i] = (int) lx[i];
-                iy[i] = (int) ly[i];
-            }
+            float[] fx = floats(dx);
+            float[] fy = floats(dy);
+            int[] ix = ints(lx);
+            int[] iy = ints(ly);
             Object[][] operands = {{dx, dy, MPI.DOUBLE}, {fx, fy, MPI.FLOAT}, {lx, ly, MPI.LONG}, {ix, iy, MPI.INT},
                 {X, Y, MPI.SHORT}};
             for (Op op : new Op[] {MPI.MAX, MPI.MIN, MPI.SUM, MPI.PROD, MPI.BXOR}) {
@@ -335,5 +323,21 @@ class OpTest {
             MpiTestSupport.assertMpiError(MPI.ERR_ARG, predefined::free);
         }
         org.junit.jupiter.api.Assertions.assertDoesNotThrow(user::free);
+    }
+
+    private static float[] floats(double[] values) {
+        float[] narrowed = new float[values.length];
+        for (int i = 0; i < values.length; i++) {
+            narrowed[i] = (float) values[i];
+        }
+        return narrowed;
+    }
+
+    private static int[] ints(long[] values) {
+        int[] narrowed = new int[values.length];
+        for (int i = 0; i < values.length; i++) {
+            narrowed[i] = (int) values[i];
+        }
+        return narrowed;
     }
 }
