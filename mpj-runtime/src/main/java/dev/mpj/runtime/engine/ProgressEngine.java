@@ -8,7 +8,6 @@ import dev.mpj.api.PendingCall;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.config.WaitPolicy;
-import dev.mpj.runtime.spi.ByteRuns;
 import dev.mpj.runtime.spi.DirectReceive;
 import dev.mpj.runtime.spi.DirectSource;
 import dev.mpj.runtime.spi.FrameHeader;
@@ -506,12 +505,7 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
                     drainInbox();
                 } else {
                     int from = frame.position() + FrameHeader.LENGTH;
-                    int length = frame.limit() - from;
-                    int peer = direct.source();
-                    credit.consumed(peer, length);
-                    op.match(peer, direct.tag(), length);
-                    ByteRuns.copy(frame, from, room, op.roomStart, length); // fits: the source checked
-                    op.markComplete();
+                    completeEager(op, direct.source(), direct.tag(), frame, from, frame.limit() - from);
                     returnCredit();
                 }
             }
@@ -898,13 +892,21 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
             return;
         }
         allPostedMatched = posted.size() == 0;
+        completeEager(r, peer, tag, frame, from, length);
+        if (kind == FrameHeader.EAGER_SYNC) {
+            sendControl(peer, FrameHeader.ACK, FrameHeader.cookie(frame), 0);
+        }
+    }
+
+    /**
+     * Completes {@code r} with the eager payload of {@code length} bytes at {@code from} in {@code frame}, charged to
+     * {@code peer}'s credit: a frame handled by a pass and one a blocking receive took itself alike.
+     */
+    private void completeEager(ReceiveOperation r, int peer, int tag, ByteBuffer frame, int from, int length) {
         credit.consumed(peer, length);
         r.match(peer, tag, length);
         r.deliver(0, frame, from, length);
         r.markComplete();
-        if (kind == FrameHeader.EAGER_SYNC) {
-            sendControl(peer, FrameHeader.ACK, FrameHeader.cookie(frame), 0);
-        }
     }
 
     private void onRequestToSend(int peer, int context, int tag, long cookie, long length) {

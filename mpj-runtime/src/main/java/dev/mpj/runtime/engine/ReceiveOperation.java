@@ -1,13 +1,15 @@
 package dev.mpj.runtime.engine;
 
 import dev.mpj.api.MpiBackend;
-import dev.mpj.runtime.spi.ByteRuns;
 import mpi.MPIException;
 
 import java.nio.ByteBuffer;
 
 /** A posted receive: matched by (context, source, tag), filled eagerly or by rendezvous data chunks. */
 final class ReceiveOperation extends BaseOperation {
+    /** Runs up to this long are copied word by word: the bulk copy's checks cost more than copying a few words. */
+    static final int SHORT_COPY = 64;
+
     private final ProgressEngine engine;
     /** Not final: a blocking receive's operation is used again ({@link #reuse}). */
     long id;
@@ -98,9 +100,28 @@ final class ReceiveOperation extends BaseOperation {
     void deliver(long offset, ByteBuffer src, int from, int n) {
         if (offset < roomSize) {
             int fit = (int) Math.min(n, roomSize - offset);
-            ByteRuns.copy(src, from, room, roomStart + (int) offset, fit);
+            copy(src, from, room, roomStart + (int) offset, fit);
         }
         received += n;
+    }
+
+    /** Copies {@code n} bytes of {@code src} from index {@code from} to {@code dst} at {@code to}; no position moves. */
+    static void copy(ByteBuffer src, int from, ByteBuffer dst, int to, int n) {
+        if (n > SHORT_COPY) {
+            dst.put(to, src, from, n);
+            return;
+        }
+        int i = 0;
+        // words read in one order and written in the other come out byte-reversed: reversing them back keeps the
+        // word-by-word copy for a big-endian room (a wrapped byte[]) filled from the little-endian ring
+        boolean swap = src.order() != dst.order();
+        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+            long word = src.getLong(from + i);
+            dst.putLong(to + i, swap ? Long.reverseBytes(word) : word);
+        }
+        for (; i < n; i++) {
+            dst.put(to + i, src.get(from + i));
+        }
     }
 
     boolean allReceived() {
