@@ -1,5 +1,7 @@
 package dev.mpj.runtime.engine;
 
+import dev.mpj.runtime.spi.Envelopes;
+
 import java.util.ArrayList;
 import java.util.List;
 

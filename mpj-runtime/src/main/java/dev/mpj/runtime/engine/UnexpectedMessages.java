@@ -1,5 +1,7 @@
 package dev.mpj.runtime.engine;
 
+import dev.mpj.runtime.spi.Envelopes;
+
 import static dev.mpj.api.MpiBackend.ANY_SOURCE;
 import static dev.mpj.api.MpiBackend.ANY_TAG;
 

@@ -1,7 +1,5 @@
 package dev.mpj.runtime.spi;
 
-import dev.mpj.api.MpiBackend;
-
 import java.nio.ByteBuffer;
 
 /**
@@ -37,9 +35,8 @@ public final class DirectReceive {
     public boolean accepts(int sender, ByteBuffer frame) {
         long leading = FrameHeader.leadingWord(frame);
         int t = FrameHeader.tagOf(FrameHeader.envelopeWord(frame));
-        if (FrameHeader.kindOf(leading) != FrameHeader.EAGER || FrameHeader.contextOf(leading) != context
-                || wantSource != sender && wantSource != MpiBackend.ANY_SOURCE
-                || wantTag != t && wantTag != MpiBackend.ANY_TAG
+        if (FrameHeader.kindOf(leading) != FrameHeader.EAGER
+                || !Envelopes.matches(context, wantSource, wantTag, FrameHeader.contextOf(leading), sender, t)
                 || frame.remaining() - FrameHeader.LENGTH > roomSize) {
             return false;
         }
