@@ -20,22 +20,21 @@ import dev.mpj.runtime.config.CollectiveAlgorithms.SharedMemory;
  * </ul>
  */
 public final class NodeLocalKinds {
-    private final boolean barrierAndBcast;
+    /** Whether the room serves anything: the barrier, bcast, and a pair's allgather and alltoall. */
+    private final boolean used;
     private final boolean everyKind;
-    private final boolean copiesForPairs;
 
-    private NodeLocalKinds(boolean barrierAndBcast, boolean everyKind, boolean copiesForPairs) {
-        this.barrierAndBcast = barrierAndBcast;
+    private NodeLocalKinds(boolean used, boolean everyKind) {
+        this.used = used;
         this.everyKind = everyKind;
-        this.copiesForPairs = copiesForPairs;
     }
 
     /** The kinds for {@code mode} on a node of {@code localRanks} ranks and {@code cores} cores. */
     public static NodeLocalKinds of(SharedMemory mode, int localRanks, int cores) {
         return switch (mode) {
-            case ON -> new NodeLocalKinds(true, true, true);
-            case AUTO -> new NodeLocalKinds(true, localRanks > cores, true);
-            case OFF -> new NodeLocalKinds(false, false, false);
+            case ON -> new NodeLocalKinds(true, true);
+            case AUTO -> new NodeLocalKinds(true, localRanks > cores);
+            case OFF -> new NodeLocalKinds(false, false);
         };
     }
 
@@ -45,9 +44,9 @@ public final class NodeLocalKinds {
      */
     boolean serves(CollectiveKind kind, int members) {
         return switch (kind) {
-            case BARRIER, BCAST -> barrierAndBcast;
+            case BARRIER, BCAST -> used;
             case REDUCE, ALLREDUCE -> everyKind;
-            case ALLGATHER, ALLTOALL -> everyKind || copiesForPairs && members == 2;
+            case ALLGATHER, ALLTOALL -> everyKind || used && members == 2;
             default -> false;
         };
     }
