@@ -369,7 +369,8 @@ public class Datatype {
                 throw new MPIException(MPI.ERR_TYPE, call + ": buffer of type " + buf.getClass().getSimpleName()
                         + " does not match datatype " + name + ", which needs " + bufferKind());
             }
-            available = Array.getLength(buf);
+            // a primitive array's own length: reflection's is a native call in cold code
+            available = element != null ? element.length(buf) : Array.getLength(buf);
         }
         if (count < 0) {
             throw new MPIException(MPI.ERR_COUNT, call + ": count must not be negative, was " + count);

@@ -196,6 +196,32 @@ enum ElementType {
     /** Copies {@code n} values from {@code in} at its position to {@code array[index..]}, advancing it. */
     abstract void read(ByteBuffer in, Object array, int index, int n);
 
+    /**
+     * The length of {@code array}, an array of this type: {@code Array.getLength} is a native call in all code but
+     * C2's, so an argument check that used it cost a cold caller (a woken receiver, a first send) a native
+     * transition per call.
+     */
+    final int length(Object array) {
+        switch (this) {
+            case BYTE:
+                return ((byte[]) array).length;
+            case CHAR:
+                return ((char[]) array).length;
+            case SHORT:
+                return ((short[]) array).length;
+            case BOOLEAN:
+                return ((boolean[]) array).length;
+            case INT:
+                return ((int[]) array).length;
+            case LONG:
+                return ((long[]) array).length;
+            case FLOAT:
+                return ((float[]) array).length;
+            default:
+                return ((double[]) array).length;
+        }
+    }
+
     /** Moves the position past {@code n} values written or read through a view, which has its own position. */
     final void advance(ByteBuffer buffer, int n) {
         buffer.position(buffer.position() + n * bytes);
