@@ -3,9 +3,12 @@ package mpi;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ArgumentValidationTest extends MpiTestSupport {
     private final Comm world = MPI.COMM_WORLD;
@@ -84,6 +87,24 @@ class ArgumentValidationTest extends MpiTestSupport {
     @Test
     void pairCountsAreCheckedInPairs() {
         assertMpiError(MPI.ERR_BUFFER, () -> world.Send(new int[4], 0, 3, MPI.INT2, 1, 0));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"MPI.BYTE", "MPI.CHAR", "MPI.SHORT", "MPI.BOOLEAN", "MPI.INT", "MPI.LONG", "MPI.FLOAT",
+            "MPI.DOUBLE", "MPI.INT2", "MPI.DOUBLE2", "MPI.PACKED"})
+    void aPredefinedTypesArrayHoldsItemsUpToItsLastElementAndNoFurther(String name) throws Exception {
+        Datatype type = (Datatype) MPI.class.getField(name.substring(4)).get(null);
+        int size = type.Size();
+        Object array = Array.newInstance(type.element.arrayClass.getComponentType(), 1 + 3 * size);
+
+        type.checkBuffer("Recv", array, 1, 3, true);
+        type.checkBuffer("Send", array, 1, 0, false);
+        assertMentions(assertMpiError(MPI.ERR_BUFFER, () -> type.checkBuffer("Recv", array, 2, 3, true)),
+                "Recv", "too short");
+        assertMpiError(MPI.ERR_BUFFER, () -> type.checkBuffer("Send", array, 1 + size, 3, false));
+        assertMpiError(MPI.ERR_COUNT, () -> type.checkBuffer("Send", array, 0, -1, false));
+        assertMpiError(MPI.ERR_BUFFER, () -> type.checkBuffer("Recv", array, -1, 1, true));
+        assertMpiError(MPI.ERR_TYPE, () -> type.checkBuffer("Send", new Object[4], 0, 1, false));
     }
 
     @Test

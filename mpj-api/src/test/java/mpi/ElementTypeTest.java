@@ -1,8 +1,10 @@
 package mpi;
 
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.reflect.Array;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -11,6 +13,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Copies of short runs (value by value) and long runs (through a typed view) agree on bytes and positions. */
 class ElementTypeTest {
+    @ParameterizedTest
+    @EnumSource(ElementType.class)
+    void lengthIsTheLengthOfAnArrayOfTheType(ElementType type) {
+        for (int n : new int[] {0, 1, 7}) {
+            assertEquals(n, type.length(Array.newInstance(type.arrayClass.getComponentType(), n)), type + " of " + n);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, ElementType.SCALAR_RUN, ElementType.SCALAR_RUN + 1, 3 * ElementType.SCALAR_RUN})
     void longsAreWrittenLittleEndianAfterThePositionAndReadBack(int n) {

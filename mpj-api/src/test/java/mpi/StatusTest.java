@@ -40,6 +40,22 @@ class StatusTest extends MpiTestSupport {
         assertEquals(24, second.Get_count(MPI.BYTE));
     }
 
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"byte", "long"})
+    void aWildcardReceiveReportsTheSendersRankTagAndCount(String element) {
+        // a byte[] is received in place, a long[] through a transfer buffer: their statuses are made apart
+        boolean longs = element.equals("long");
+        backend.deliver(1, 9, WORLD, new byte[16]);
+        Status status = MPI.COMM_WORLD.Recv(longs ? new long[4] : new byte[32], 0, longs ? 4 : 32,
+                longs ? MPI.LONG : MPI.BYTE, MPI.ANY_SOURCE, MPI.ANY_TAG);
+
+        assertEquals(1, status.source);
+        assertEquals(9, status.tag);
+        assertEquals(16, status.Get_count(MPI.BYTE));
+        assertEquals(longs ? 2 : 16, status.Get_count(longs ? MPI.LONG : MPI.BYTE));
+        assertFalse(status.Test_cancelled());
+    }
+
     @Test
     void countIsTheNumberOfWholeItems() {
         Status status = receivedBytes(16);
