@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -143,16 +145,18 @@ class ClassDataArchiveIT {
 
     /**
      * The training job runs on two nodes, yet a job on one node (the {@code roots} exchange) finds every runtime
-     * class its ranks load in the archive: none is read from a jar inside {@code MPI.Init}.
+     * class its ranks load in the archive: none is read from a jar inside {@code MPI.Init}; nor is one in a job of
+     * one, which the second time starts its rank as a singleton straight from the script.
      */
-    @Test
-    void ranksOnOneNodeLoadEveryRuntimeClassFromTheArchive(@TempDir Path cache) throws Exception {
+    @ParameterizedTest
+    @CsvSource({"2, dev.mpj.runtime.bootstrap.RootsAllgatherExchange", "1, dev.mpj.runtime.pmi.SingletonPmiClient"})
+    void ranksOnOneNodeLoadEveryRuntimeClassFromTheArchive(int np, String ownClass, @TempDir Path cache)
+            throws Exception {
         List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load",
-                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2", "hello");
+                Commands.repoRoot().resolve("mpjrun").toString(), "-np", Integer.toString(np), "hello");
         Commands.Output next = twice(cmd).get(1);
         List<String> runtime = next.text().lines().filter(l -> l.contains(" dev.mpj.runtime.")).toList();
-        assertTrue(runtime.stream().anyMatch(l -> l.contains("dev.mpj.runtime.bootstrap.RootsAllgatherExchange ")),
-                next::text);
+        assertTrue(runtime.stream().anyMatch(l -> l.contains(" " + ownClass + " ")), next::text);
         assertEquals(List.of(), runtime.stream().filter(l -> !l.contains("source: shared objects file")).toList());
     }
 
