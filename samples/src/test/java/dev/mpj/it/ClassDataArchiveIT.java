@@ -4,8 +4,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -131,9 +129,10 @@ class ClassDataArchiveIT {
      */
     @Test
     void mpjrunScriptHandsTheLauncherTheRanksArchive(@TempDir Path cache) throws Exception {
+        // through the launcher both times: a job of one that ran before would start without it
         List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_LAUNCHER_OPTS=-Xlog:class+load",
-                "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load", Commands.repoRoot().resolve("mpjrun").toString(), "-np", "1",
-                "hello");
+                "MPJ_DIRECT=off", "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load",
+                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "1", "hello");
         List<Commands.Output> runs = twice(cmd);
         Commands.Output first = runs.get(0);
         Commands.Output next = runs.get(1);
@@ -145,19 +144,40 @@ class ClassDataArchiveIT {
 
     /**
      * The training job runs on two nodes, yet a job on one node (the {@code roots} exchange) finds every runtime
-     * class its ranks load in the archive: none is read from a jar inside {@code MPI.Init}; nor is one in a job of
-     * one, which the second time starts its rank as a singleton straight from the script.
+     * class its ranks load in the archive: none is read from a jar inside {@code MPI.Init}.
      */
-    @ParameterizedTest
-    @CsvSource({"2, dev.mpj.runtime.bootstrap.RootsAllgatherExchange", "1, dev.mpj.runtime.pmi.SingletonPmiClient"})
-    void ranksOnOneNodeLoadEveryRuntimeClassFromTheArchive(int np, String ownClass, @TempDir Path cache)
-            throws Exception {
+    @Test
+    void ranksOnOneNodeLoadEveryRuntimeClassFromTheArchive(@TempDir Path cache) throws Exception {
         List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load",
-                Commands.repoRoot().resolve("mpjrun").toString(), "-np", Integer.toString(np), "hello");
+                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "2", "hello");
         Commands.Output next = twice(cmd).get(1);
         List<String> runtime = next.text().lines().filter(l -> l.contains(" dev.mpj.runtime.")).toList();
-        assertTrue(runtime.stream().anyMatch(l -> l.contains(" " + ownClass + " ")), next::text);
+        assertTrue(runtime.stream().anyMatch(l -> l.contains("dev.mpj.runtime.bootstrap.RootsAllgatherExchange ")),
+                next::text);
         assertEquals(List.of(), runtime.stream().filter(l -> !l.contains("source: shared objects file")).toList());
+    }
+
+    /**
+     * A job of one of jars alone: the launcher runs it first, the script starts it directly next and dumps the job's
+     * own archive at its exit, and from then on the rank, started without the segment export, maps that archive,
+     * which holds every class of mpj's and of the program's it loads.
+     */
+    @Test
+    void aJobOfOneStartedDirectlyMapsItsOwnArchive(@TempDir Path cache) throws Exception {
+        List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load -Xlog:cds",
+                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "1", "hello");
+        twice(cmd);
+        try (Stream<Path> files = Files.list(cache)) {
+            assertEquals(1, files.filter(f -> f.getFileName().toString().matches(".*-direct-.*\\.jsa")).count(),
+                    this::listing);
+        }
+        Commands.Output third = Commands.run(cmd, Commands.repoRoot(), 60);
+        assertEquals(0, third.exitCode(), third::text);
+        assertTrue(third.text().contains("Hello from rank 0 of 1"), third::text);
+        assertTrue(third.text().contains("optimized module handling: enabled"), third::text);
+        List<String> mpj = third.text().lines().filter(l -> l.contains(" dev.mpj.")).toList();
+        assertTrue(mpj.stream().anyMatch(l -> l.contains(" dev.mpj.runtime.pmi.SingletonPmiClient ")), third::text);
+        assertEquals(List.of(), mpj.stream().filter(l -> !l.contains("source: shared objects file")).toList());
     }
 
     /**
