@@ -2,12 +2,15 @@ package dev.mpj.launcher;
 
 import dev.mpj.runtime.bootstrap.CardTableAllgather;
 import dev.mpj.runtime.bootstrap.RootsAllgatherExchange;
+import dev.mpj.runtime.init.InitSequence;
+import dev.mpj.runtime.pmi.SingletonPmiClient;
 import mpi.Datatype;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The rank program of the job that makes the {@link ClassDataArchive}: what a typical program does first, so
@@ -83,6 +86,7 @@ public final class ArchiveTraining {
         }
         exchangeFaces(rank, size);
         loadOneNodeExchange();
+        loadJobOfOne();
         MPI.Finalize();
     }
 
@@ -155,9 +159,26 @@ public final class ArchiveTraining {
      * {@code MPI.Init}.
      */
     private static void loadOneNodeExchange() {
-        for (Class<?> c : new Class<?>[] {RootsAllgatherExchange.class, CardTableAllgather.class}) {
+        load(RootsAllgatherExchange.class.getName(), CardTableAllgather.class.getName());
+    }
+
+    /**
+     * The classes only a job of one runs (the singleton PMI client and the engine's router without peers), which
+     * this job of three does not: archived too, so that {@code mpjrun -np 1}, which starts its rank straight from
+     * the script, opens no runtime jar at all.
+     */
+    private static void loadJobOfOne() {
+        load(JOB_OF_ONE_CLASSES.toArray(new String[0]));
+    }
+
+    /** The classes {@link #loadJobOfOne} loads: a test checks that each exists. */
+    static final List<String> JOB_OF_ONE_CLASSES = List.of(SingletonPmiClient.class.getName(),
+            SingletonPmiClient.class.getName() + "$UnfinalizedExit", InitSequence.class.getName() + "$NoPeers");
+
+    private static void load(String... names) {
+        for (String name : names) {
             try {
-                Class.forName(c.getName(), true, c.getClassLoader());
+                Class.forName(name, true, ArchiveTraining.class.getClassLoader());
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException(e);
             }

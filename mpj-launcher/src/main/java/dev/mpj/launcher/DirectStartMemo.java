@@ -107,9 +107,12 @@ final class DirectStartMemo {
 
     /**
      * Writes the memo of a job that succeeded, when the script named a file for it and the job qualifies; a memo
-     * that cannot be written is left out (the next job goes through the launcher again).
+     * that cannot be written is left out (the next job goes through the launcher again). The memo names the ranks'
+     * archive of {@code ranksArchive}, which the script compares, and the command of a rank with {@code rankFlags}
+     * (the job of one's own archive, {@link DirectStartArchive}, or the ranks').
      */
-    static void write(LaunchOptions options, List<String> args, Map<String, String> env, RankJvmFlags rankFlags) {
+    static void write(LaunchOptions options, List<String> args, Map<String, String> env, RankJvmFlags ranksArchive,
+                      RankJvmFlags rankFlags) {
         String file = System.getProperty(FILE_PROPERTY);
         if (file == null || file.isEmpty() || !qualifies(options, env)) {
             return;
@@ -117,7 +120,7 @@ final class DirectStartMemo {
         String classPath = System.getProperty("java.class.path");
         try {
             List<String> command = RankCommand.of(options, classPath, "", null, rankFlags).commandLine(0);
-            String archive = archive(rankFlags.of(0));
+            String archive = archive(ranksArchive.of(0));
             List<String> lines = lines(classPath, archive, args, env, command);
             if (lines == null) {
                 return;

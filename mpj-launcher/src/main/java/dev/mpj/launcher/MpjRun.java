@@ -67,11 +67,13 @@ public final class MpjRun {
                     + "(shared memory within a node, TCP between nodes; see the setting mpj.transports)");
         }
         oversubscriptionWarning(options, Runtime.getRuntime().availableProcessors()).ifPresent(err::println);
-        RankJvmFlags archive = ClassDataArchive.rankFlags(System.getProperty("java.class.path"), options.jvmOptions(),
-                environment, err);
+        String classPath = System.getProperty("java.class.path");
+        RankJvmFlags archive = ClassDataArchive.rankFlags(classPath, options.jvmOptions(), environment, err);
+        DirectStartArchive direct = DirectStartArchive.of(System.getProperty(DirectStartMemo.FILE_PROPERTY), options,
+                environment, classPath);
         int status = Job.runOnConsole(options, archive);
         if (status == 0) {
-            DirectStartMemo.write(options, args, environment, archive);
+            DirectStartMemo.write(options, args, environment, archive, direct == null ? archive : direct.rankFlags());
         }
         return status;
     }

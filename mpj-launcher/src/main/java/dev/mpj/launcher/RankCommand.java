@@ -27,6 +27,8 @@ import java.util.jar.Manifest;
  * entries.
  */
 public final class RankCommand {
+    /** The export of {@link #REQUIRED_JVM_FLAGS}, which only a JVM that maps a node segment needs. */
+    static final List<String> SEGMENT_EXPORT = List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
     /** Flags every rank JVM gets first: those of the Java the launcher (and so every rank) runs. */
     public static final List<String> REQUIRED_JVM_FLAGS = requiredJvmFlags(Runtime.version().feature());
 
@@ -36,11 +38,21 @@ public final class RankCommand {
      * {@link JvmStartFlags}.
      */
     static List<String> requiredJvmFlags(int javaFeatureVersion) {
-        List<String> flags = new ArrayList<>(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        List<String> flags = new ArrayList<>(SEGMENT_EXPORT);
         if (javaFeatureVersion >= 23) {
             flags.add("--sun-misc-unsafe-memory-access=allow");
         }
         flags.addAll(JvmStartFlags.FLAGS);
+        return List.copyOf(flags);
+    }
+
+    /** {@link #REQUIRED_JVM_FLAGS}, without {@link #SEGMENT_EXPORT} for ranks that {@code rankFlags} says map none. */
+    static List<String> requiredJvmFlags(RankJvmFlags rankFlags) {
+        if (rankFlags.mapsSegment()) {
+            return REQUIRED_JVM_FLAGS;
+        }
+        List<String> flags = new ArrayList<>(REQUIRED_JVM_FLAGS);
+        flags.removeAll(SEGMENT_EXPORT);
         return List.copyOf(flags);
     }
 
@@ -63,17 +75,20 @@ public final class RankCommand {
     private final String mainClass;
     private final List<String> classPath;
     private final RankJvmFlags rankFlags;
+    /** Where a rank's own flags go in {@link #commandLine}: after the java executable and the required flags. */
+    private final int rankFlagsAt;
 
     private RankCommand(LaunchOptions options, String pmiPort, String pmiSecret, List<String> commandLine,
                         String mainClass, List<String> classPath, RankJvmFlags rankFlags) {
         this(options.mapping(), options.environment(), options.workingDirectory(), pmiPort, pmiSecret, commandLine,
-                mainClass, classPath, rankFlags);
+                mainClass, classPath, rankFlags, 1 + requiredJvmFlags(rankFlags).size());
     }
 
     private RankCommand(ProcessMapping mapping, Map<String, String> environment, String workingDirectory,
                         String pmiPort, String pmiSecret, List<String> commandLine, String mainClass,
-                        List<String> classPath, RankJvmFlags rankFlags) {
+                        List<String> classPath, RankJvmFlags rankFlags, int rankFlagsAt) {
         this.rankFlags = rankFlags;
+        this.rankFlagsAt = rankFlagsAt;
         this.mainClass = mainClass;
         this.classPath = List.copyOf(classPath);
         this.environment = environment;
@@ -115,7 +130,7 @@ public final class RankCommand {
 
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
-        command.addAll(REQUIRED_JVM_FLAGS);
+        command.addAll(requiredJvmFlags(rankFlags));
         Map<String, String> rankEnvironment = rankEnvironment(options);
         command.addAll(RankCollector.flags(options.jvmOptions(), rankEnvironment));
         command.addAll(options.jvmOptions());
@@ -160,7 +175,13 @@ public final class RankCommand {
     /** The command of {@code job}'s ranks, served by the PMI server at {@code pmiPort}. */
     static RankCommand of(AgentJob job, String pmiPort, String pmiSecret) {
         return new RankCommand(job.mapping(), job.environment(), job.workingDirectory(), pmiPort, pmiSecret,
-                job.commandLine(), null, List.of(), rank -> job.rankFlags().getOrDefault(rank, List.of()));
+                job.commandLine(), null, List.of(), rank -> job.rankFlags().getOrDefault(rank, List.of()),
+                1 + REQUIRED_JVM_FLAGS.size());
+    }
+
+    /** The ranks' class path, entry by entry. */
+    List<String> classPath() {
+        return classPath;
     }
 
     /** The command line shared by all ranks, without any rank's {@link RankJvmFlags}. */
@@ -175,7 +196,7 @@ public final class RankCommand {
             return commandLine;
         }
         List<String> command = new ArrayList<>(commandLine);
-        command.addAll(1 + REQUIRED_JVM_FLAGS.size(), flags);
+        command.addAll(rankFlagsAt, flags);
         return command;
     }
 

@@ -14,6 +14,14 @@ public interface RankJvmFlags {
 
     List<String> of(int rank);
 
+    /**
+     * Whether the ranks may map a node segment, so that their JVMs need {@link RankCommand#SEGMENT_EXPORT}: all but
+     * the rank of a job of one started with its own archive ({@link DirectStartArchive}).
+     */
+    default boolean mapsSegment() {
+        return true;
+    }
+
     /** {@code flags} for every rank. */
     static RankJvmFlags everyRank(List<String> flags) {
         return new FirstAndOthers(List.copyOf(flags), List.copyOf(flags));

@@ -112,6 +112,20 @@ class RankCommandTest {
         assertEquals(c.commandLine(), c.processBuilder(0).command());
     }
 
+    /** A job of one's rank with its own archive maps no segment: no export, its flags right after the others. */
+    @Test
+    void aRankThatMapsNoSegmentRunsWithoutTheExport() throws UsageException {
+        RankCommand c = RankCommand.of(options(Map.of(), "-np", "1", "org.x.Main"), LAUNCHER_CP, "127.0.0.1:1", null,
+                new DirectStartArchive.WithoutSegment(List.of("-Dmine=yes")));
+        List<String> cmd = c.commandLine(0);
+        assertFalse(cmd.contains("--add-exports"), cmd::toString);
+        assertFalse(cmd.contains("java.base/jdk.internal.misc=ALL-UNNAMED"), cmd::toString);
+        List<String> required = RankCommand.requiredJvmFlags(new DirectStartArchive.WithoutSegment(List.of()));
+        assertEquals(RankCommand.REQUIRED_JVM_FLAGS.size() - 2, required.size());
+        assertEquals(required, cmd.subList(1, 1 + required.size()));
+        assertEquals("-Dmine=yes", cmd.get(1 + required.size()));
+    }
+
     @Test
     void jarRunsTheMainClassOfItsManifestWithTheJarAfterTheLaunchersJars(@TempDir Path dir) throws Exception {
         Path jar = jar(dir.resolve("app.jar"), "org.app.Main");

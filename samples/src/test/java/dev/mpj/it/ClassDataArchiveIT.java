@@ -129,9 +129,10 @@ class ClassDataArchiveIT {
      */
     @Test
     void mpjrunScriptHandsTheLauncherTheRanksArchive(@TempDir Path cache) throws Exception {
+        // through the launcher both times: a job of one that ran before would start without it
         List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_LAUNCHER_OPTS=-Xlog:class+load",
-                "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load", Commands.repoRoot().resolve("mpjrun").toString(), "-np", "1",
-                "hello");
+                "MPJ_DIRECT=off", "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load",
+                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "1", "hello");
         List<Commands.Output> runs = twice(cmd);
         Commands.Output first = runs.get(0);
         Commands.Output next = runs.get(1);
@@ -154,6 +155,29 @@ class ClassDataArchiveIT {
         assertTrue(runtime.stream().anyMatch(l -> l.contains("dev.mpj.runtime.bootstrap.RootsAllgatherExchange ")),
                 next::text);
         assertEquals(List.of(), runtime.stream().filter(l -> !l.contains("source: shared objects file")).toList());
+    }
+
+    /**
+     * A job of one of jars alone: the launcher runs it first, the script starts it directly next and dumps the job's
+     * own archive at its exit, and from then on the rank, started without the segment export, maps that archive,
+     * which holds every class of mpj's and of the program's it loads.
+     */
+    @Test
+    void aJobOfOneStartedDirectlyMapsItsOwnArchive(@TempDir Path cache) throws Exception {
+        List<String> cmd = List.of("env", "MPJ_CDS_DIR=" + cache, "MPJ_JVM_OPTS=-Xmx64m -Xlog:class+load -Xlog:cds",
+                Commands.repoRoot().resolve("mpjrun").toString(), "-np", "1", "hello");
+        twice(cmd);
+        try (Stream<Path> files = Files.list(cache)) {
+            assertEquals(1, files.filter(f -> f.getFileName().toString().matches(".*-direct-.*\\.jsa")).count(),
+                    this::listing);
+        }
+        Commands.Output third = Commands.run(cmd, Commands.repoRoot(), 60);
+        assertEquals(0, third.exitCode(), third::text);
+        assertTrue(third.text().contains("Hello from rank 0 of 1"), third::text);
+        assertTrue(third.text().contains("optimized module handling: enabled"), third::text);
+        List<String> mpj = third.text().lines().filter(l -> l.contains(" dev.mpj.")).toList();
+        assertTrue(mpj.stream().anyMatch(l -> l.contains(" dev.mpj.runtime.pmi.SingletonPmiClient ")), third::text);
+        assertEquals(List.of(), mpj.stream().filter(l -> !l.contains("source: shared objects file")).toList());
     }
 
     /**

@@ -19,7 +19,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * after {@code MPI.Init} without {@code MPI.Finalize} says so and exits with status 1.
  */
 public final class SingletonPmiClient implements PmiClient {
-    private final String jobId = "singleton-" + ProcessHandle.current().pid() + "-" + randomHex();
+    /**
+     * Made at the first {@link #jobId()}: a job of one maps no node segment, so it usually never asks, and the
+     * process handle and the random generator are not started for nothing.
+     */
+    private String jobId;
     private final Map<String, String> pending = new HashMap<>();
     private final Map<String, String> published = new HashMap<>();
     private final PmiCounters counters = new PmiCounters();
@@ -63,6 +67,9 @@ public final class SingletonPmiClient implements PmiClient {
     /** {@code singleton-<pid>-<8 random hex digits>}. */
     @Override
     public String jobId() {
+        if (jobId == null) {
+            jobId = "singleton-" + ProcessHandle.current().pid() + "-" + randomHex();
+        }
         return jobId;
     }
 
@@ -141,7 +148,7 @@ public final class SingletonPmiClient implements PmiClient {
 
     @Override
     public String toString() {
-        return "SingletonPmiClient[" + jobId + " " + counters + "]";
+        return "SingletonPmiClient[" + jobId() + " " + counters + "]";
     }
 
     /**
