@@ -52,57 +52,81 @@ final class Stockham {
     /** Transforms along the first dimension of the (d1, d2, d3) array {@code x} into {@code xout} (may be x). */
     void cffts1(int is, int d1, int d2, int d3, double[] x, double[] xout) {
         int logd1 = logOf(d1);
-        int pad2 = 2 * fftblockpad;
         for (int k = 0; k < d3; k++) {
             for (int jj = 0; jj <= d2 - fftblock; jj += fftblock) {
-                for (int j = 0; j < fftblock; j++) {
-                    int from = 2 * d1 * (j + jj + d2 * k);
-                    for (int i = 0, to = 2 * j; i < d1; i++, to += pad2) {
-                        y0[to] = x[from + 2 * i];
-                        y0[to + 1] = x[from + 2 * i + 1];
-                    }
-                }
-                double[] y = cfftz(is, logd1, d1, y0, y1);
-                for (int j = 0; j < fftblock; j++) {
-                    int to = 2 * d1 * (j + jj + d2 * k);
-                    for (int i = 0, from = 2 * j; i < d1; i++, from += pad2) {
-                        xout[to + 2 * i] = y[from];
-                        xout[to + 2 * i + 1] = y[from + 1];
-                    }
-                }
+                int at = 2 * d1 * (jj + d2 * k);
+                linesIn(x, at, d1);
+                linesOut(cfftz(is, logd1, d1, y0, y1), xout, at, d1);
             }
         }
     }
 
     /** Transforms along the second dimension. */
     void cffts2(int is, int d1, int d2, int d3, double[] x, double[] xout) {
-        int logd2 = logOf(d2);
-        for (int k = 0; k < d3; k++) {
-            for (int ii = 0; ii <= d1 - fftblock; ii += fftblock) {
-                for (int j = 0; j < d2; j++) {
-                    System.arraycopy(x, 2 * (ii + d1 * (j + d2 * k)), y0, 2 * fftblockpad * j, 2 * fftblock);
-                }
-                double[] y = cfftz(is, logd2, d2, y0, y1);
-                for (int j = 0; j < d2; j++) {
-                    System.arraycopy(y, 2 * fftblockpad * j, xout, 2 * (ii + d1 * (j + d2 * k)), 2 * fftblock);
-                }
-            }
-        }
+        rowTransforms(is, d1, d2, 2 * d1, d3, 2 * d1 * d2, x, xout);
     }
 
     /** Transforms along the third dimension. */
     void cffts3(int is, int d1, int d2, int d3, double[] x, double[] xout) {
-        int logd3 = logOf(d3);
-        for (int j = 0; j < d2; j++) {
+        rowTransforms(is, d1, d3, 2 * d1 * d2, d2, 2 * d1, x, xout);
+    }
+
+    /**
+     * Transforms of {@code n} points along a dimension other than the first: for each of {@code planes} planes
+     * ({@code planeStride} doubles apart), blocks of {@code fftblock} neighbouring lines of the first dimension,
+     * whose points are rows {@code rowStride} doubles apart.
+     *
+     * <p>This and {@link #cffts1} only walk the blocks: the work of each is in methods called once per block, so
+     * that the JIT compiles those from many whole calls in the untimed first transform, and these loops, a few
+     * hundred passes a call, never become one compile holding every kernel (compiled on the stack, then again).
+     */
+    private void rowTransforms(int is, int d1, int n, int rowStride, int planes, int planeStride, double[] x,
+                               double[] xout) {
+        int logn = logOf(n);
+        for (int p = 0; p < planes; p++) {
             for (int ii = 0; ii <= d1 - fftblock; ii += fftblock) {
-                for (int k = 0; k < d3; k++) {
-                    System.arraycopy(x, 2 * (ii + d1 * (j + d2 * k)), y0, 2 * fftblockpad * k, 2 * fftblock);
-                }
-                double[] y = cfftz(is, logd3, d3, y0, y1);
-                for (int k = 0; k < d3; k++) {
-                    System.arraycopy(y, 2 * fftblockpad * k, xout, 2 * (ii + d1 * (j + d2 * k)), 2 * fftblock);
-                }
+                int at = p * planeStride + 2 * ii;
+                rowsIn(x, at, rowStride, n);
+                rowsOut(cfftz(is, logn, n, y0, y1), xout, at, rowStride, n);
             }
+        }
+    }
+
+    /** Copies {@code fftblock} lines of {@code n} contiguous points, the first at {@code x[at]}, into y0. */
+    private void linesIn(double[] x, int at, int n) {
+        int pad2 = 2 * fftblockpad;
+        for (int j = 0; j < fftblock; j++) {
+            int from = at + 2 * n * j;
+            for (int i = 0, to = 2 * j; i < n; i++, to += pad2) {
+                y0[to] = x[from + 2 * i];
+                y0[to + 1] = x[from + 2 * i + 1];
+            }
+        }
+    }
+
+    /** The inverse of {@link #linesIn}: the block's lines from {@code y} back into {@code xout} at {@code at}. */
+    private void linesOut(double[] y, double[] xout, int at, int n) {
+        int pad2 = 2 * fftblockpad;
+        for (int j = 0; j < fftblock; j++) {
+            int to = at + 2 * n * j;
+            for (int i = 0, from = 2 * j; i < n; i++, from += pad2) {
+                xout[to + 2 * i] = y[from];
+                xout[to + 2 * i + 1] = y[from + 1];
+            }
+        }
+    }
+
+    /** Copies {@code n} rows of {@code fftblock} points, {@code rowStride} doubles apart from {@code x[at]}, into y0. */
+    private void rowsIn(double[] x, int at, int rowStride, int n) {
+        for (int j = 0; j < n; j++) {
+            System.arraycopy(x, at + rowStride * j, y0, 2 * fftblockpad * j, 2 * fftblock);
+        }
+    }
+
+    /** The inverse of {@link #rowsIn}: the block's rows from {@code y} back into {@code xout}. */
+    private void rowsOut(double[] y, double[] xout, int at, int rowStride, int n) {
+        for (int j = 0; j < n; j++) {
+            System.arraycopy(y, 2 * fftblockpad * j, xout, at + rowStride * j, 2 * fftblock);
         }
     }
 

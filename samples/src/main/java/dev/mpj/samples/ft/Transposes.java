@@ -15,24 +15,31 @@ final class Transposes {
     private Transposes() {
     }
 
-    /** {@code xout(j, i) = xin(i, j)}: the (n1, n2) matrix xin transposed into the (n2, n1) matrix xout. */
+    /**
+     * {@code xout(j, i) = xin(i, j)}: the (n1, n2) matrix xin transposed into the (n2, n1) matrix xout. Like the
+     * FFT's drivers, this loop only walks the tiles and the one after the Alltoall runs of rows, a few thousand passes
+     * a call, so the JIT compiles the methods they call from whole calls in the untimed first transform and never
+     * compiles these loops on the stack with those methods inlined.
+     */
     static void transpose2Local(int n1, int n2, double[] xin, byte[] xout) {
         for (int jj = 0; jj < n2; jj += TRANSBLOCK) {
-            int jEnd = Math.min(jj + TRANSBLOCK, n2);
+            int cols = Math.min(TRANSBLOCK, n2 - jj);
             for (int ii = 0; ii < n1; ii += TRANSBLOCK) {
-                int iEnd = Math.min(ii + TRANSBLOCK, n1);
-                for (int i = ii; i < iEnd; i++) {
-                    transposeRow(xin, 2 * (i + n1 * jj), 2 * n1, xout, 2 * (jj + n2 * i), jEnd - jj);
-                }
+                transposeTile(xin, 2 * (ii + n1 * jj), 2 * n1, xout, 2 * (jj + n2 * ii), 2 * n2,
+                        Math.min(TRANSBLOCK, n1 - ii), cols);
             }
         }
     }
 
-    /**
-     * One row of a tile: {@code count} elements of xin {@code stride} doubles apart into consecutive elements of
-     * xout. A method of its own, called many times, so that the JIT compiles it from whole calls rather than on the
-     * stack of the first transpose, whose profile has not yet seen the tile loops end.
-     */
+    /** A tile of {@code rows} rows: row i of xin ({@code count} elements {@code stride} doubles apart) to row i of xout. */
+    private static void transposeTile(double[] xin, int from, int stride, byte[] xout, int to, int outStride, int rows,
+                                      int count) {
+        for (int i = 0; i < rows; i++, from += 2, to += outStride) {
+            transposeRow(xin, from, stride, xout, to, count);
+        }
+    }
+
+    /** One row of a tile: {@code count} elements of xin {@code stride} doubles apart into consecutive elements of xout. */
     private static void transposeRow(double[] xin, int from, int stride, byte[] xout, int to, int count) {
         for (int j = 0; j < count; j++, to += 2, from += stride) {
             ComplexBytes.put(xout, to, xin, from);
@@ -47,9 +54,18 @@ final class Transposes {
         DoubleBuffer xin = ComplexBytes.doubles(received);
         int cols = n1 / np2;
         for (int p = 0; p < np2; p++) {
-            for (int j = 0; j < cols; j++) {
-                ComplexBytes.copy(xin, 2 * n2 * (j + cols * p), xout, 2 * (p * n2 + n2 * np2 * j), 2 * n2);
+            for (int j = 0; j < cols; j += TRANSBLOCK) {
+                copyRuns(xin, 2 * n2 * (j + cols * p), 2 * n2, xout, 2 * (p * n2 + n2 * np2 * j), 2 * n2 * np2,
+                        Math.min(TRANSBLOCK, cols - j), 2 * n2);
             }
+        }
+    }
+
+    /** {@code count} runs of {@code n} doubles, {@code stride} doubles apart in xin and {@code outStride} in xout. */
+    private static void copyRuns(DoubleBuffer xin, int from, int stride, double[] xout, int to, int outStride, int count,
+                                 int n) {
+        for (int r = 0; r < count; r++, from += stride, to += outStride) {
+            ComplexBytes.copy(xin, from, xout, to, n);
         }
     }
 

@@ -43,6 +43,26 @@ class TransposesTest {
     }
 
     @Test
+    void slabFinishPutsEachPeersBlockBesideTheOthers() {
+        int n1 = 80, n2 = 3, np2 = 2; // 40 columns a peer: a whole run of 32 and a partial one
+        int cols = n1 / np2;
+        double[] x = random(n1 * n2);
+        byte[] bytes = ComplexBytes.allocate(n1 * n2);
+        for (int v = 0; v < n1 * n2; v++) {
+            ComplexBytes.put(bytes, 2 * v, x, 2 * v);
+        }
+        double[] out = new double[x.length];
+        Transposes.transpose2Finish(n1, n2, np2, bytes, out);
+        for (int p = 0; p < np2; p++) {
+            for (int j = 0; j < cols; j++) {
+                for (int i = 0; i < n2; i++) {
+                    assertComplexAt(x, i + n2 * (j + cols * p), out, i + p * n2 + n2 * np2 * j);
+                }
+            }
+        }
+    }
+
+    @Test
     void xyTransposeSwapsTheFirstTwoDimensions() {
         assertTransposed((x, bytes) -> Transposes.xyLocal(D1, D2, D3, x, bytes),
                 (bytes, out) -> Transposes.xyFinish(D2, D1, D3, 1, bytes, out), (i, j, k) -> j + D2 * (i + D1 * k));
