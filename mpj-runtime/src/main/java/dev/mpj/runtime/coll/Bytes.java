@@ -48,13 +48,22 @@ final class Bytes {
      * {@code put} brings some 1.7 KB of the JDK's bytecode into every collective C2 compiles whole.
      */
     static void copy(ByteBuffer src, ByteBuffer dst, int at) {
-        int n = src.remaining();
+        copy(src, 0, src.remaining(), dst, at);
+    }
+
+    /**
+     * Copies bytes {@code from} to {@code from + length} of {@code src} (counted from its position) into {@code dst}
+     * at offset {@code at}; neither buffer's position moves, and no view of the range is made where both are arrays.
+     */
+    static void copy(ByteBuffer src, int from, int length, ByteBuffer dst, int at) {
         int to = dst.position() + at;
-        if (src.hasArray() && dst.hasArray() && at >= 0 && n <= dst.limit() - to) {
-            System.arraycopy(src.array(), src.arrayOffset() + src.position(), dst.array(), dst.arrayOffset() + to, n);
+        if (src.hasArray() && dst.hasArray() && from >= 0 && length <= src.remaining() - from && at >= 0
+                && length <= dst.limit() - to) {
+            System.arraycopy(src.array(), src.arrayOffset() + src.position() + from, dst.array(),
+                    dst.arrayOffset() + to, length);
             return;
         }
-        dst.duplicate().position(to).put(src.duplicate());
+        dst.duplicate().position(to).put(range(src, from, from + length));
     }
 
     static boolean isPowerOfTwo(int n) {

@@ -37,6 +37,11 @@ public final class Collectives {
     private final SharedMemoryCollectives shm;
     /** What is kept of each communicator, by collective context; a context freed and reused is made afresh. */
     private final Map<Integer, CommunicatorCache> caches = new ConcurrentHashMap<>();
+    /**
+     * The cache the last call used, tried before the map: a job's collectives mostly run on one communicator, and
+     * the map's lookup (a boxed key, a hash, a probe) is code every collective's first calls and compiles carry.
+     */
+    private CommunicatorCache lastCache;
 
     /** Collectives with no node map: every algorithm is flat. */
     public Collectives(MpiBackend p2p, CollectiveTuning tuning) {
@@ -335,11 +340,16 @@ public final class Collectives {
     }
 
     private CommunicatorCache cache(CommSpec comm) {
+        CommunicatorCache last = lastCache;
+        if (last != null && last.context() == comm.collectiveContext() && last.describes(comm)) {
+            return last;
+        }
         CommunicatorCache cache = caches.get(comm.collectiveContext());
         if (cache == null || !cache.describes(comm)) {
             cache = new CommunicatorCache(comm);
             caches.put(comm.collectiveContext(), cache);
         }
+        lastCache = cache;
         return cache;
     }
 

@@ -15,6 +15,7 @@ import java.util.Arrays;
 final class CommunicatorCache {
     private static final CollectiveKind[] KINDS = CollectiveKind.values();
 
+    private final int context;
     private final int[] worldRanks;
     private final int rank;
     private final Peers[] peers = new Peers[KINDS.length];
@@ -23,6 +24,7 @@ final class CommunicatorCache {
     private boolean channelClaimed;
 
     CommunicatorCache(CommSpec comm) {
+        this.context = comm.collectiveContext();
         this.worldRanks = comm.worldRanks();
         this.rank = comm.rank();
     }
@@ -31,6 +33,11 @@ final class CommunicatorCache {
     boolean describes(CommSpec comm) {
         int[] world = comm.worldRanks();
         return comm.rank() == rank && (world == worldRanks || Arrays.equals(world, worldRanks));
+    }
+
+    /** The collective context of the communicator this cache was made for. */
+    int context() {
+        return context;
     }
 
     /** The members, by rank, on the context and tag of {@code kind}. */

@@ -128,25 +128,41 @@ final class NodeChannel implements WaitCondition {
         awaitAll(WRITTEN_OFFSET, call);
     }
 
-    /** Waits until member {@code v} has written {@code call}, and returns its data, which must be {@code n} bytes. */
-    ByteBuffer dataOf(int v, long call, int n) {
+    /** Waits until member {@code v} has written {@code call}. */
+    void awaitWrittenBy(int v, long call) {
         if (v != me) {
             await(WRITTEN_OFFSET, call, v);
         }
-        return contribution(v, call, n);
     }
 
     /** Member {@code v}'s data of {@code call}, which it has written, and which must be {@code n} bytes long. */
     ByteBuffer contribution(int v, long call, int n) {
+        int parity = checkedParity(v, call, n);
+        ByteBuffer d = data[parity][v];
+        d.limit(n).position(0);
+        return d;
+    }
+
+    /**
+     * Copies {@code length} bytes from byte {@code from} of member {@code v}'s data of {@code call} (written, and
+     * {@code n} bytes long) into {@code dst} at {@code at} from its position, which does not move. Straight from
+     * the room: a view's {@code put} would bring the JDK's generic buffer copy into every compile of the
+     * collective that inlines it, and the interpreter and C1 code of the first calls would walk it too.
+     */
+    void copy(int v, long call, int n, int from, int length, ByteBuffer dst, int at) {
+        int parity = checkedParity(v, call, n);
+        room.getBytes(slot[v] + DATA_OFFSET + parity * DATA_CAPACITY + from, dst, dst.position() + at, length);
+    }
+
+    /** The buffer of {@code call} in a slot, once member {@code v}'s data there are known to be {@code n} bytes. */
+    private int checkedParity(int v, long call, int n) {
         int parity = (int) (call & 1);
         int length = room.getInt(slot[v] + LENGTH_OFFSET + parity * Integer.BYTES);
         if (length != n) {
             throw new MPIException(MPIException.ERR_COUNT, "collective: rank " + v + " contributed " + length
                     + " bytes where " + n + " were expected; do all ranks pass matching counts and datatypes?");
         }
-        ByteBuffer d = data[parity][v];
-        d.limit(n).position(0);
-        return d;
+        return parity;
     }
 
     private void awaitAll(int field, long target) {
@@ -159,22 +175,37 @@ final class NodeChannel implements WaitCondition {
         this.only = only;
         this.cursor = only < 0 ? 0 : only;
         this.revoked = null;
+        if (reached()) {
+            return;
+        }
         engine.await(this);
         if (revoked != null) {
             throw revoked;
         }
     }
 
-    @Override
-    public boolean getAsBoolean() {
+    /**
+     * Moves {@code cursor} past the members whose {@code field} has reached {@code target}; whether all have. Tested
+     * once before the engine's wait, which most of a pair's waits then never enter: the first calls run it
+     * interpreted, and the engine's loop has its own compiles and traps.
+     */
+    private boolean reached() {
         int end = only < 0 ? slot.length : only + 1;
         for (; cursor < end; cursor++) {
             if (cursor != me && room.getLongVolatile(slot[cursor] + field) < target) {
-                revoked = engine.revocationError(context);
-                return revoked != null;
+                return false;
             }
         }
         return true;
+    }
+
+    @Override
+    public boolean getAsBoolean() {
+        if (reached()) {
+            return true;
+        }
+        revoked = engine.revocationError(context);
+        return revoked != null;
     }
 
     @Override

@@ -9,18 +9,18 @@ import dev.mpj.runtime.config.CollectiveAlgorithms.SharedMemory;
  *
  * <ul>
  *   <li>{@code on}: barrier, bcast, reduce, allreduce, allgather and alltoall.</li>
- *   <li>{@code auto}: the barrier and bcast (one write the others read: no tree of forwarded messages); allgather
- *       and alltoall too on a communicator of two members, and reduce, allreduce, allgather and alltoall when the
- *       node's ranks outnumber its cores. A pair's allgather or alltoall is one exchange, which over point-to-point
- *       is a send, a receive and the engine's matching, a path whose one large JIT compile outlasts a short job's
- *       first 10^4 calls; through the room it is one write and one copy. A pair's reductions keep point-to-point:
- *       warm, it beats the room's fold. Where ranks outnumber cores every point-to-point round is a hand-over to a
+ *   <li>{@code auto}: the barrier and bcast (one write the others read: no tree of forwarded messages); allreduce,
+ *       allgather and alltoall too on a communicator of two members, and reduce, allreduce, allgather and alltoall
+ *       when the node's ranks outnumber its cores. A pair's allreduce, allgather or alltoall is one exchange, which
+ *       over point-to-point is a send, a receive and the engine's matching, a path whose one large JIT compile
+ *       outlasts a short job's first 10^4 calls; through the room it is one write, one copy and, for the allreduce,
+ *       one combine of heap arrays. Where ranks outnumber cores every point-to-point round is a hand-over to a
  *       rank that must first get a core back, and the room needs one.</li>
  *   <li>{@code off}: none.</li>
  * </ul>
  */
 public final class NodeLocalKinds {
-    /** Whether the room serves anything: the barrier, bcast, and a pair's allgather and alltoall. */
+    /** Whether the room serves anything: the barrier, bcast, and a pair's allreduce, allgather and alltoall. */
     private final boolean used;
     private final boolean everyKind;
 
@@ -45,8 +45,8 @@ public final class NodeLocalKinds {
     boolean serves(CollectiveKind kind, int members) {
         return switch (kind) {
             case BARRIER, BCAST -> used;
-            case REDUCE, ALLREDUCE -> everyKind;
-            case ALLGATHER, ALLTOALL -> everyKind || used && members == 2;
+            case REDUCE -> everyKind;
+            case ALLREDUCE, ALLGATHER, ALLTOALL -> everyKind || used && members == 2;
             default -> false;
         };
     }

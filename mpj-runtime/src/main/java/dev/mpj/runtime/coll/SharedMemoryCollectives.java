@@ -130,8 +130,8 @@ public final class SharedMemoryCollectives {
             ch.write(call, data);
         } else {
             ch.arrive(call);
-            ByteBuffer src = ch.dataOf(root, call, data.remaining());
-            data.duplicate().put(src);
+            ch.awaitWrittenBy(root, call);
+            ch.copy(root, call, data.remaining(), 0, data.remaining(), data, 0);
         }
         ch.finish(call);
         calls.incrementAndGet();
@@ -142,11 +142,9 @@ public final class SharedMemoryCollectives {
         int block = send.remaining();
         ch.write(call, send);
         ch.awaitWritten(call);
-        ByteBuffer out = recv.duplicate();
         for (int v = 0; v < ch.size(); v++) {
             if (v != ch.me()) {
-                out.position(recv.position() + v * block);
-                out.put(ch.contribution(v, call, block));
+                ch.copy(v, call, block, 0, block, recv, v * block);
             }
         }
         ch.finish(call);
@@ -163,12 +161,11 @@ public final class SharedMemoryCollectives {
         int block = total / ch.size();
         int me = ch.me();
         ch.write(call, send);
-        Bytes.copy(Bytes.range(send, me * block, (me + 1) * block), recv, me * block);
+        Bytes.copy(send, me * block, block, recv, me * block);
         ch.awaitWritten(call);
         for (int v = 0; v < ch.size(); v++) {
             if (v != me) {
-                ByteBuffer theirs = ch.contribution(v, call, total);
-                Bytes.copy(Bytes.range(theirs, me * block, (me + 1) * block), recv, v * block);
+                ch.copy(v, call, total, me * block, block, recv, v * block);
             }
         }
         ch.finish(call);
@@ -179,7 +176,7 @@ public final class SharedMemoryCollectives {
         long call = ch.nextCall();
         ch.write(call, send);
         ch.awaitWritten(call);
-        fold(ch, call, send.remaining(), recv, op);
+        fold(ch, call, send, recv, op);
         ch.finish(call);
         calls.incrementAndGet();
     }
@@ -189,7 +186,7 @@ public final class SharedMemoryCollectives {
         ch.write(call, send);
         if (ch.me() == root) {
             ch.awaitWritten(call);
-            fold(ch, call, send.remaining(), recv, op);
+            fold(ch, call, send, recv, op);
         }
         ch.finish(call);
         calls.incrementAndGet();
@@ -197,13 +194,28 @@ public final class SharedMemoryCollectives {
 
     /**
      * {@code recv} = d0 op (d1 op (… op d(p−1))): folded from the highest rank down, each lower contribution
-     * applied as the left operand, so non-commutative operations see rank order.
+     * applied as the left operand, so non-commutative operations see rank order. This member's own contribution is
+     * read from {@code own}; the others' are copied out of the room first (into {@code recv}, or into a scratch
+     * buffer), so the operation combines heap arrays, as over point-to-point, and never reads the mapping through a
+     * view: a pair's fold is then one copy and one combine.
      */
-    private static void fold(NodeChannel ch, long call, int n, ByteBuffer recv, Reduction op) {
+    private static void fold(NodeChannel ch, long call, ByteBuffer own, ByteBuffer recv, Reduction op) {
+        int n = own.remaining();
+        int me = ch.me();
         int last = ch.size() - 1;
-        recv.duplicate().put(ch.contribution(last, call, n));
+        if (last == me) {
+            Bytes.copy(own, recv);
+        } else {
+            ch.copy(last, call, n, 0, n, recv, 0);
+        }
+        ByteBuffer theirs = last > 1 || me == last ? Bytes.scratch(n) : null;
         for (int v = last - 1; v >= 0; v--) {
-            op.apply(ch.contribution(v, call, n), recv);
+            if (v == me) {
+                op.apply(own, recv);
+            } else {
+                ch.copy(v, call, n, 0, n, theirs, 0);
+                op.apply(theirs, recv);
+            }
         }
     }
 }

@@ -41,6 +41,22 @@ class BytesTest {
     }
 
     @Test
+    void copyOfARangeTakesItsBytesFromTheSourcePosition() {
+        ByteBuffer src = ByteBuffer.wrap(counting(16, 0)).position(2);
+        ByteBuffer heap = ByteBuffer.allocate(8);
+        ByteBuffer direct = ByteBuffer.allocateDirect(8);
+        Bytes.copy(src, 3, 4, heap, 1);
+        Bytes.copy(src, 3, 4, direct, 1);
+        byte[] expected = new byte[8];
+        System.arraycopy(counting(16, 0), 5, expected, 1, 4);
+        assertArrayEquals(expected, heap.array());
+        byte[] fromDirect = new byte[8];
+        direct.get(0, fromDirect);
+        assertArrayEquals(expected, fromDirect);
+        assertEquals(2, src.position(), "source position");
+    }
+
+    @Test
     void copyWithinOneArrayMovesOverlappingRangesWhole() {
         byte[] data = counting(16, 0);
         ByteBuffer all = ByteBuffer.wrap(data);

@@ -3,13 +3,16 @@ package dev.mpj.runtime.coll;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.CollectiveRoom;
+import mpi.MPIException;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class NodeChannelTest {
     private static final int MEMBERS = 2;
@@ -49,5 +52,32 @@ class NodeChannelTest {
         }
         assertEquals(6, member(0).nextCall());
         assertEquals(1, member(1).nextCall(), "the other member's own count");
+    }
+
+    @Test
+    void aMemberCopiesARangeOfAnothersDataIntoItsBufferAtAnOffset() {
+        NodeChannel writer = member(1);
+        NodeChannel reader = member(0);
+        for (int call = 1; call <= 2; call++) { // both of the slot's buffers
+            byte b = (byte) (10 * call);
+            byte[] data = {b, (byte) (b + 1), (byte) (b + 2), (byte) (b + 3)};
+            writer.write(writer.nextCall(), ByteBuffer.wrap(data));
+            reader.arrive(reader.nextCall());
+            reader.awaitWrittenBy(1, call);
+            ByteBuffer dst = ByteBuffer.allocate(8).position(1);
+            reader.copy(1, call, 4, 1, 2, dst, 3);
+            assertArrayEquals(new byte[] {0, 0, 0, 0, (byte) (b + 1), (byte) (b + 2), 0, 0}, dst.array());
+            assertEquals(1, dst.position(), "the destination's position");
+            reader.finish(call);
+        }
+    }
+
+    @Test
+    void copyingDataOfAnotherLengthThanExpectedFailsWithACountError() {
+        NodeChannel writer = member(1);
+        writer.write(writer.nextCall(), ByteBuffer.wrap(new byte[] {1, 2, 3}));
+        MPIException e = assertThrows(MPIException.class,
+                () -> member(0).copy(1, 1, 4, 0, 4, ByteBuffer.allocate(4), 0));
+        assertEquals(MPIException.ERR_COUNT, e.getErrorClass());
     }
 }

@@ -29,9 +29,9 @@ class NodeLocalKindsTest {
     }
 
     @Test
-    void automaticSendsAPairsAllgatherAndAlltoallThroughTheRoomWhenEveryRankHasACore() {
+    void automaticSendsAPairsAllreduceAllgatherAndAlltoallThroughTheRoomWhenEveryRankHasACore() {
         Set<CollectiveKind> pairKinds = EnumSet.of(CollectiveKind.BARRIER, CollectiveKind.BCAST,
-                CollectiveKind.ALLGATHER, CollectiveKind.ALLTOALL);
+                CollectiveKind.ALLREDUCE, CollectiveKind.ALLGATHER, CollectiveKind.ALLTOALL);
         assertEquals(pairKinds, served(NodeLocalKinds.of(SharedMemory.AUTO, 2, 2), 2));
         assertEquals(pairKinds, served(NodeLocalKinds.of(SharedMemory.AUTO, 4, 4), 2));
     }
