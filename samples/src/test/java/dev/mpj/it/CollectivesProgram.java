@@ -21,8 +21,9 @@ import mpi.User_function;
  */
 public final class CollectivesProgram {
     /**
-     * Items per rank. 32 768 ints: at np 2 the alltoall's blocks are 64 KiB, the eager threshold, so the pairwise
-     * exchange that copies the rank's own block while the other is in flight, and the allreduce's halves too.
+     * Items per rank. 32 768 ints: at np 2 the alltoall's blocks are 64 KiB, the eager threshold, so the two
+     * members' one exchange that copies the rank's own block while the other is in flight, and the allreduce's
+     * halves too.
      */
     private static final int[] SIZES = {0, 1, 1000, 32_768, 70_000};
     private static Intracomm world;

@@ -25,7 +25,7 @@ import dev.mpj.runtime.config.Settings;
  *            n ≥ 512 KiB and P not a power of two       ring (ours: avoids Rabenseifner's fold)
  *            otherwise                                  Rabenseifner (reduce-scatter + allgather)
  * alltoall   block ≤ 256 B and P ≥ 8                    Bruck
- *            block ≤ 32 KiB                             all sends and receives posted at once
+ *            block ≤ 32 KiB, or P = 2                   all sends and receives posted at once (P = 2: one exchange)
  *            otherwise                                  pairwise exchange
  * gather, scatter, reduce: binomial tree; the v-variants: linear; reduce-scatter: reduce + scatterv;
  * scan: recursive doubling; barrier: dissemination.
@@ -181,6 +181,9 @@ public final class CollectiveTuning {
         if (blockBytes <= ALLTOALL_SHORT_MSG && p >= ALLTOALL_MIN_PROCS) {
             return Alltoall.BRUCK;
         }
-        return blockBytes <= ALLTOALL_MEDIUM_MSG ? Alltoall.SCATTERED : Alltoall.PAIRWISE;
+        // two members: the scattered and the pairwise exchange are the same one exchange, so one answer for every
+        // size; a second would be a branch the entry's compiled code has never taken when blocks grow past 32 KiB,
+        // and taking it discards that code, which the calls then run without until it is compiled again
+        return blockBytes <= ALLTOALL_MEDIUM_MSG || p == 2 ? Alltoall.SCATTERED : Alltoall.PAIRWISE;
     }
 }

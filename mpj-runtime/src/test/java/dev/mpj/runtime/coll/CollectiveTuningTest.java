@@ -53,6 +53,15 @@ class CollectiveTuningTest {
         assertEquals(Alltoall.SCATTERED, auto.alltoall(CollectiveTuning.ALLTOALL_SHORT_MSG, 7));
         assertEquals(Alltoall.SCATTERED, auto.alltoall(CollectiveTuning.ALLTOALL_MEDIUM_MSG, 8));
         assertEquals(Alltoall.PAIRWISE, auto.alltoall(CollectiveTuning.ALLTOALL_MEDIUM_MSG + 1, 8));
+        assertEquals(Alltoall.PAIRWISE, auto.alltoall(CollectiveTuning.ALLTOALL_MEDIUM_MSG + 1, 3));
+    }
+
+    @Test
+    void aPairsAlltoallTakesOneAlgorithmForEveryBlockSize() {
+        for (int block : new int[] {1, CollectiveTuning.ALLTOALL_MEDIUM_MSG, CollectiveTuning.ALLTOALL_MEDIUM_MSG + 1,
+                1 << 20}) {
+            assertEquals(Alltoall.SCATTERED, auto.alltoall(block, 2), "block of " + block + " bytes");
+        }
     }
 
     @Test
