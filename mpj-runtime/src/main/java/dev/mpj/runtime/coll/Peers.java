@@ -121,6 +121,19 @@ final class Peers {
         checkLength(r, room.remaining(), from);
     }
 
+    /**
+     * {@link #exchange}, the arriving bytes going to {@code fold} as they come (where the backend hands them over)
+     * rather than into a room first; returns once the arriving operand is combined.
+     */
+    void exchangeFolding(int to, ByteBuffer data, int from, FoldOnArrival fold) {
+        ByteBuffer room = fold.room();
+        Operation r = backend.receive(room, fold, world[rankOf(from)], tag, context);
+        Operation s = startSend(to, data);
+        waitAll(r, s);
+        checkLength(r, room.remaining(), from);
+        fold.finish();
+    }
+
     /** Waits for every operation (null entries are skipped), then raises the first error among them. */
     void waitAll(Operation... ops) {
         backend.await(new AllComplete(ops));
