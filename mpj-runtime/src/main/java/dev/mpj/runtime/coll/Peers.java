@@ -123,12 +123,14 @@ final class Peers {
 
     /**
      * {@link #exchange}, the arriving bytes going to {@code fold} as they come (where the backend hands them over)
-     * rather than into a room first; returns once the arriving operand is combined.
+     * rather than into a room first; returns once the arriving operand is combined. The send goes first: a
+     * partner's message already here is combined as the receive is posted, which must not hold this member's data
+     * back from the partner.
      */
     void exchangeFolding(int to, ByteBuffer data, int from, FoldOnArrival fold) {
         ByteBuffer room = fold.room();
-        Operation r = backend.receive(room, fold, world[rankOf(from)], tag, context);
         Operation s = startSend(to, data);
+        Operation r = backend.receive(room, fold, world[rankOf(from)], tag, context);
         waitAll(r, s);
         checkLength(r, room.remaining(), from);
         fold.finish();
