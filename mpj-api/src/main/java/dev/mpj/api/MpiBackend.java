@@ -66,6 +66,15 @@ public interface MpiBackend extends BlockingReceiver {
     Operation receive(ByteBuffer room, int sourceWorldRank, int tag, int context);
 
     /**
+     * {@link #receive} of a message of {@code room}'s length, whose bytes the backend may hand to {@code arrival}
+     * as they come instead of copying them into {@code room}; those it does not hand over land in {@code room}. This
+     * default hands over none.
+     */
+    default Operation receive(ByteBuffer room, Arrival arrival, int sourceWorldRank, int tag, int context) {
+        return receive(room, sourceWorldRank, tag, context);
+    }
+
+    /**
      * A blocking receive: {@link #receive} then {@link #await} until it completes, without a request the caller
      * must keep. A message that has arrived (or waits in a transport) is taken at once; only when none matches does
      * the receive wait, and only then is {@code pending} asked for the wait report's entry, with the receive's world

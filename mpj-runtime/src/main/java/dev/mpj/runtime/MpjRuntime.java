@@ -1,5 +1,6 @@
 package dev.mpj.runtime;
 
+import dev.mpj.api.Arrival;
 import dev.mpj.api.BlockingReceiver;
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
@@ -186,6 +187,11 @@ public final class MpjRuntime implements MpiBackend {
     @Override
     public Operation receive(ByteBuffer room, int sourceWorldRank, int tag, int context) {
         return engine.receive(room, sourceWorldRank, tag, context);
+    }
+
+    @Override
+    public Operation receive(ByteBuffer room, Arrival arrival, int sourceWorldRank, int tag, int context) {
+        return engine.receive(room, arrival, sourceWorldRank, tag, context);
     }
 
     @Override

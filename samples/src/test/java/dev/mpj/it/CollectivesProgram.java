@@ -103,6 +103,44 @@ public final class CollectivesProgram {
         }
     }
 
+    /**
+     * Reductions of 1 MiB vectors through the array kernels: at two ranks each half outgrows a ring record and goes
+     * through the bulk channel. The values make every combination exact, so any order gives the same bits.
+     */
+    static void longVectors() {
+        int n = 1 << 18;
+        float[] fs = new float[n];
+        double[] dm = new double[n];
+        long[] lp = new long[n];
+        Arrays.fill(dm, Double.NEGATIVE_INFINITY);
+        Arrays.fill(lp, 1);
+        for (int r = 0; r < size; r++) {
+            for (int i = 0; i < n; i++) {
+                fs[i] += v(r, i) % 1024;
+                dm[i] = Math.max(dm[i], v(r, i) * 0.5);
+                lp[i] *= v(r, i) % 7 + 1;
+            }
+        }
+        float[] f = new float[n];
+        double[] d = new double[n];
+        long[] l = new long[n];
+        float[] myF = new float[n];
+        double[] myD = new double[n];
+        long[] myL = new long[n];
+        for (int i = 0; i < n; i++) {
+            myF[i] = v(rank, i) % 1024;
+            myD[i] = v(rank, i) * 0.5;
+            myL[i] = v(rank, i) % 7 + 1;
+        }
+        world.Allreduce(myF, 0, f, 0, n, MPI.FLOAT, MPI.SUM);
+        Check.that(Arrays.equals(fs, f), "Allreduce SUM of 1 MiB of floats: first difference at "
+                + Arrays.mismatch(fs, f));
+        world.Allreduce(myD, 0, d, 0, n / 2, MPI.DOUBLE, MPI.MAX);
+        Check.that(Arrays.equals(dm, 0, n / 2, d, 0, n / 2), "Allreduce MAX of 1 MiB of doubles");
+        world.Allreduce(myL, 0, l, 0, n / 2, MPI.LONG, MPI.PROD);
+        Check.that(Arrays.equals(lp, 0, n / 2, l, 0, n / 2), "Allreduce PROD of 1 MiB of longs");
+    }
+
     static int[] filled(int n, int value) {
         int[] a = new int[n];
         Arrays.fill(a, value);
@@ -122,6 +160,7 @@ public final class CollectivesProgram {
             dataMovement(n);
             reductions(n);
         }
+        longVectors();
         irregular();
         otherTypes();
         inPlace();

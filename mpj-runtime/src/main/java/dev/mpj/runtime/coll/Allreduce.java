@@ -13,6 +13,9 @@ import java.nio.ByteBuffer;
  * 2·r members (r = P − 2^⌊log2 P⌋) each even one sends its vector to the odd one above, which combines them
  * (lower rank first) and stands for both; the 2^⌊log2 P⌋ remaining members run the power-of-two
  * algorithm; then each odd one of those pairs sends the result down to its even partner.
+ *
+ * <p>Rabenseifner's halvings and the ring's reduce-scatter combine the partner's data as it arrives
+ * ({@link FoldOnArrival}), where the transport holds it, instead of receiving it into scratch and combining after.
  */
 final class Allreduce {
     private Allreduce() {
@@ -102,13 +105,10 @@ final class Allreduce {
                 }
                 ByteBuffer arrived = Bytes.range(tmp, start[recvFrom], start[recvTo]);
                 ByteBuffer mine = Bytes.range(recv, start[recvFrom], start[recvTo]);
-                peers.exchange(partner, Bytes.range(own, start[sendFrom], start[sendTo]), partner, arrived);
-                if (own != recv) {
-                    op.applyInto(arrived, Bytes.range(own, start[recvFrom], start[recvTo]), mine);
-                    own = recv;
-                } else {
-                    op.apply(arrived, mine);
-                }
+                ByteBuffer right = own != recv ? Bytes.range(own, start[recvFrom], start[recvTo]) : null;
+                peers.exchangeFolding(partner, Bytes.range(own, start[sendFrom], start[sendTo]), partner,
+                        new FoldOnArrival(op, arrived, right, mine));
+                own = recv;
                 sendIdx = recvIdx;
                 mask <<= 1;
                 if (mask < pof2) {
@@ -172,8 +172,8 @@ final class Allreduce {
             int out = (me - step + p) % p;
             int in = (me - step - 1 + p) % p;
             ByteBuffer arrived = Bytes.range(tmp, 0, chunks[in].remaining());
-            peers.exchange(right, step == 0 ? own[out] : chunks[out], left, arrived);
-            op.applyInto(arrived, own[in], chunks[in]);
+            peers.exchangeFolding(right, step == 0 ? own[out] : chunks[out], left,
+                    new FoldOnArrival(op, arrived, own[in], chunks[in]));
         }
         // member me now holds the full result of chunk me + 1
         for (int step = 0; step < p - 1; step++) {

@@ -121,6 +121,21 @@ final class Peers {
         checkLength(r, room.remaining(), from);
     }
 
+    /**
+     * {@link #exchange}, the arriving bytes going to {@code fold} as they come (where the backend hands them over)
+     * rather than into a room first; returns once the arriving operand is combined. The send goes first: a
+     * partner's message already here is combined as the receive is posted, which must not hold this member's data
+     * back from the partner.
+     */
+    void exchangeFolding(int to, ByteBuffer data, int from, FoldOnArrival fold) {
+        ByteBuffer room = fold.room();
+        Operation s = startSend(to, data);
+        Operation r = backend.receive(room, fold, world[rankOf(from)], tag, context);
+        waitAll(r, s);
+        checkLength(r, room.remaining(), from);
+        fold.finish();
+    }
+
     /** Waits for every operation (null entries are skipped), then raises the first error among them. */
     void waitAll(Operation... ops) {
         backend.await(new AllComplete(ops));

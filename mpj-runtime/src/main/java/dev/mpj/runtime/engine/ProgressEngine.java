@@ -1,5 +1,6 @@
 package dev.mpj.runtime.engine;
 
+import dev.mpj.api.Arrival;
 import dev.mpj.api.BlockingReceiver;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
@@ -406,16 +407,22 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     }
 
     public Operation receive(ByteBuffer room, int source, int tag, int context) {
+        return receive(room, null, source, tag, context);
+    }
+
+    /** {@link MpiBackend#receive(ByteBuffer, Arrival, int, int, int)}: every byte that comes goes to {@code arrival}. */
+    public Operation receive(ByteBuffer room, Arrival arrival, int source, int tag, int context) {
         lock.lock();
         try {
-            return receiveLocked(room, source, tag, context);
+            return receiveLocked(room, arrival, source, tag, context);
         } finally {
             lock.unlock();
         }
     }
 
-    private Operation receiveLocked(ByteBuffer room, int source, int tag, int context) {
+    private Operation receiveLocked(ByteBuffer room, Arrival arrival, int source, int tag, int context) {
         ReceiveOperation op = spares.take(this, nextId++, room, source, tag, context);
+        op.arrival = arrival;
         if (!matchedAtOnce(op)) {
             posted.add(op);
         }

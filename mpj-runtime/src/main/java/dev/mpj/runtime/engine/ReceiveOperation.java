@@ -1,5 +1,6 @@
 package dev.mpj.runtime.engine;
 
+import dev.mpj.api.Arrival;
 import dev.mpj.api.MpiBackend;
 import mpi.MPIException;
 
@@ -18,6 +19,8 @@ final class ReceiveOperation extends BaseOperation {
     int wantTag;
     /** Where data goes, from {@code roomStart}; null until matched when the runtime allocates. */
     ByteBuffer room;
+    /** Takes the message's bytes instead of the room, when set; reset by {@link #reuse}. */
+    Arrival arrival;
     int roomStart;
     int roomSize;
     long expected;
@@ -43,6 +46,7 @@ final class ReceiveOperation extends BaseOperation {
         wantTag = tag;
         context = newContext;
         room = newRoom;
+        arrival = null;
         buffer = newRoom;
         roomStart = newRoom == null ? 0 : newRoom.position();
         roomSize = newRoom == null ? 0 : newRoom.remaining();
@@ -94,13 +98,18 @@ final class ReceiveOperation extends BaseOperation {
     }
 
     /**
-     * Copies the {@code n} bytes of {@code src} from index {@code from}, part of the message at {@code offset};
-     * bytes beyond the room are dropped (the error says so). Neither buffer's position moves.
+     * Copies the {@code n} bytes of {@code src} from index {@code from}, part of the message at {@code offset}, or
+     * hands them to the {@link #arrival}; bytes beyond the room are dropped (the error says so). Neither buffer's
+     * position moves.
      */
     void deliver(long offset, ByteBuffer src, int from, int n) {
         if (offset < roomSize) {
             int fit = (int) Math.min(n, roomSize - offset);
-            copy(src, from, room, roomStart + (int) offset, fit);
+            if (arrival != null) {
+                arrival.take(offset, src, from, fit);
+            } else {
+                copy(src, from, room, roomStart + (int) offset, fit);
+            }
         }
         received += n;
     }

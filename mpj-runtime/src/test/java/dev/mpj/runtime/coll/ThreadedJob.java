@@ -1,5 +1,6 @@
 package dev.mpj.runtime.coll;
 
+import dev.mpj.api.Arrival;
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
@@ -160,6 +161,11 @@ final class ThreadedJob {
         @Override
         public Operation receive(ByteBuffer room, int source, int tag, int context) {
             return engine.receive(room, source, tag, context);
+        }
+
+        @Override
+        public Operation receive(ByteBuffer room, Arrival arrival, int source, int tag, int context) {
+            return engine.receive(room, arrival, source, tag, context);
         }
 
         @Override
