@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.nio.ByteBuffer;
 
 import static dev.mpj.runtime.coll.TestVectors.SUM;
+import static dev.mpj.runtime.coll.TestVectors.commutativeInts;
 import static dev.mpj.runtime.coll.TestVectors.assertSame;
 import static dev.mpj.runtime.coll.TestVectors.of;
 import static dev.mpj.runtime.coll.TestVectors.zeros;
@@ -92,22 +93,9 @@ class FoldOnArrivalTest {
     @Test
     void aCombinationThatThrowsIsThrownByFinishNotByTake() {
         IllegalStateException boom = new IllegalStateException("user function failed");
-        Reduction failing = new Reduction() {
-            @Override
-            public int itemBytes() {
-                return 4;
-            }
-
-            @Override
-            public boolean isCommutative() {
-                return true;
-            }
-
-            @Override
-            public void apply(ByteBuffer in, ByteBuffer inout) {
-                throw boom;
-            }
-        };
+        Reduction failing = commutativeInts((in, inout) -> {
+            throw boom;
+        });
         ByteBuffer arriving = of(1, BYTES, 9);
         ByteBuffer room = zeros(BYTES);
         FoldOnArrival fold = new FoldOnArrival(failing, room, of(0, BYTES, 9), zeros(BYTES));

@@ -4,6 +4,7 @@ import dev.mpj.api.Reduction;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.function.BiConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -41,26 +42,33 @@ final class TestVectors {
     }
 
     /** Integer addition: commutative. */
-    static final Reduction SUM = new Reduction() {
-        @Override
-        public int itemBytes() {
-            return 4;
+    static final Reduction SUM = commutativeInts((in, inout) -> {
+        ByteBuffer a = in.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = inout.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < a.remaining(); i += 4) {
+            b.putInt(b.position() + i, a.getInt(a.position() + i) + b.getInt(b.position() + i));
         }
+    });
 
-        @Override
-        public boolean isCommutative() {
-            return true;
-        }
-
-        @Override
-        public void apply(ByteBuffer in, ByteBuffer inout) {
-            ByteBuffer a = in.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-            ByteBuffer b = inout.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-            for (int i = 0; i < a.remaining(); i += 4) {
-                b.putInt(b.position() + i, a.getInt(a.position() + i) + b.getInt(b.position() + i));
+    /** A commutative reduction of 4-byte items that combines by {@code apply}. */
+    static Reduction commutativeInts(BiConsumer<ByteBuffer, ByteBuffer> apply) {
+        return new Reduction() {
+            @Override
+            public int itemBytes() {
+                return 4;
             }
-        }
-    };
+
+            @Override
+            public boolean isCommutative() {
+                return true;
+            }
+
+            @Override
+            public void apply(ByteBuffer in, ByteBuffer inout) {
+                apply.accept(in, inout);
+            }
+        };
+    }
 
     /**
      * Composition of affine maps x → m·x + c (an item is m then c): associative but not commutative, so
