@@ -36,8 +36,6 @@ final class NodeChannel implements WaitCondition {
     private final int context;
     /** Each member's slot offset in the room, by communicator rank. */
     private final int[] slot;
-    /** Each member's data of even and odd calls, as buffers whose position and limit are set before each use. */
-    private final ByteBuffer[][] data;
     private final int me;
     private final int owner;
     private final long identity;
@@ -55,7 +53,7 @@ final class NodeChannel implements WaitCondition {
     private int only;
     private MPIException revoked;
 
-    NodeChannel(UnsafeBuffer room, ByteBuffer region, ProgressEngine engine, int context, int owner, long identity,
+    NodeChannel(UnsafeBuffer room, ProgressEngine engine, int context, int owner, long identity,
                 int[] slotOffsets, int me) {
         this.room = room;
         this.owner = owner;
@@ -65,13 +63,6 @@ final class NodeChannel implements WaitCondition {
         this.slot = slotOffsets;
         this.me = me;
         this.written = room.getLongVolatile(slotOffsets[me] + WRITTEN_OFFSET);
-        this.data = new ByteBuffer[2][slotOffsets.length];
-        for (int parity = 0; parity < 2; parity++) {
-            for (int i = 0; i < slotOffsets.length; i++) {
-                data[parity][i] = region.slice(slotOffsets[i] + DATA_OFFSET + parity * DATA_CAPACITY, DATA_CAPACITY)
-                        .order(region.order());
-            }
-        }
     }
 
     /** Whether the channel is still this communicator's: a failed collective takes it away for good. */
@@ -133,14 +124,6 @@ final class NodeChannel implements WaitCondition {
         if (v != me) {
             await(WRITTEN_OFFSET, call, v);
         }
-    }
-
-    /** Member {@code v}'s data of {@code call}, which it has written, and which must be {@code n} bytes long. */
-    ByteBuffer contribution(int v, long call, int n) {
-        int parity = checkedParity(v, call, n);
-        ByteBuffer d = data[parity][v];
-        d.limit(n).position(0);
-        return d;
     }
 
     /**

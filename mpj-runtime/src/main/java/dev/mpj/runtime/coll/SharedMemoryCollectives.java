@@ -29,7 +29,6 @@ public final class SharedMemoryCollectives {
     private static final NodeChannel NONE = null;
 
     private final UnsafeBuffer room;
-    private final ByteBuffer region;
     private final ProgressEngine engine;
     private final NodeMap nodeMap;
     private final int node;
@@ -41,7 +40,6 @@ public final class SharedMemoryCollectives {
     public SharedMemoryCollectives(ByteBuffer region, ProgressEngine engine, NodeMap nodeMap, int worldRank,
                                    NodeLocalKinds kinds) {
         this.kinds = kinds;
-        this.region = region;
         this.room = new UnsafeBuffer(region);
         this.engine = engine;
         this.nodeMap = nodeMap;
@@ -75,7 +73,7 @@ public final class SharedMemoryCollectives {
         for (int i = 0; i < world.length; i++) {
             slots[i] = base + Math.toIntExact(CollectiveRoom.slotOffset(localSize, 0, nodeMap.localRank(world[i])));
         }
-        return new NodeChannel(room, region, engine, comm.collectiveContext(), owner, identity, slots, comm.rank());
+        return new NodeChannel(room, engine, comm.collectiveContext(), owner, identity, slots, comm.rank());
     }
 
     /**

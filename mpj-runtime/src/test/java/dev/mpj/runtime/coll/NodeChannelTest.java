@@ -27,7 +27,7 @@ class NodeChannelTest {
         for (int i = 0; i < MEMBERS; i++) {
             slots[i] = Math.toIntExact(CollectiveRoom.slotOffset(MEMBERS, 0, i));
         }
-        return new NodeChannel(room, region, engine, 2, CollectiveRoom.OWNER_OFFSET, 7, slots, me);
+        return new NodeChannel(room, engine, 2, CollectiveRoom.OWNER_OFFSET, 7, slots, me);
     }
 
     @Test
