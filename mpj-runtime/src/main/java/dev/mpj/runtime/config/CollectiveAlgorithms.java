@@ -28,8 +28,8 @@ public final class CollectiveAlgorithms {
 
     /**
      * {@code mpj.coll.sharedMemory}: which collectives of a communicator whose members are all on one node run
-     * through the node segment's collective room: the barrier and bcast, allgather and alltoall on pairs, and all on crowded nodes
-     * ({@code AUTO}, see {@code NodeLocalKinds}), also reduce, allreduce, allgather and alltoall of up to 2 KiB per
+     * through the node segment's collective room: the barrier and bcast, allreduce, allgather and alltoall on pairs,
+     * and all on crowded nodes ({@code AUTO}, see {@code NodeLocalKinds}), also reduce, allreduce, allgather and alltoall of up to 2 KiB per
      * rank everywhere ({@code ON}), or none ({@code OFF}).
      */
     public enum SharedMemory implements SettingValue { AUTO, ON, OFF }

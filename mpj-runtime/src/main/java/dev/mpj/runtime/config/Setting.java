@@ -127,8 +127,8 @@ public enum Setting {
             oneOf(Hierarchical.class)),
     COLL_SHARED_MEMORY("mpj.coll.sharedMemory", "auto",
             "collectives of up to 2 KiB per rank through the node segment when the communicator lies on one"
-                    + " node (an alltoall: its whole send vector): auto (barrier and bcast; also allgather and alltoall"
-                    + " on a communicator of two ranks, and reduce, allreduce, allgather and alltoall when the"
+                    + " node (an alltoall: its whole send vector): auto (barrier and bcast; also allreduce, allgather"
+                    + " and alltoall on a communicator of two ranks, and reduce, allreduce, allgather and alltoall when the"
                     + " node's ranks outnumber its cores), on (all six), or off (all over point-to-point)",
             oneOf(SharedMemory.class)),
     ADDRESS_EXCHANGE("mpj.addressExchange", "auto",
