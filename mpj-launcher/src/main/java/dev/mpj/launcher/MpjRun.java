@@ -69,10 +69,11 @@ public final class MpjRun {
         oversubscriptionWarning(options, Runtime.getRuntime().availableProcessors()).ifPresent(err::println);
         String classPath = System.getProperty("java.class.path");
         RankJvmFlags archive = ClassDataArchive.rankFlags(classPath, options.jvmOptions(), environment, err);
-        DirectStartArchive direct = DirectStartArchive.of(System.getProperty(DirectStartMemo.FILE_PROPERTY), options,
-                environment, classPath);
         int status = Job.runOnConsole(options, archive);
         if (status == 0) {
+            // after the job: only the memo of one that succeeded needs it, and its lookups stay off the job's start
+            DirectStartArchive direct = DirectStartArchive.of(System.getProperty(DirectStartMemo.FILE_PROPERTY),
+                    options, environment, classPath);
             DirectStartMemo.write(options, args, environment, archive, direct == null ? archive : direct.rankFlags());
         }
         return status;
