@@ -12,8 +12,12 @@ import java.nio.ByteOrder;
  * than the one it was lent on joins that thread's spares.
  */
 final class TransferBuffers {
-    /** Spare buffers kept per thread. */
-    static final int MAX_KEPT = 8;
+    /**
+     * Spare buffers kept per thread: as many as a halo exchange of six faces has in flight at once, six receives
+     * posted and six sends not yet read (a face above the eager threshold waits for its receiver), so that such an
+     * exchange takes every buffer of an iteration from the spares the last one gave back.
+     */
+    static final int MAX_KEPT = 16;
     /** Bytes kept per thread, all spares together; a larger buffer is never kept. */
     static final int MAX_KEPT_BYTES = 4 << 20;
 

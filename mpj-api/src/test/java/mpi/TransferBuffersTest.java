@@ -44,13 +44,13 @@ class TransferBuffersTest extends MpiTestSupport {
     }
 
     @Test
-    void keepsAtMostEightBuffersAndFourMiBPreferringLargerOnes() {
+    void keepsAtMostSixteenBuffersAndFourMiBPreferringLargerOnes() {
         TransferBuffers buffers = new TransferBuffers();
-        for (int i = 1; i <= 12; i++) {
+        for (int i = 1; i <= 20; i++) {
             buffers.keep(ByteBuffer.allocate(i * 100));
         }
-        assertEquals(TransferBuffers.MAX_KEPT, buffers.spares());
-        assertEquals(sumOfHundreds(5, 12), buffers.keptBytes(), "the four smallest made way");
+        assertEquals(16, buffers.spares());
+        assertEquals(sumOfHundreds(5, 20), buffers.keptBytes(), "the four smallest made way");
         for (int i = 0; i < 6; i++) {
             buffers.keep(ByteBuffer.allocate(MIB));
         }
@@ -69,6 +69,38 @@ class TransferBuffersTest extends MpiTestSupport {
         assertArrayEquals(new double[] {-4, -5, -6}, doublesOf(backend.takeSent(1).data()));
         first.Wait();
         second.Wait();
+    }
+
+    @Test
+    void aHaloExchangeWithTwelveTransfersInFlightTakesThemAllFromTheSparesOfTheRoundBefore() {
+        start(2, 0);
+        backend.eagerToPeers = false;
+        TransferBuffers buffers = emptiedPoolOfThisThread();
+        int face = 16 * 1024; // a face of an N = 128 block: above the eager threshold, so its send waits for its receiver
+        double[][] out = new double[6][face];
+        double[][] in = new double[6][face];
+        for (int round = 0; round < 3; round++) {
+            Request[] requests = new Request[12];
+            for (int dir = 0; dir < 6; dir++) {
+                requests[dir] = MPI.COMM_WORLD.Irecv(in[dir], 0, face, MPI.DOUBLE, 1, dir ^ 1);
+            }
+            for (int dir = 0; dir < 6; dir++) {
+                java.util.Arrays.fill(out[dir], round * 10 + dir);
+                requests[6 + dir] = MPI.COMM_WORLD.Isend(out[dir], 0, face, MPI.DOUBLE, 1, dir);
+            }
+            assertEquals(0, buffers.spares(), "all twelve buffers are lent while the transfers are in flight");
+            for (int dir = 0; dir < 6; dir++) {
+                // rank 1 sends each face straight back, with the tag of the opposite direction
+                byte[] back = backend.takeSent(1).data();
+                backend.deliver(1, dir ^ 1, WORLD, back);
+            }
+            Request.Waitall(requests);
+            for (int dir = 0; dir < 6; dir++) {
+                assertEquals(round * 10 + dir, in[dir][face - 1], "face " + dir + " of round " + round);
+            }
+            assertEquals(12, buffers.spares(), "round " + round + " gave all twelve buffers back to be lent again");
+            assertEquals(12L * face * Double.BYTES, buffers.keptBytes());
+        }
     }
 
     @Test
