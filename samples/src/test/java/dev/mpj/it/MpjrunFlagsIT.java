@@ -50,14 +50,14 @@ class MpjrunFlagsIT {
     }
 
     /**
-     * The ranks run the parallel collector, and the rank of a job of one G1 (decision 0105), unless the user's flags
-     * name one, in MPJ_JVM_OPTS or JAVA_TOOL_OPTIONS, which mpjrun then leaves to choose it (two collectors would
-     * stop the JVM).
+     * The ranks run the parallel collector, and the rank of a job of one on Java 17 G1 (decision 0105), unless the
+     * user's flags name one, in MPJ_JVM_OPTS or JAVA_TOOL_OPTIONS, which mpjrun then leaves to choose it (two
+     * collectors would stop the JVM). {@code ALONE} stands for the job of one's collector on the ranks' Java, this one.
      */
     @ParameterizedTest(name = "np {0}: {1}={2}")
     @CsvSource(delimiter = '|', value = {
             "2 | MPJ_JVM_OPTS      |                    | PS MarkSweep,PS Scavenge",
-            "1 | MPJ_JVM_OPTS      |                    | G1 Old Generation,G1 Young Generation",
+            "1 | MPJ_JVM_OPTS      |                    | ALONE",
             "2 | MPJ_JVM_OPTS      | -XX:+UseG1GC       | G1 Old Generation,G1 Young Generation",
             "1 | MPJ_JVM_OPTS      | -XX:+UseParallelGC | PS MarkSweep,PS Scavenge",
             "2 | JAVA_TOOL_OPTIONS | -XX:+UseSerialGC   | Copy,MarkSweepCompact"})
@@ -69,6 +69,10 @@ class MpjrunFlagsIT {
             job.rankJvmOptions(Job.RANK_JVM_OPTS + " " + named);
         } else {
             job.env(variable, named);
+        }
+        if (collectors.equals("ALONE")) {
+            collectors = Runtime.version().feature() <= 17 ? "G1 Old Generation,G1 Young Generation"
+                    : "PS MarkSweep,PS Scavenge";
         }
         Job.Result r = job.run(CollectorProbeProgram.class);
         assertEquals(0, r.exitCode(), r::toString);
