@@ -43,20 +43,23 @@ final class DirectStartArchive {
                 || options.jvmOptions().stream().anyMatch(o -> ARCHIVE_OPTIONS.stream().anyMatch(o::startsWith))) {
             return null;
         }
-        List<String> classPath;
+        RankCommand command;
         try {
-            classPath = RankCommand.of(options, launcherClassPath, "").classPath();
+            command = RankCommand.of(options, launcherClassPath, "");
         } catch (UsageException | RuntimeException e) {
             return null;
         }
+        List<String> classPath = command.classPath();
         for (String entry : classPath) {
             if (!entry.endsWith(".jar") || !Files.isRegularFile(Path.of(entry))) {
                 return null; // the JVM archives jars only, and fails its dump on a class directory
             }
         }
-        // one archive per class path and JVM options: the JVM refuses, with a warning, one dumped for other jars
-        String key = Integer.toHexString((RankCommand.javaExecutable() + '\n' + String.join("\n", classPath) + '\n'
-                + String.join("\n", options.jvmOptions())).hashCode());
+        // one archive per JVM and its flags (the collector's among them) and class path: the JVM refuses, with a
+        // warning, one dumped for other jars, and maps less of one dumped under another collector
+        List<String> commandLine = command.commandLine();
+        String key = Integer.toHexString(String.join("\n", commandLine.subList(0, commandLine.indexOf("-cp") + 2))
+                .hashCode());
         String memo = memoFile.substring(0, memoFile.length() - ClassDataArchive.MEMO_SUFFIX.length());
         return new DirectStartArchive(Path.of(memo + "-" + key + SUFFIX));
     }

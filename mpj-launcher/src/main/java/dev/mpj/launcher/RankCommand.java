@@ -132,7 +132,7 @@ public final class RankCommand {
         command.add(javaExecutable());
         command.addAll(requiredJvmFlags(rankFlags));
         Map<String, String> rankEnvironment = rankEnvironment(options);
-        command.addAll(RankCollector.flags(options.jvmOptions(), rankEnvironment));
+        command.addAll(RankCollector.flags(options.processes(), options.jvmOptions(), rankEnvironment));
         command.addAll(options.jvmOptions());
         command.add("-cp");
         command.add(String.join(File.pathSeparator, classPath));

@@ -29,7 +29,7 @@ class RankCommandTest {
         List<String> cmd = command(options(Map.of("MPJ_JVM_OPTS", "-Xmx64m -Dk=v"), "-np", "2", "org.x.Main", "a"));
         assertEquals(Path.of(System.getProperty("java.home"), "bin", "java").toString(), cmd.get(0));
         List<String> expected = new ArrayList<>(RankCommand.REQUIRED_JVM_FLAGS);
-        expected.addAll(RankCollector.flags(List.of(), System.getenv()));
+        expected.addAll(RankCollector.flags(2, List.of(), System.getenv()));
                 expected.addAll(List.of("-Xmx64m", "-Dk=v", "-cp", LAUNCHER_CP, "org.x.Main", "a"));
         assertEquals(expected, cmd.subList(1, cmd.size()));
     }
@@ -37,12 +37,26 @@ class RankCommandTest {
     @Test
     void ranksGetTheParallelCollectorUnlessMpjJvmOptsOrAJavaVariableNamesOne() {
         List<String> parallel = List.of("-XX:+UseParallelGC");
-        assertEquals(parallel, RankCollector.flags(List.of("-Xmx64m"), Map.of()));
-        assertEquals(parallel, RankCollector.flags(List.of("-XX:+UseGCOverheadLimit"), Map.of("X", "-XX:+UseZGC")),
+        assertEquals(parallel, RankCollector.flags(2, List.of("-Xmx64m"), Map.of()));
+        assertEquals(parallel, RankCollector.flags(2, List.of("-XX:+UseGCOverheadLimit"), Map.of("X", "-XX:+UseZGC")),
                 "a flag about collection that names no collector, or another variable, leaves the choice to mpjrun");
-        assertEquals(List.of(), RankCollector.flags(List.of("-XX:+UseG1GC"), Map.of()));
-        assertEquals(List.of(), RankCollector.flags(List.of(), Map.of("JAVA_TOOL_OPTIONS", "-Xss1m -XX:+UseZGC")));
-        assertEquals(List.of(), RankCollector.flags(List.of(), Map.of("JDK_JAVA_OPTIONS", "-XX:+UseSerialGC")));
+        assertEquals(List.of(), RankCollector.flags(2, List.of("-XX:+UseG1GC"), Map.of()));
+        assertEquals(List.of(), RankCollector.flags(2, List.of(), Map.of("JAVA_TOOL_OPTIONS", "-Xss1m -XX:+UseZGC")));
+        assertEquals(List.of(), RankCollector.flags(2, List.of(), Map.of("JDK_JAVA_OPTIONS", "-XX:+UseSerialGC")));
+    }
+
+    @Test
+    void theRankOfAJobOfOneGetsG1OnJava17UnlessTheUserNamesACollector() throws UsageException {
+        assertEquals(List.of("-XX:+UseG1GC"), RankCollector.flags(1, 17, List.of("-Xmx64m"), Map.of()));
+        assertEquals(List.of("-XX:+UseParallelGC"), RankCollector.flags(1, 25, List.of("-Xmx64m"), Map.of()),
+                "later Javas map the archive's heap under the parallel collector too");
+        assertEquals(List.of("-XX:+UseParallelGC"), RankCollector.flags(2, 17, List.of(), Map.of()));
+        assertEquals(List.of(), RankCollector.flags(1, 17, List.of("-XX:+UseParallelGC"), Map.of()));
+        List<String> one = command(options(Map.of(), "-np", "1", "org.x.Main"));
+        assertEquals(RankCollector.flags(1, Runtime.version().feature(), List.of(), System.getenv()),
+                one.stream().filter(f -> f.matches("-XX:\\+Use\\w+GC")).toList(), one::toString);
+        List<String> two = command(options(Map.of(), "-np", "2", "org.x.Main"));
+        assertTrue(two.contains("-XX:+UseParallelGC") && !two.contains("-XX:+UseG1GC"), two::toString);
     }
 
     @Test
@@ -106,7 +120,7 @@ class RankCommandTest {
         int required = RankCommand.REQUIRED_JVM_FLAGS.size();
         assertEquals(RankCommand.REQUIRED_JVM_FLAGS, one.subList(1, 1 + required));
         List<String> expected = new ArrayList<>(List.of("-Dfor.one=yes"));
-        expected.addAll(RankCollector.flags(List.of(), System.getenv()));
+        expected.addAll(RankCollector.flags(2, List.of(), System.getenv()));
                 expected.addAll(List.of("-Xshare:off", "-cp"));
         assertEquals(expected, one.subList(1 + required, 1 + required + expected.size()));
         assertEquals(c.commandLine(), c.processBuilder(0).command());

@@ -30,10 +30,10 @@ import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.pmi.PmiClient;
 import mpi.MPIException;
 
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -137,8 +137,10 @@ public final class MpjRuntime implements MpiBackend {
 
     @Override
     public String processorName() {
-        try {
-            return Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+        // a java.io stream, not NIO's Files: a job of one opens no channel, and NIO's first channel loads its native
+        // libraries and some sixty classes
+        try (FileInputStream in = new FileInputStream("/proc/sys/kernel/hostname")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
         } catch (IOException | RuntimeException e) {
             try {
                 return java.net.InetAddress.getLocalHost().getHostName();

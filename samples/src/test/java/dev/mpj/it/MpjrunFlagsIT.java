@@ -50,25 +50,33 @@ class MpjrunFlagsIT {
     }
 
     /**
-     * The ranks run the parallel collector unless the user's flags name one, in MPJ_JVM_OPTS or JAVA_TOOL_OPTIONS,
-     * which mpjrun then leaves to choose it (two collectors would stop the JVM).
+     * The ranks run the parallel collector, and the rank of a job of one on Java 17 G1 (decision 0105), unless the
+     * user's flags name one, in MPJ_JVM_OPTS or JAVA_TOOL_OPTIONS, which mpjrun then leaves to choose it (two
+     * collectors would stop the JVM). {@code ALONE} stands for the job of one's collector on the ranks' Java, this one.
      */
-    @ParameterizedTest(name = "{0}={1}")
+    @ParameterizedTest(name = "np {0}: {1}={2}")
     @CsvSource(delimiter = '|', value = {
-            "MPJ_JVM_OPTS      |                    | PS MarkSweep,PS Scavenge",
-            "MPJ_JVM_OPTS      | -XX:+UseG1GC       | G1 Old Generation,G1 Young Generation",
-            "JAVA_TOOL_OPTIONS | -XX:+UseSerialGC   | Copy,MarkSweepCompact"})
-    void ranksRunTheParallelCollectorUnlessTheUserNamesOne(String variable, String flags, String collectors) {
-        Job job = Job.np(2).timeout(90);
+            "2 | MPJ_JVM_OPTS      |                    | PS MarkSweep,PS Scavenge",
+            "1 | MPJ_JVM_OPTS      |                    | ALONE",
+            "2 | MPJ_JVM_OPTS      | -XX:+UseG1GC       | G1 Old Generation,G1 Young Generation",
+            "1 | MPJ_JVM_OPTS      | -XX:+UseParallelGC | PS MarkSweep,PS Scavenge",
+            "2 | JAVA_TOOL_OPTIONS | -XX:+UseSerialGC   | Copy,MarkSweepCompact"})
+    void ranksRunTheParallelCollectorAJobOfOneG1UnlessTheUserNamesOne(int np, String variable, String flags,
+                                                                       String collectors) {
+        Job job = Job.np(np).timeout(90);
         String named = flags == null ? "" : flags;
         if (variable.equals("MPJ_JVM_OPTS")) {
             job.rankJvmOptions(Job.RANK_JVM_OPTS + " " + named);
         } else {
             job.env(variable, named);
         }
+        if (collectors.equals("ALONE")) {
+            collectors = Runtime.version().feature() <= 17 ? "G1 Old Generation,G1 Young Generation"
+                    : "PS MarkSweep,PS Scavenge";
+        }
         Job.Result r = job.run(CollectorProbeProgram.class);
         assertEquals(0, r.exitCode(), r::toString);
-        for (int rank = 0; rank < 2; rank++) {
+        for (int rank = 0; rank < np; rank++) {
             String expected = "rank " + rank + " collectors " + collectors;
             assertEquals(1, r.linesContaining(expected), () -> expected + "\n" + r);
         }
