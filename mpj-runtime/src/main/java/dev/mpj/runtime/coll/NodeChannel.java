@@ -10,6 +10,8 @@ import java.util.List;
 
 import static dev.mpj.runtime.node.CollectiveRoom.DATA_CAPACITY;
 import static dev.mpj.runtime.node.CollectiveRoom.DATA_OFFSET;
+import static dev.mpj.runtime.node.CollectiveRoom.INLINE_CAPACITY;
+import static dev.mpj.runtime.node.CollectiveRoom.INLINE_OFFSET;
 import static dev.mpj.runtime.node.CollectiveRoom.LENGTH_OFFSET;
 import static dev.mpj.runtime.node.CollectiveRoom.READ_OFFSET;
 import static dev.mpj.runtime.node.CollectiveRoom.WRITTEN_OFFSET;
@@ -23,13 +25,18 @@ import static dev.mpj.runtime.node.CollectiveRoom.WRITTEN_OFFSET;
  * <p>Calls alternate between a slot's two buffers. A member overwrites a buffer only once every other member has
  * finished reading the call before the last ({@code read} ≥ call − 2), and reads another's data only once that one
  * has written this call's ({@code written} ≥ call); a member finishes reading a call before it writes the next,
- * so a write seldom waits and the members are coupled only by each call's own data. Waits go through the engine's {@code await} (its adaptive spin, yield and park, with
+ * so a write seldom waits and the members are coupled only by each call's own data. A member arrives at a call
+ * only after it finished reading the one before, so another's {@code written} counter seen at call − 1 proves its
+ * {@code read} at call − 2: a write right after a call whose data every member wrote reads no {@code read}
+ * counter, which the others' finishing moves to their own caches at every call. Waits go through the engine's {@code await} (its adaptive spin, yield and park, with
  * the transports polled so a lost peer fails the wait) and end too when the communicator's collectives are
  * revoked. Used by one thread at a time, as a communicator's blocking collectives are.
  */
 final class NodeChannel implements WaitCondition {
     /** The owner word of a channel taken away after a failure: no identity equals it. */
     static final long RETIRED = -1;
+    /** Polls of the room before a wait enters the engine's: as many as the engine's wait spins between clock reads. */
+    private static final int SPIN_POLLS = 32;
 
     private final UnsafeBuffer room;
     private final ProgressEngine engine;
@@ -45,6 +52,11 @@ final class NodeChannel implements WaitCondition {
      * profile every off-heap and heap buffer of the process shares.
      */
     private long written;
+    /**
+     * The highest {@code written} counter seen of each member: a member that has written call k has read call
+     * k − 1, so a write's wait for the others' reads is decided from it without reading their {@code read}.
+     */
+    private final long[] seenWritten;
 
     // the wait in progress: members from `cursor` on must have `field` ≥ `target`
     private int field;
@@ -63,6 +75,7 @@ final class NodeChannel implements WaitCondition {
         this.slot = slotOffsets;
         this.me = me;
         this.written = room.getLongVolatile(slotOffsets[me] + WRITTEN_OFFSET);
+        this.seenWritten = new long[slotOffsets.length];
     }
 
     /** Whether the channel is still this communicator's: a failed collective takes it away for good. */
@@ -98,7 +111,7 @@ final class NodeChannel implements WaitCondition {
         awaitAll(READ_OFFSET, call - 2);
         int n = src.remaining();
         int parity = (int) (call & 1);
-        room.putBytes(slot[me] + DATA_OFFSET + parity * DATA_CAPACITY, src, src.position(), n);
+        room.putBytes(dataAt(me, parity, n), src, src.position(), n);
         room.putInt(slot[me] + LENGTH_OFFSET + parity * Integer.BYTES, n);
         arrive(call);
     }
@@ -134,7 +147,14 @@ final class NodeChannel implements WaitCondition {
      */
     void copy(int v, long call, int n, int from, int length, ByteBuffer dst, int at) {
         int parity = checkedParity(v, call, n);
-        room.getBytes(slot[v] + DATA_OFFSET + parity * DATA_CAPACITY + from, dst, dst.position() + at, length);
+        room.getBytes(dataAt(v, parity, n) + from, dst, dst.position() + at, length);
+    }
+
+    /** Where member {@code v}'s {@code n} bytes of the calls of {@code parity} lie: small ones by its counter. */
+    private int dataAt(int v, int parity, int n) {
+        return n <= INLINE_CAPACITY
+                ? slot[v] + INLINE_OFFSET + parity * INLINE_CAPACITY
+                : slot[v] + DATA_OFFSET + parity * DATA_CAPACITY;
     }
 
     /** The buffer of {@code call} in a slot, once member {@code v}'s data there are known to be {@code n} bytes. */
@@ -158,7 +178,7 @@ final class NodeChannel implements WaitCondition {
         this.only = only;
         this.cursor = only < 0 ? 0 : only;
         this.revoked = null;
-        if (reached()) {
+        if (reached() || reachedWhileSpinning()) {
             return;
         }
         engine.await(this);
@@ -168,17 +188,46 @@ final class NodeChannel implements WaitCondition {
     }
 
     /**
+     * Polls the room a few times, as the engine's wait spins between two looks at its clock, before the engine's
+     * wait is entered: a member a core away writes within that spin, and the engine's loop would poll the
+     * transports at each pass, publish the wait and read the clock; its compiles, recompiled as the idle phases'
+     * branches come up, then no longer decide how soon such a wait sees the write.
+     */
+    private boolean reachedWhileSpinning() {
+        for (int i = 0; i < SPIN_POLLS; i++) {
+            Thread.onSpinWait();
+            if (reached()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Moves {@code cursor} past the members whose {@code field} has reached {@code target}; whether all have. Tested
-     * once before the engine's wait, which most of a pair's waits then never enter: the first calls run it
-     * interpreted, and the engine's loop has its own compiles and traps.
+     * before the engine's wait (once, then while spinning), which most of a pair's waits then never enter: the
+     * first calls run it interpreted, and the engine's loop has its own compiles and traps.
      */
     private boolean reached() {
         int end = only < 0 ? slot.length : only + 1;
         for (; cursor < end; cursor++) {
-            if (cursor != me && room.getLongVolatile(slot[cursor] + field) < target) {
+            if (cursor != me && !reachedBy(cursor)) {
                 return false;
             }
         }
+        return true;
+    }
+
+    /** Whether member {@code v} has reached the wait's target; a {@code read} one known from its writes is not read. */
+    private boolean reachedBy(int v) {
+        if (field == READ_OFFSET) {
+            return seenWritten[v] > target || room.getLongVolatile(slot[v] + READ_OFFSET) >= target;
+        }
+        long value = room.getLongVolatile(slot[v] + field);
+        if (value < target) {
+            return false;
+        }
+        seenWritten[v] = value;
         return true;
     }
 

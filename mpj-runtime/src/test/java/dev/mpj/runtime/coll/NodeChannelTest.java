@@ -6,6 +6,9 @@ import dev.mpj.runtime.node.CollectiveRoom;
 import mpi.MPIException;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -54,22 +57,48 @@ class NodeChannelTest {
         assertEquals(1, member(1).nextCall(), "the other member's own count");
     }
 
-    @Test
-    void aMemberCopiesARangeOfAnothersDataIntoItsBufferAtAnOffset() {
+    /** Data on the written counter's cache line, data just too long for it and the longest a slot holds. */
+    @ParameterizedTest
+    @ValueSource(ints = {4, CollectiveRoom.INLINE_CAPACITY, CollectiveRoom.INLINE_CAPACITY + 1,
+            CollectiveRoom.DATA_CAPACITY})
+    void aMemberCopiesARangeOfAnothersDataIntoItsBufferAtAnOffset(int n) {
         NodeChannel writer = member(1);
         NodeChannel reader = member(0);
-        for (int call = 1; call <= 2; call++) { // both of the slot's buffers
-            byte b = (byte) (10 * call);
-            byte[] data = {b, (byte) (b + 1), (byte) (b + 2), (byte) (b + 3)};
+        for (int call = 1; call <= 3; call++) { // both of the slot's buffers, and the first again
+            byte[] data = new byte[n];
+            for (int i = 0; i < n; i++) {
+                data[i] = (byte) (10 * call + i);
+            }
             writer.write(writer.nextCall(), ByteBuffer.wrap(data));
             reader.arrive(reader.nextCall());
             reader.awaitWrittenBy(1, call);
-            ByteBuffer dst = ByteBuffer.allocate(8).position(1);
-            reader.copy(1, call, 4, 1, 2, dst, 3);
-            assertArrayEquals(new byte[] {0, 0, 0, 0, (byte) (b + 1), (byte) (b + 2), 0, 0}, dst.array());
+            ByteBuffer dst = ByteBuffer.allocate(n + 4).position(1);
+            reader.copy(1, call, n, 1, n - 2, dst, 3);
+            byte[] expected = new byte[n + 4];
+            System.arraycopy(data, 1, expected, 4, n - 2);
+            assertArrayEquals(expected, dst.array());
             assertEquals(1, dst.position(), "the destination's position");
             reader.finish(call);
+            writer.awaitWrittenBy(0, call);
         }
+    }
+
+    /**
+     * A member that has written call k has finished reading call k − 1: a write after seeing that does not wait for
+     * the {@code read} counter, here left behind on purpose (a wait for it would never end).
+     */
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aWriteAfterSeeingTheOthersCallWrittenDoesNotWaitForTheirReads() {
+        NodeChannel writer = member(1);
+        NodeChannel other = member(0);
+        for (int call = 1; call <= 2; call++) {
+            writer.write(writer.nextCall(), ByteBuffer.wrap(new byte[] {1}));
+            other.arrive(other.nextCall());
+        }
+        writer.awaitWritten(2);
+        writer.write(writer.nextCall(), ByteBuffer.wrap(new byte[] {3}));
+        assertEquals(4, writer.nextCall());
     }
 
     @Test

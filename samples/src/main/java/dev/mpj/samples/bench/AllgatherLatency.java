@@ -1,5 +1,6 @@
 package dev.mpj.samples.bench;
 
+import mpi.Intracomm;
 import mpi.MPI;
 
 /**
@@ -11,10 +12,15 @@ public final class AllgatherLatency {
     }
 
     public static void main(String[] args) throws Exception {
-        CollectiveLatency.main("allgather", "Allgather", 4, (comm, maxSize) -> {
-            byte[] send = new byte[maxSize];
-            byte[] recv = new byte[CollectiveLatency.fromEveryRank(comm, maxSize)];
-            return size -> comm.Allgather(send, 0, size, MPI.BYTE, recv, 0, size, MPI.BYTE);
-        }, args);
+        CollectiveLatency.main("allgather", "Allgather", 4, (comm, maxSize) ->
+                new Allgathers(comm, new byte[maxSize], new byte[CollectiveLatency.fromEveryRank(comm, maxSize)]),
+                args);
+    }
+
+    private record Allgathers(Intracomm comm, byte[] send, byte[] recv) implements CollectiveLatency.Call {
+        @Override
+        public void run(int size) {
+            comm.Allgather(send, 0, size, MPI.BYTE, recv, 0, size, MPI.BYTE);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.mpj.samples.bench;
 
+import mpi.Intracomm;
 import mpi.MPI;
 
 /**
@@ -13,8 +14,14 @@ public final class AllreduceLatency {
     public static void main(String[] args) throws Exception {
         CollectiveLatency.main("allreduce", "Allreduce", Float.BYTES, (comm, maxSize) -> {
             float[] send = new float[maxSize / Float.BYTES];
-            float[] recv = new float[send.length];
-            return size -> comm.Allreduce(send, 0, recv, 0, size / Float.BYTES, MPI.FLOAT, MPI.SUM);
+            return new Allreduces(comm, send, new float[send.length]);
         }, args);
+    }
+
+    private record Allreduces(Intracomm comm, float[] send, float[] recv) implements CollectiveLatency.Call {
+        @Override
+        public void run(int size) {
+            comm.Allreduce(send, 0, recv, 0, size / Float.BYTES, MPI.FLOAT, MPI.SUM);
+        }
     }
 }

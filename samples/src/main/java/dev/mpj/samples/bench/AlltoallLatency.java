@@ -1,5 +1,6 @@
 package dev.mpj.samples.bench;
 
+import mpi.Intracomm;
 import mpi.MPI;
 
 /**
@@ -14,8 +15,14 @@ public final class AlltoallLatency {
     public static void main(String[] args) throws Exception {
         CollectiveLatency.main("alltoall", "Alltoall", 4, (comm, maxSize) -> {
             byte[] send = new byte[CollectiveLatency.fromEveryRank(comm, maxSize)];
-            byte[] recv = new byte[send.length];
-            return size -> comm.Alltoall(send, 0, size, MPI.BYTE, recv, 0, size, MPI.BYTE);
+            return new Alltoalls(comm, send, new byte[send.length]);
         }, args);
+    }
+
+    private record Alltoalls(Intracomm comm, byte[] send, byte[] recv) implements CollectiveLatency.Call {
+        @Override
+        public void run(int size) {
+            comm.Alltoall(send, 0, size, MPI.BYTE, recv, 0, size, MPI.BYTE);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.mpj.samples.bench;
 
+import mpi.Intracomm;
 import mpi.MPI;
 
 /**
@@ -11,9 +12,13 @@ public final class BcastLatency {
     }
 
     public static void main(String[] args) throws Exception {
-        CollectiveLatency.main("bcast", "Bcast", 4, (comm, maxSize) -> {
-            byte[] buffer = new byte[maxSize];
-            return size -> comm.Bcast(buffer, 0, size, MPI.BYTE, 0);
-        }, args);
+        CollectiveLatency.main("bcast", "Bcast", 4, (comm, maxSize) -> new Bcasts(comm, new byte[maxSize]), args);
+    }
+
+    private record Bcasts(Intracomm comm, byte[] buffer) implements CollectiveLatency.Call {
+        @Override
+        public void run(int size) {
+            comm.Bcast(buffer, 0, size, MPI.BYTE, 0);
+        }
     }
 }

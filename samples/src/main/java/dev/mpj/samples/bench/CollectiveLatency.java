@@ -20,8 +20,12 @@ final class CollectiveLatency {
     private static final int WARMUP = 200;
     private static final int DEFAULT_MAX = 1 << 20;
 
-    /** One collective of one size on every rank; its buffers are made once, for the largest size. */
-    @FunctionalInterface
+    /**
+     * One collective of one size on every rank; its buffers are made once, for the largest size. Implemented by a
+     * class whose {@code run} makes the call, not by a lambda: a lambda's call runs through two methods (its
+     * class's {@code run} and the synthetic body), and the JIT compiles each on its own with the whole collective
+     * inlined, beside the timed calls.
+     */
     interface Call {
         void run(int size);
     }
