@@ -614,6 +614,12 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
                     }
                     parked = null;
                 }
+                // Tested before the next pass reads the rings: a wait that ended while this rank idled (a collective
+                // room's, whose peer has arrived and sent on) returns without taking the peer's next messages ahead
+                // of their receives, as unexpected ones copied out twice.
+                if (holds(done)) {
+                    return;
+                }
             }
         } finally {
             if (published && WAITING_FOR.getAcquire(this) == done) {

@@ -35,6 +35,24 @@ class ProgressEnginePollingTest {
         assertTrue(engine.probe(1, 5, CONTEXT) != null);
     }
 
+    @Test
+    void aWaitThatEndedWhileTheRankIdledReturnsBeforeReadingThePeersNextFrame() {
+        ProgressEngine engine = new ProgressEngine(0, Settings.defaults());
+        PolledRouter router = new PolledRouter(engine, 2);
+        engine.setRouter(router);
+        int[] tests = {0};
+        // false at the wait's first test and after its first pass, true once it has idled: a collective room's
+        // wait whose peer arrived meanwhile and has sent its next message since
+        engine.await(() -> ++tests[0] >= 3);
+        assertEquals(1, router.polls, "the ended wait made no second pass");
+        assertEquals(0, engine.unexpectedCount(), "the peer's frame was not taken ahead of its receive");
+        byte[] room = new byte[8];
+        Operation r = engine.receive(ByteBuffer.wrap(room), 1, 5, CONTEXT);
+        engine.await(r::isComplete);
+        assertEquals(2, router.polls, "the receive posted after the wait took the frame");
+        assertEquals(8, r.byteCount());
+    }
+
     /** Delivers one eager frame from rank 1 on its {@code due}-th poll. */
     private static final class PolledRouter implements ProgressEngine.FrameRouter {
         private final ProgressEngine engine;
