@@ -501,18 +501,17 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         try {
             op = spares.take(this, nextId++, room, source, tag, context);
             DirectSource memory = router == null || room == null ? null : router.directSource();
-            ByteBuffer frame = null;
+            int from = -1;
             if (!matchedAtOnce(op)) {
                 if (memory != null && nothingAhead()) {
                     direct.ask(context, source, tag, op.roomSize);
-                    frame = memory.takeDirect(direct);
+                    from = memory.takeDirect(direct);
                 }
-                if (frame == null) {
+                if (from < 0) {
                     posted.park(op);
                     drainInbox();
                 } else {
-                    int from = frame.position() + FrameHeader.LENGTH;
-                    completeEager(op, direct.source(), direct.tag(), frame, from, frame.limit() - from);
+                    completeEager(op, direct.source(), direct.tag(), memory.memory(), from, direct.length());
                     returnCredit();
                 }
             }

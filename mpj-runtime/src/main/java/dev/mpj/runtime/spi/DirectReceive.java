@@ -1,7 +1,5 @@
 package dev.mpj.runtime.spi;
 
-import java.nio.ByteBuffer;
-
 /**
  * A blocking receive that may take a polled transport's next frame in place ({@link DirectSource#takeDirect}):
  * what it asks for (context, source or {@code ANY_SOURCE}, tag or {@code ANY_TAG}, room), then the envelope of
@@ -17,6 +15,7 @@ public final class DirectReceive {
     private int roomSize;
     private int source;
     private int tag;
+    private int length;
 
     /** Asks for the next message of {@code context} from {@code source} with {@code tag}, of at most {@code roomSize} bytes. */
     public void ask(int context, int source, int tag, int roomSize) {
@@ -27,21 +26,23 @@ public final class DirectReceive {
     }
 
     /**
-     * Whether {@code frame} (little-endian, from position to limit) from {@code sender} is a plain eager message
-     * this receive matches, whose payload fits the room; keeps its envelope if so. Anything else (a synchronous
-     * send, which owes an acknowledgement, a truncation, which the general path reports, another kind of frame)
-     * is left alone.
+     * Whether a frame from {@code sender} whose header begins with {@code leadingWord} and {@code envelopeWord}
+     * ({@link FrameHeader#leadingWord}, {@link FrameHeader#envelopeWord}) and whose payload is {@code payloadLength}
+     * bytes is a plain eager message this receive matches, whose payload fits the room; keeps its envelope and
+     * length if so. Anything else (a synchronous send, which owes an acknowledgement, a truncation, which the
+     * general path reports, another kind of frame) is left alone. Takes the header's words rather than the frame,
+     * so the source reads them from its memory without moving a buffer over the frame.
      */
-    public boolean accepts(int sender, ByteBuffer frame) {
-        long leading = FrameHeader.leadingWord(frame);
-        int t = FrameHeader.tagOf(FrameHeader.envelopeWord(frame));
-        if (FrameHeader.kindOf(leading) != FrameHeader.EAGER
-                || !Envelopes.matches(context, wantSource, wantTag, FrameHeader.contextOf(leading), sender, t)
-                || frame.remaining() - FrameHeader.LENGTH > roomSize) {
+    public boolean accepts(int sender, long leadingWord, long envelopeWord, int payloadLength) {
+        int t = FrameHeader.tagOf(envelopeWord);
+        if (FrameHeader.kindOf(leadingWord) != FrameHeader.EAGER
+                || !Envelopes.matches(context, wantSource, wantTag, FrameHeader.contextOf(leadingWord), sender, t)
+                || payloadLength > roomSize) {
             return false;
         }
         source = sender;
         tag = t;
+        length = payloadLength;
         return true;
     }
 
@@ -52,5 +53,10 @@ public final class DirectReceive {
 
     public int tag() {
         return tag;
+    }
+
+    /** The accepted message's payload length in bytes. */
+    public int length() {
+        return length;
     }
 }

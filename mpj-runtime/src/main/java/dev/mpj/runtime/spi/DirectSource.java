@@ -9,10 +9,16 @@ import java.nio.ByteBuffer;
  */
 public interface DirectSource {
     /**
-     * The next frame that has arrived (little-endian, from position to limit), read past, when {@code receive}
-     * accepts it ({@link DirectReceive#accepts}); else null, every frame left for {@link Transport#poll}. The
-     * frame is valid until the next call on this source or its transport. Called from the thread that drives MPI,
-     * as {@link Transport#poll} is.
+     * The memory the frames lie in (little-endian), read by absolute index: the same view for every take, never
+     * moved, so a take moves no buffer's position or limit.
      */
-    ByteBuffer takeDirect(DirectReceive receive);
+    ByteBuffer memory();
+
+    /**
+     * The index in {@link #memory} of the payload of the next frame that has arrived, read past, when {@code
+     * receive} accepts it ({@link DirectReceive#accepts}), which then holds its envelope and length; else -1, every
+     * frame left for {@link Transport#poll}. The payload is valid until the next call on this source or its
+     * transport. Called from the thread that drives MPI, as {@link Transport#poll} is.
+     */
+    int takeDirect(DirectReceive receive);
 }

@@ -52,6 +52,8 @@ final class InboundReader implements DirectSource {
      * turn (the sink reads it only during the call), so reading a frame allocates nothing.
      */
     private final ByteBuffer inPlace;
+    /** The ring's memory as a second view that never moves, read by absolute index ({@link #takeDirect}). */
+    private final ByteBuffer memory;
     private final int inPlaceAdjustment;
     /** This rank's bulk channel, or null. */
     private final BulkChannel bulk;
@@ -72,6 +74,7 @@ final class InboundReader implements DirectSource {
         this.position = ring.consumerPosition();
         this.committed = position;
         this.inPlace = ring.buffer().byteBuffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.memory = ring.buffer().byteBuffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         this.inPlaceAdjustment = ring.buffer().wrapAdjustment();
         this.sink = sink;
         this.locals = locals;
@@ -118,17 +121,23 @@ final class InboundReader implements DirectSource {
         }
     }
 
+    @Override
+    public ByteBuffer memory() {
+        return memory;
+    }
+
     /**
-     * The next record's frame when it is a whole frame {@code receive} accepts, read past: a blocking receive's
-     * message taken in one call from the engine, with none of a read's hand-offs to the sink. Any other record (a
-     * piece, a bulk notice, a record the general read reports as malformed) and a frame not accepted stay for
-     * {@link #read}. The room read before goes back first, so the frame returned stays until the next call.
-     * Returns null when called from the sink.
+     * The index in {@link #memory} of the next record's payload when it is a whole frame {@code receive} accepts,
+     * read past: a blocking receive's message taken in one call from the engine, with none of a read's hand-offs to
+     * the sink. The header's words are read from the ring itself and the payload is copied from the fixed view, so
+     * no buffer moves over the frame. Any other record (a piece, a bulk notice, a record the general read reports as
+     * malformed) and a frame not accepted stay for {@link #read}. The room read before goes back first, so the
+     * payload stays until the next call. Returns -1 when called from the sink.
      */
     @Override
-    public ByteBuffer takeDirect(DirectReceive receive) {
+    public int takeDirect(DirectReceive receive) {
         if (reading) {
-            return null;
+            return -1;
         }
         if (position - committed >= commitBytes) {
             commit();
@@ -138,17 +147,16 @@ final class InboundReader implements DirectSource {
         int length = buffer.getIntVolatile(RecordDescriptor.lengthOffset(index));
         int type = buffer.getInt(RecordDescriptor.typeOffset(index));
         int sender = RecordType.sender(type);
-        int frameLength = length - RecordDescriptor.HEADER_LENGTH;
+        int frame = index + RecordDescriptor.HEADER_LENGTH;
+        int payloadLength = length - RecordDescriptor.HEADER_LENGTH - FrameHeader.LENGTH;
         if (length <= 0 || RecordType.piece(type) != RecordType.WHOLE || !RecordType.isValid(type)
-                || locals.localRankOf(sender) < 0 || frameLength < FrameHeader.LENGTH) {
-            return null;
-        }
-        ByteBuffer frame = frameInPlace(index + RecordDescriptor.HEADER_LENGTH, frameLength);
-        if (!receive.accepts(sender, frame)) {
-            return null;
+                || locals.localRankOf(sender) < 0 || payloadLength < 0
+                || !receive.accepts(sender, buffer.getLong(frame + FrameHeader.KIND_OFFSET, ByteOrder.LITTLE_ENDIAN),
+                buffer.getLong(frame + FrameHeader.SOURCE_OFFSET, ByteOrder.LITTLE_ENDIAN), payloadLength)) {
+            return -1;
         }
         position += BitUtil.align(length, RecordDescriptor.ALIGNMENT);
-        return frame;
+        return inPlaceAdjustment + frame + FrameHeader.LENGTH;
     }
 
     /** The ring's in-place view moved over the {@code length} bytes at {@code index}. */
