@@ -131,8 +131,8 @@ final class FtSolver {
     /**
      * {@code u0 = u0 * twiddle; u1 = u0}: one more time step in Fourier space (the factor compounds). In runs of
      * {@link #RUN} points, {@link #RUN} runs a call to {@link #evolveRuns}: every loop is a few dozen passes a call, so
-     * the JIT compiles both methods from whole calls within the first evolve, in the timed part, rather than one loop
-     * on the stack while it runs, from a profile in which that loop never ended (code thrown away at its end).
+     * the JIT compiles both methods from whole calls within the first evolve (the untimed warm-up's), rather than one
+     * loop on the stack while it runs, from a profile in which that loop never ended (code thrown away at its end).
      */
     void evolve() {
         int chunk = RUN * RUN;

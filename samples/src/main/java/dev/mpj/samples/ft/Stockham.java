@@ -77,7 +77,7 @@ final class Stockham {
      * whose points are rows {@code rowStride} doubles apart.
      *
      * <p>This and {@link #cffts1} only walk the blocks: the work of each is in methods called once per block, so
-     * that the JIT compiles those from many whole calls in the untimed first transform, and these loops, a few
+     * that the JIT compiles those from many whole calls in the untimed warm-up, and these loops, a few
      * hundred passes a call, never become one compile holding every kernel (compiled on the stack, then again).
      */
     private void rowTransforms(int is, int d1, int n, int rowStride, int planes, int planeStride, double[] x,
