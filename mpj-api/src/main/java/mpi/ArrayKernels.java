@@ -14,7 +14,8 @@ import java.nio.LongBuffer;
  * spares a caller that must keep {@code b} the copy of it into {@code c} first). C2 vectorises a loop over arrays,
  * never one over a {@code ByteBuffer}'s accessors (bounds and byte-order checks on every element), so the three
  * passes still beat the one by several times on long vectors; short ones stay with the direct loops, where the
- * copies would not pay.
+ * copies would not pay. The variants over arrays combine a buffer's range with the user's operand array into the
+ * user's result array ({@link ArrayOperands}): the operand is copied into the chunk array and the result out of it.
  */
 final class ArrayKernels {
     /** Vectors shorter than this (in values) are left to the direct loops. */
