@@ -22,6 +22,8 @@ final class CollectiveScratch {
     final ScratchBuffer packed = new ScratchBuffer();
     /** Rooms for results. */
     final ScratchBuffer results = new ScratchBuffer();
+    /** The operands of a reduction the runtime combines in the user's arrays. */
+    final ArrayOperands operands = new ArrayOperands(this);
 
     private CollectiveScratch() {
     }

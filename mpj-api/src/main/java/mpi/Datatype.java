@@ -422,6 +422,11 @@ public class Datatype {
         return offset + elements <= e.length(buf) && elements * e.bytes <= Integer.MAX_VALUE;
     }
 
+    /** For a predefined type of one primitive value per item ({@code MPI.INT}, not {@code MPI.INT2}), its element; else null. */
+    final ElementType singleValueElement() {
+        return map.size == 1 ? predefinedElement : null;
+    }
+
     /**
      * Raises ERR_TYPE unless the type may describe a buffer now: it holds data (or is an empty derived type), is
      * committed and not freed.

@@ -579,6 +579,22 @@ public class Intracomm extends Comm {
                 CollectiveScratch.packed(scratch)), result);
     }
 
+    /**
+     * The thread's {@link ArrayOperands} for a reduction over the user's arrays, checked as {@link #reductionBuffers}
+     * checks them: the result's buffer, then the contribution's (the result's again for {@code MPI.IN_PLACE}).
+     */
+    private static ArrayOperands arrayOperands(String call, Object sendbuf, int sendoffset, Object recvbuf,
+                                               int recvoffset, int count, Datatype datatype, Op op,
+                                               CollectiveScratch scratch) {
+        datatype.checkBuffer(call, recvbuf, recvoffset, count, true);
+        boolean inPlace = sendbuf == MPI.IN_PLACE;
+        if (!inPlace) {
+            datatype.checkBuffer(call, sendbuf, sendoffset, count, false);
+        }
+        return scratch.operands.of(op, datatype, inPlace ? recvbuf : sendbuf, inPlace ? recvoffset : sendoffset,
+                recvbuf, recvoffset, count);
+    }
+
     /** {@link #Reduce} with the result at every member. */
     public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count,
                           Datatype datatype, Op op) {
@@ -590,8 +606,18 @@ public class Intracomm extends Comm {
                 return;
             }
             Reduction reduction = reduction(call, op, datatype);
-            Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
-                    CollectiveScratch.ofThread());
+            CollectiveScratch scratch = CollectiveScratch.ofThread();
+            if (ArrayOperands.serve(op, datatype, sendbuf, recvbuf)) {
+                ArrayOperands operands = arrayOperands(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype,
+                        op, scratch);
+                try {
+                    Environment.backend().allreduce(spec, operands, reduction);
+                } finally {
+                    operands.clear();
+                }
+                return;
+            }
+            Buffers b = reductionBuffers(call, sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, scratch);
             Environment.backend().allreduce(spec, b.send(), b.room(), reduction);
             b.finish();
         } catch (RuntimeException e) {

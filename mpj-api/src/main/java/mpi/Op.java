@@ -81,6 +81,11 @@ public class Op {
         return function;
     }
 
+    /** The predefined operation this is, or null for a user operation. */
+    Kind predefinedKind() {
+        return kind;
+    }
+
     /** The operation applied to packed items of {@code type}, or ERR_OP if it is not defined for it. */
     Reduction on(Datatype type, String call) {
         int itemBytes = type.packedItemBytes();

@@ -205,6 +205,15 @@ public interface MpiBackend extends BlockingReceiver {
     }
 
     /**
+     * {@link #allreduce(CommSpec, ByteBuffer, ByteBuffer, Reduction)} over a member's operand and result where the
+     * caller holds them. This default packs the whole operand, reduces the packed vectors and lands the result.
+     */
+    default void allreduce(CommSpec comm, ReductionOperands vectors, Reduction op) {
+        allreduce(comm, vectors.packedOperand(), vectors.resultRoom(), op);
+        vectors.landRoom();
+    }
+
+    /**
      * Reduces every member's {@code send} (the sum of {@code blockBytes}) and leaves block i of the result,
      * {@code blockBytes[i]} long, in member i's {@code recv}.
      */

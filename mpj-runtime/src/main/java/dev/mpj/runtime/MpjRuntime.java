@@ -9,6 +9,7 @@ import dev.mpj.api.Operation;
 import dev.mpj.api.PendingCall;
 import dev.mpj.api.SendMode;
 import dev.mpj.api.Reduction;
+import dev.mpj.api.ReductionOperands;
 import dev.mpj.runtime.coll.CollectiveErrors;
 import dev.mpj.runtime.coll.CollectiveTuning;
 import dev.mpj.runtime.coll.Collectives;
@@ -298,6 +299,11 @@ public final class MpjRuntime implements MpiBackend {
     @Override
     public void allreduce(CommSpec comm, ByteBuffer send, ByteBuffer recv, Reduction op) {
         collectives.allreduce(comm, send, recv, op);
+    }
+
+    @Override
+    public void allreduce(CommSpec comm, ReductionOperands operands, Reduction op) {
+        collectives.allreduce(comm, operands, op);
     }
 
     @Override

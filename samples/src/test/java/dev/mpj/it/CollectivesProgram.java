@@ -141,6 +141,80 @@ public final class CollectivesProgram {
         Check.that(Arrays.equals(lp, 0, n / 2, l, 0, n / 2), "Allreduce PROD of 1 MiB of longs");
     }
 
+    /**
+     * Long reductions the runtime combines in the user's arrays: at offsets other than 0, of a count that is no
+     * multiple of the kernels' chunk nor of the members, in place, for every operation and type the array kernels
+     * run; each is checked against the one-value fold in rank order, and the elements around the result unwritten.
+     */
+    static void longVectorsInTheUsersArrays() {
+        int n = (1 << 16) + 3;
+        int at = 5;
+        for (Op op : new Op[] {MPI.SUM, MPI.PROD, MPI.MAX, MPI.MIN}) {
+            int[] ie = new int[n];
+            long[] le = new long[n];
+            float[] fe = new float[n];
+            double[] de = new double[n];
+            for (int r = 0; r < size; r++) {
+                for (int i = 0; i < n; i++) {
+                    int x = v(r, i + 3) % 5 - 2;
+                    ie[i] = r == 0 ? x : fold(op, ie[i], x);
+                    le[i] = r == 0 ? x : (long) fold(op, le[i], x);
+                    fe[i] = r == 0 ? x * 0.5f : (float) fold(op, fe[i], x * 0.5f);
+                    de[i] = r == 0 ? x * 0.25 : fold(op, de[i], x * 0.25);
+                }
+            }
+            int[] is = new int[n + 3];
+            long[] ls = new long[n + 3];
+            float[] fs = new float[n + 3];
+            double[] ds = new double[n + 3];
+            for (int i = 0; i < n; i++) {
+                int x = v(rank, i + 3) % 5 - 2;
+                is[i + 3] = x;
+                ls[i + 3] = x;
+                fs[i + 3] = x * 0.5f;
+                ds[i + 3] = x * 0.25;
+            }
+            int[] ir = new int[n + 2 * at];
+            long[] lr = new long[n + 2 * at];
+            float[] fr = new float[n + 2 * at];
+            double[] dr = new double[n + 2 * at];
+            world.Allreduce(is, 3, ir, at, n, MPI.INT, op);
+            world.Allreduce(ls, 3, lr, at, n, MPI.LONG, op);
+            world.Allreduce(fs, 3, fr, at, n, MPI.FLOAT, op);
+            world.Allreduce(ds, 3, dr, at, n, MPI.DOUBLE, op);
+            String what = "Allreduce " + op + " of " + n + " values at offsets 3 and " + at;
+            Check.that(Arrays.equals(ie, 0, n, ir, at, at + n) && ir[at - 1] == 0 && ir[at + n] == 0, what + " (int)");
+            Check.that(Arrays.equals(le, 0, n, lr, at, at + n) && lr[at - 1] == 0 && lr[at + n] == 0, what + " (long)");
+            Check.that(Arrays.equals(fe, 0, n, fr, at, at + n) && fr[at - 1] == 0 && fr[at + n] == 0, what + " (float)");
+            Check.that(Arrays.equals(de, 0, n, dr, at, at + n) && dr[at - 1] == 0 && dr[at + n] == 0,
+                    what + " (double)");
+            System.arraycopy(fs, 3, fr, at, n);
+            world.Allreduce(MPI.IN_PLACE, 0, fr, at, n, MPI.FLOAT, op);
+            Check.that(Arrays.equals(fe, 0, n, fr, at, at + n), "Allreduce IN_PLACE " + op + " of " + n + " floats");
+            Check.that(is[2] == 0 && is[3] == v(rank, 3) % 5 - 2, what + ": the send buffer is unchanged");
+        }
+    }
+
+    private static double fold(Op op, double acc, double x) {
+        if (op == MPI.SUM) {
+            return x + acc;
+        }
+        if (op == MPI.PROD) {
+            return x * acc;
+        }
+        return op == MPI.MAX ? Math.max(x, acc) : Math.min(x, acc);
+    }
+
+    private static int fold(Op op, int acc, int x) {
+        if (op == MPI.SUM) {
+            return x + acc;
+        }
+        if (op == MPI.PROD) {
+            return x * acc;
+        }
+        return op == MPI.MAX ? Math.max(x, acc) : Math.min(x, acc);
+    }
+
     static int[] filled(int n, int value) {
         int[] a = new int[n];
         Arrays.fill(a, value);
@@ -161,6 +235,7 @@ public final class CollectivesProgram {
             reductions(n);
         }
         longVectors();
+        longVectorsInTheUsersArrays();
         irregular();
         otherTypes();
         inPlace();

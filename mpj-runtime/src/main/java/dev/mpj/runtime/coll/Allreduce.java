@@ -1,6 +1,7 @@
 package dev.mpj.runtime.coll;
 
 import dev.mpj.api.Reduction;
+import dev.mpj.api.ReductionOperands;
 
 import java.nio.ByteBuffer;
 
@@ -76,80 +77,187 @@ final class Allreduce {
         }
         int newRank = fold(peers, recv, tmp, op, rem);
         if (newRank >= 0) {
-            int[] start = Bytes.split(n, pof2, op.itemBytes());
-            // reduce-scatter: halve the range of chunks held at every step
-            int sendIdx = 0;
-            int recvIdx = 0;
-            int lastIdx = pof2;
-            int mask = 1;
-            while (mask < pof2) {
-                int partnerRank = newRank ^ mask;
-                int partner = RecursiveDoublingAllgather.memberOf(partnerRank, rem);
-                int half = pof2 / (mask * 2);
-                int sendFrom;
-                int sendTo;
-                int recvFrom;
-                int recvTo;
-                if (newRank < partnerRank) {
-                    sendIdx = recvIdx + half;
-                    sendFrom = sendIdx;
-                    sendTo = lastIdx;
-                    recvFrom = recvIdx;
-                    recvTo = sendIdx;
-                } else {
-                    recvIdx = sendIdx + half;
-                    sendFrom = sendIdx;
-                    sendTo = recvIdx;
-                    recvFrom = recvIdx;
-                    recvTo = lastIdx;
-                }
-                ByteBuffer arrived = Bytes.range(tmp, start[recvFrom], start[recvTo]);
-                ByteBuffer mine = Bytes.range(recv, start[recvFrom], start[recvTo]);
-                ByteBuffer right = own != recv ? Bytes.range(own, start[recvFrom], start[recvTo]) : null;
-                peers.exchangeFolding(partner, Bytes.range(own, start[sendFrom], start[sendTo]), partner,
-                        new FoldOnArrival(op, arrived, right, mine));
-                own = recv;
-                sendIdx = recvIdx;
-                mask <<= 1;
-                if (mask < pof2) {
-                    lastIdx = recvIdx + pof2 / mask;
-                }
-            }
-            // allgather: double the range back
-            mask >>= 1;
-            while (mask > 0) {
-                int partnerRank = newRank ^ mask;
-                int partner = RecursiveDoublingAllgather.memberOf(partnerRank, rem);
-                int half = pof2 / (mask * 2);
-                int sendFrom;
-                int sendTo;
-                int recvFrom;
-                int recvTo;
-                if (newRank < partnerRank) {
-                    if (mask != pof2 / 2) {
-                        lastIdx = lastIdx + half;
-                    }
-                    recvIdx = sendIdx + half;
-                    sendFrom = sendIdx;
-                    sendTo = recvIdx;
-                    recvFrom = recvIdx;
-                    recvTo = lastIdx;
-                } else {
-                    recvIdx = sendIdx - half;
-                    sendFrom = sendIdx;
-                    sendTo = lastIdx;
-                    recvFrom = recvIdx;
-                    recvTo = sendIdx;
-                }
-                peers.exchange(partner, Bytes.range(recv, start[sendFrom], start[sendTo]),
-                        partner, Bytes.range(recv, start[recvFrom], start[recvTo]));
-                if (newRank > partnerRank) {
-                    sendIdx = recvIdx;
-                }
-                mask >>= 1;
-            }
+            halveThenDouble(peers, new BufferRanges(op, own, recv, tmp), n, newRank, rem, op.itemBytes());
         }
         unfold(peers, recv, rem);
+    }
+
+    /**
+     * {@link #rabenseifner(Peers, ByteBuffer, ByteBuffer, Reduction)} over the caller's operand and result where it
+     * holds them, for P a power of two: only the ranges sent are packed, and the arriving ones are combined or landed
+     * straight in the result.
+     */
+    static void rabenseifner(Peers peers, ReductionOperands operands, Reduction op) {
+        if (!Bytes.isPowerOfTwo(peers.size())) {
+            throw new IllegalArgumentException("over operands in place, Rabenseifner's allreduce needs P a power of two");
+        }
+        int n = operands.bytes();
+        halveThenDouble(peers, new OperandRanges(operands, op.itemBytes(), Bytes.scratch(n)), n, peers.me(), 0,
+                op.itemBytes());
+    }
+
+    /**
+     * The power-of-two part of Rabenseifner's algorithm, among the 2^k members that remain after the fold: a
+     * reduce-scatter by recursive halving, then an allgather by recursive doubling.
+     */
+    private static void halveThenDouble(Peers peers, VectorRanges v, int n, int newRank, int rem, int itemBytes) {
+        int pof2 = peers.size() - rem;
+        int[] start = Bytes.split(n, pof2, itemBytes);
+        // reduce-scatter: halve the range of chunks held at every step
+        int sendIdx = 0;
+        int recvIdx = 0;
+        int lastIdx = pof2;
+        int mask = 1;
+        while (mask < pof2) {
+            int partnerRank = newRank ^ mask;
+            int partner = RecursiveDoublingAllgather.memberOf(partnerRank, rem);
+            int half = pof2 / (mask * 2);
+            int sendFrom;
+            int sendTo;
+            int recvFrom;
+            int recvTo;
+            if (newRank < partnerRank) {
+                sendIdx = recvIdx + half;
+                sendFrom = sendIdx;
+                sendTo = lastIdx;
+                recvFrom = recvIdx;
+                recvTo = sendIdx;
+            } else {
+                recvIdx = sendIdx + half;
+                sendFrom = sendIdx;
+                sendTo = recvIdx;
+                recvFrom = recvIdx;
+                recvTo = lastIdx;
+            }
+            boolean first = mask == 1;
+            peers.exchangeFolding(partner, v.toSend(first, start[sendFrom], start[sendTo]), partner,
+                    v.fold(first, start[recvFrom], start[recvTo]));
+            sendIdx = recvIdx;
+            mask <<= 1;
+            if (mask < pof2) {
+                lastIdx = recvIdx + pof2 / mask;
+            }
+        }
+        // allgather: double the range back
+        mask >>= 1;
+        while (mask > 0) {
+            int partnerRank = newRank ^ mask;
+            int partner = RecursiveDoublingAllgather.memberOf(partnerRank, rem);
+            int half = pof2 / (mask * 2);
+            int sendFrom;
+            int sendTo;
+            int recvFrom;
+            int recvTo;
+            if (newRank < partnerRank) {
+                if (mask != pof2 / 2) {
+                    lastIdx = lastIdx + half;
+                }
+                recvIdx = sendIdx + half;
+                sendFrom = sendIdx;
+                sendTo = recvIdx;
+                recvFrom = recvIdx;
+                recvTo = lastIdx;
+            } else {
+                recvIdx = sendIdx - half;
+                sendFrom = sendIdx;
+                sendTo = lastIdx;
+                recvFrom = recvIdx;
+                recvTo = sendIdx;
+            }
+            v.exchangeResult(peers, partner, start[sendFrom], start[sendTo], start[recvFrom], start[recvTo]);
+            if (newRank > partnerRank) {
+                sendIdx = recvIdx;
+            }
+            mask >>= 1;
+        }
+    }
+
+    /**
+     * A member's operand and result as Rabenseifner's steps address them, in byte ranges of the vector: what a step
+     * sends, how the arriving range of a halving is combined, and how a doubling's range lands.
+     */
+    private interface VectorRanges {
+        /** The bytes to send of a halving: of the operand at the first, of the result at the others. */
+        ByteBuffer toSend(boolean first, int from, int to);
+
+        /** Combines a halving's arriving range with the operand (at the first) or the result into the result. */
+        OnArrival fold(boolean first, int from, int to);
+
+        /** A doubling's exchange: sends the result's range {@code sendFrom..sendTo}, lands the partner's. */
+        void exchangeResult(Peers peers, int partner, int sendFrom, int sendTo, int recvFrom, int recvTo);
+    }
+
+    /**
+     * Packed vectors: {@code own} (the send buffer, or {@code recv} once folded into) and {@code recv}. A class, not a
+     * record: a record's methods link a bootstrap method in the first call.
+     */
+    private static final class BufferRanges implements VectorRanges {
+        private final Reduction op;
+        private final ByteBuffer own;
+        private final ByteBuffer recv;
+        private final ByteBuffer tmp;
+
+        BufferRanges(Reduction op, ByteBuffer own, ByteBuffer recv, ByteBuffer tmp) {
+            this.op = op;
+            this.own = own;
+            this.recv = recv;
+            this.tmp = tmp;
+        }
+
+        @Override
+        public ByteBuffer toSend(boolean first, int from, int to) {
+            return Bytes.range(first ? own : recv, from, to);
+        }
+
+        @Override
+        public OnArrival fold(boolean first, int from, int to) {
+            ByteBuffer right = first && own != recv ? Bytes.range(own, from, to) : null;
+            return new FoldOnArrival(op, Bytes.range(tmp, from, to), right, Bytes.range(recv, from, to));
+        }
+
+        @Override
+        public void exchangeResult(Peers peers, int partner, int sendFrom, int sendTo, int recvFrom, int recvTo) {
+            peers.exchange(partner, Bytes.range(recv, sendFrom, sendTo), partner, Bytes.range(recv, recvFrom, recvTo));
+        }
+    }
+
+    /**
+     * The caller's operand and result in place ({@link ReductionOperands}): a range sent is packed into the thread's
+     * send scratch, and arriving ranges go straight into the result, {@code tmp} holding only pieces that cannot.
+     */
+    private static final class OperandRanges implements VectorRanges {
+        private final ReductionOperands operands;
+        private final int itemBytes;
+        private final ByteBuffer tmp;
+
+        OperandRanges(ReductionOperands operands, int itemBytes, ByteBuffer tmp) {
+            this.operands = operands;
+            this.itemBytes = itemBytes;
+            this.tmp = tmp;
+        }
+
+        @Override
+        public ByteBuffer toSend(boolean first, int from, int to) {
+            ByteBuffer data = Bytes.sendScratch(to - from);
+            if (first) {
+                operands.packOperand(from, to, data, 0);
+            } else {
+                operands.packResult(from, to, data, 0);
+            }
+            return data;
+        }
+
+        @Override
+        public OnArrival fold(boolean first, int from, int to) {
+            return new OperandsOnArrival(operands, itemBytes, from, first ? OperandsOnArrival.Use.COMBINE_WITH_OPERAND
+                    : OperandsOnArrival.Use.COMBINE_WITH_RESULT, Bytes.range(tmp, from, to));
+        }
+
+        @Override
+        public void exchangeResult(Peers peers, int partner, int sendFrom, int sendTo, int recvFrom, int recvTo) {
+            peers.exchangeFolding(partner, toSend(false, sendFrom, sendTo), partner, new OperandsOnArrival(operands,
+                    itemBytes, recvFrom, OperandsOnArrival.Use.LAND, Bytes.range(tmp, recvFrom, recvTo)));
+        }
     }
 
     /**

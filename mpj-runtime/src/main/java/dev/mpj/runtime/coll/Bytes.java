@@ -16,6 +16,14 @@ final class Bytes {
         }
     };
 
+    /** A second scratch, for data a step sends while the first holds what arrives. */
+    private static final ThreadLocal<ScratchBuffer> SEND_SCRATCH = new ThreadLocal<>() {
+        @Override
+        protected ScratchBuffer initialValue() {
+            return new ScratchBuffer();
+        }
+    };
+
     private Bytes() {
     }
 
@@ -35,6 +43,14 @@ final class Bytes {
      */
     static ByteBuffer scratch(int length) {
         return SCRATCH.get().take(length);
+    }
+
+    /**
+     * {@code length} bytes of the calling thread's send scratch, as {@link #scratch} but apart from it: for the data
+     * one step of a blocking collective sends, packed while the other scratch holds what arrives.
+     */
+    static ByteBuffer sendScratch(int length) {
+        return SEND_SCRATCH.get().take(length);
     }
 
     /** Copies all of {@code src} into {@code dst} at its start; neither buffer's position moves. */

@@ -3,6 +3,8 @@ package dev.mpj.runtime.coll;
 import dev.mpj.api.CommSpec;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Reduction;
+import dev.mpj.api.ReductionOperands;
+import dev.mpj.runtime.config.CollectiveAlgorithms;
 import dev.mpj.runtime.node.CollectiveRoom;
 import dev.mpj.runtime.node.NodeMap;
 import mpi.MPIException;
@@ -271,8 +273,7 @@ public final class Collectives {
             }
             Peers peers = peers(comm, CollectiveKind.ALLREDUCE);
             NodeLayout layout = layout(comm);
-            if (layout != null && NodeAwareAllreduce.applies(layout, op)
-                    && tuning.nodeAware(CollectiveKind.ALLREDUCE, n, layout)) {
+            if (nodeAwareAllreduce(layout, n, op)) {
                 NodeAwareAllreduce.run(flat, layout, peers, send, recv, op);
             } else {
                 flat.allreduce(peers, send, recv, op);
@@ -280,6 +281,38 @@ public final class Collectives {
         } catch (RuntimeException e) {
             throw revoked(comm, e);
         }
+    }
+
+    /**
+     * An allreduce over the caller's operand and result where it holds them: Rabenseifner's algorithm over a
+     * power-of-two communicator moves the vector in ranges and takes them so; every other path reduces the whole
+     * operand packed and lands the whole result.
+     */
+    public void allreduce(CommSpec comm, ReductionOperands operands, Reduction op) {
+        int n = operands.bytes();
+        if (inRanges(comm, n, op)) {
+            try {
+                Allreduce.rabenseifner(peers(comm, CollectiveKind.ALLREDUCE), operands, op);
+            } catch (RuntimeException e) {
+                throw revoked(comm, e);
+            }
+            return;
+        }
+        allreduce(comm, operands.packedOperand(), operands.resultRoom(), op);
+        operands.landRoom();
+    }
+
+    /** Whether an allreduce of {@code n} bytes runs the flat Rabenseifner over a power-of-two communicator. */
+    private boolean inRanges(CommSpec comm, int n, Reduction op) {
+        int p = comm.size();
+        return p > 1 && Bytes.isPowerOfTwo(p) && n > 0 && n % op.itemBytes() == 0
+                && tuning.allreduce(n, p, op) == CollectiveAlgorithms.Allreduce.RABENSEIFNER
+                && channel(comm, CollectiveKind.ALLREDUCE, n) == null && !nodeAwareAllreduce(layout(comm), n, op);
+    }
+
+    private boolean nodeAwareAllreduce(NodeLayout layout, int n, Reduction op) {
+        return layout != null && NodeAwareAllreduce.applies(layout, op)
+                && tuning.nodeAware(CollectiveKind.ALLREDUCE, n, layout);
     }
 
     public void reduceScatter(CommSpec comm, ByteBuffer send, ByteBuffer recv, int[] blockBytes, Reduction op) {

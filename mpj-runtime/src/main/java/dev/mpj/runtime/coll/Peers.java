@@ -127,7 +127,7 @@ final class Peers {
      * partner's message already here is combined as the receive is posted, which must not hold this member's data
      * back from the partner.
      */
-    void exchangeFolding(int to, ByteBuffer data, int from, FoldOnArrival fold) {
+    void exchangeFolding(int to, ByteBuffer data, int from, OnArrival fold) {
         ByteBuffer room = fold.room();
         Operation s = startSend(to, data);
         Operation r = backend.receive(room, fold, world[rankOf(from)], tag, context);
