@@ -138,8 +138,8 @@ public final class MpjRuntime implements MpiBackend {
 
     @Override
     public String processorName() {
-        // a java.io stream, not NIO's Files: a job of one opens no channel, and NIO's first channel loads its native
-        // libraries and some sixty classes
+        // a java.io stream, not NIO's Files: a job of one then opens no channel, whose first use loads NIO's native
+        // libraries and classes
         try (FileInputStream in = new FileInputStream("/proc/sys/kernel/hostname")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
         } catch (IOException | RuntimeException e) {
