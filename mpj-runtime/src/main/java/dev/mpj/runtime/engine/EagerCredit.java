@@ -10,6 +10,13 @@ import java.util.Arrays;
  * goes by rendezvous instead, which costs the receiver only an envelope. As a receiver, it counts the eager bytes
  * each peer's receives consumed and returns them once half a budget has gathered, so returns stay rare.
  *
+ * <p>Early on they come sooner: a peer's first charged message is returned at once, and the next returns when the
+ * peer's consumed bytes in all reach the next of ..., an eighth, a quarter, a half of half a budget; from there on
+ * at every multiple of half a budget, as before. The return's path (the due test of every progress pass,
+ * the control frame out, its handling at the sender) so runs several times in a job's first exchanges, while the
+ * JIT still profiles the wait loop that holds it: a loop compiled from a profile without a return had never seen
+ * that branch taken and went back to the interpreter at the first return, to be compiled again.
+ *
  * <p>Messages of at most {@link #FREE_BYTES} are not charged: a rendezvous request would hold as much receiver
  * memory as such a message does. Both ends apply the same rule, so they agree on what was charged.
  */
@@ -23,6 +30,10 @@ final class EagerCredit {
     private long[] outstanding = new long[0];
     /** Receiver side: consumed bytes per peer not yet returned. */
     private long[] consumed = new long[0];
+    /** Receiver side: consumed bytes per peer in all, returned or not. */
+    private long[] total = new long[0];
+    /** Receiver side: per peer, the {@link #total} at which the next return is due; 0 (none yet) stands for 1. */
+    private long[] mark = new long[0];
     /** Peers whose consumed bytes reached the return mark, in the order they did; {@code dueCount} of them. */
     private int[] due = new int[4];
     private int dueCount;
@@ -66,9 +77,13 @@ final class EagerCredit {
             return;
         }
         consumed = ensure(consumed, peer);
-        long before = consumed[peer];
-        consumed[peer] = before + length;
-        if (before < returnAt && consumed[peer] >= returnAt) {
+        total = ensure(total, peer);
+        mark = ensure(mark, peer);
+        long at = Math.max(1, mark[peer]);
+        long before = total[peer];
+        total[peer] = before + length;
+        consumed[peer] += length;
+        if (before < at && total[peer] >= at) {
             if (dueCount == due.length) {
                 due = Arrays.copyOf(due, dueCount * 2);
             }
@@ -90,8 +105,22 @@ final class EagerCredit {
             int peer = due[--dueCount];
             long bytes = consumed[peer];
             consumed[peer] = 0;
+            mark[peer] = nextMark(total[peer]);
             out.send(peer, bytes);
         }
+    }
+
+    /** The next return's mark after {@code total} bytes: the next multiple of half a budget, or below it the least
+     * half, quarter, ... of it that is beyond {@code total}. */
+    private long nextMark(long total) {
+        if (total >= returnAt) {
+            return (total / returnAt + 1) * returnAt;
+        }
+        long m = returnAt;
+        while (m / 2 > total) {
+            m /= 2;
+        }
+        return m;
     }
 
     /** Where owed returns go. */

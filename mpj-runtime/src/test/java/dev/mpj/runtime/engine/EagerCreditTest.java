@@ -33,20 +33,43 @@ class EagerCreditTest {
     }
 
     @Test
-    void receiverReturnsConsumedBytesOnceHalfABudgetGathered() {
+    void receiverReturnsAPeersFirstChargedMessageAtOnce() {
         List<long[]> sent = new ArrayList<>();
-        credit.consumed(1, 1000);
         credit.consumed(1, 16); // uncharged: does not count
         assertFalse(credit.anyDue());
-        credit.consumed(1, 1048);
-        assertTrue(credit.anyDue());
         credit.consumed(1, 100);
+        assertTrue(credit.anyDue());
+        credit.consumed(2, 200);
         credit.drainDue((peer, bytes) -> sent.add(new long[]{peer, bytes}));
-        assertEquals(1, sent.size());
-        assertArrayEquals(new long[]{1, 2148}, sent.get(0));
+        assertEquals(2, sent.size(), "each peer's first charged message");
+        assertArrayEquals(new long[]{2, 200}, sent.get(0));
+        assertArrayEquals(new long[]{1, 100}, sent.get(1));
         assertFalse(credit.anyDue());
-        credit.consumed(1, 2047);
-        assertFalse(credit.anyDue(), "the count starts again after a return");
+    }
+
+    @Test
+    void receiverReturnsAtHalvesOfHalfABudgetThenAtItsMultiples() {
+        List<Long> sent = new ArrayList<>();
+        EagerCredit.Returns out = (peer, bytes) -> sent.add(bytes);
+        credit.consumed(1, 300);
+        credit.drainDue(out); // the first, at once
+        credit.consumed(1, 200);
+        assertFalse(credit.anyDue(), "500 in all: below 512, a quarter of half the budget");
+        credit.consumed(1, 100);
+        credit.drainDue(out); // 600 in all
+        credit.consumed(1, 400);
+        assertFalse(credit.anyDue(), "1000 in all: below 1024");
+        credit.consumed(1, 1000);
+        credit.drainDue(out); // 2000 in all
+        credit.consumed(1, 40);
+        assertFalse(credit.anyDue(), "2040 in all: below 2048, half the budget");
+        credit.consumed(1, 100);
+        credit.drainDue(out); // 2140 in all
+        credit.consumed(1, 1900);
+        assertFalse(credit.anyDue(), "4040 in all: below 4096, the next multiple of half the budget");
+        credit.consumed(1, 56);
+        credit.drainDue(out);
+        assertEquals(List.of(300L, 300L, 1400L, 140L, 1956L), sent);
     }
 
     @Test
