@@ -10,9 +10,10 @@ import java.util.Arrays;
  * goes by rendezvous instead, which costs the receiver only an envelope. As a receiver, it counts the eager bytes
  * each peer's receives consumed and returns them once half a budget has gathered, so returns stay rare.
  *
- * <p>Early on they come sooner: a peer's first charged message is returned at once, and the next returns when the
- * peer's consumed bytes in all reach the next of ..., an eighth, a quarter, a half of half a budget; from there on
- * at every multiple of half a budget, as before. The return's path (the due test of every progress pass,
+ * <p>Early on they come sooner: the first once a peer's consumed bytes in all reach a 64th of half a budget, the
+ * next at each power-of-two fraction of half a budget beyond (a 32nd, ..., a half of it), so at totals that about
+ * double; from half a budget on at each of its multiples, as before. A job whose messages are small, as a
+ * collective's first call to many peers, sends no more returns for it. The return's path (the due test of every progress pass,
  * the control frame out, its handling at the sender) so runs several times in a job's first exchanges, while the
  * JIT still profiles the wait loop that holds it: a loop compiled from a profile without a return had never seen
  * that branch taken and went back to the interpreter at the first return, to be compiled again.
@@ -32,8 +33,9 @@ final class EagerCredit {
     private long[] consumed = new long[0];
     /** Receiver side: consumed bytes per peer in all, returned or not. */
     private long[] total = new long[0];
-    /** Receiver side: per peer, the {@link #total} at which the next return is due; 0 (none yet) stands for 1. */
+    /** Receiver side: per peer, the {@link #total} at which the next return is due; 0 (none yet): {@link #firstMark}. */
     private long[] mark = new long[0];
+    private final long firstMark;
     /** Peers whose consumed bytes reached the return mark, in the order they did; {@code dueCount} of them. */
     private int[] due = new int[4];
     private int dueCount;
@@ -41,6 +43,7 @@ final class EagerCredit {
     EagerCredit(long budget) {
         this.budget = budget;
         this.returnAt = Math.max(1, budget / 2);
+        this.firstMark = Math.max(1, returnAt / 64);
     }
 
     static boolean charged(long length) {
@@ -79,7 +82,7 @@ final class EagerCredit {
         consumed = ensure(consumed, peer);
         total = ensure(total, peer);
         mark = ensure(mark, peer);
-        long at = Math.max(1, mark[peer]);
+        long at = Math.max(firstMark, mark[peer]);
         long before = total[peer];
         total[peer] = before + length;
         consumed[peer] += length;

@@ -33,7 +33,16 @@ class EagerCreditTest {
     }
 
     @Test
-    void receiverReturnsAPeersFirstChargedMessageAtOnce() {
+    void receiverReturnsFirstOnceAPeerSentA64thOfHalfABudget() {
+        EagerCredit large = new EagerCredit(1 << 20);
+        large.consumed(1, 8191);
+        assertFalse(large.anyDue(), "below 8 KiB, a 64th of half the budget");
+        large.consumed(1, 100);
+        assertTrue(large.anyDue());
+    }
+
+    @Test
+    void receiverReturnsAPeersFirstChargedMessageAtOnceWhenItIsLargeEnough() {
         List<long[]> sent = new ArrayList<>();
         credit.consumed(1, 16); // uncharged: does not count
         assertFalse(credit.anyDue());
@@ -52,7 +61,7 @@ class EagerCreditTest {
         List<Long> sent = new ArrayList<>();
         EagerCredit.Returns out = (peer, bytes) -> sent.add(bytes);
         credit.consumed(1, 300);
-        credit.drainDue(out); // the first, at once
+        credit.drainDue(out); // the first: 300 is beyond 32, a 64th of half the budget
         credit.consumed(1, 200);
         assertFalse(credit.anyDue(), "500 in all: below 512, a quarter of half the budget");
         credit.consumed(1, 100);
