@@ -12,11 +12,11 @@ import java.util.Arrays;
  *
  * <p>Early on they come sooner: the first once a peer's consumed bytes in all reach a 64th of half a budget, the
  * next at each power-of-two fraction of half a budget beyond (a 32nd, ..., a half of it), so at totals that about
- * double; from half a budget on at each of its multiples, as before. A job whose messages are small, as a
- * collective's first call to many peers, sends no more returns for it. The return's path (the due test of every progress pass,
- * the control frame out, its handling at the sender) so runs several times in a job's first exchanges, while the
- * JIT still profiles the wait loop that holds it: a loop compiled from a profile without a return had never seen
- * that branch taken and went back to the interpreter at the first return, to be compiled again.
+ * double; from half a budget on at each of its multiples, as before. The return's path (the due test of every
+ * progress pass, the control frame out, its handling at the sender) so runs several times in a job's first
+ * exchanges, while the JIT still profiles the wait loop that holds it: a loop compiled from a profile without a
+ * return had never seen that branch taken and went back to the interpreter at the first return, to be compiled
+ * again. Small messages, as a collective's first call to many peers, make no more returns than before.
  *
  * <p>Messages of at most {@link #FREE_BYTES} are not charged: a rendezvous request would hold as much receiver
  * memory as such a message does. Both ends apply the same rule, so they agree on what was charged.
@@ -113,8 +113,10 @@ final class EagerCredit {
         }
     }
 
-    /** The next return's mark after {@code total} bytes: the next multiple of half a budget, or below it the least
-     * half, quarter, ... of it that is beyond {@code total}. */
+    /**
+     * The next return's mark after {@code total} bytes: the next multiple of half a budget, or below it the least
+     * half, quarter, ... of it that is beyond {@code total}.
+     */
     private long nextMark(long total) {
         if (total >= returnAt) {
             return (total / returnAt + 1) * returnAt;
