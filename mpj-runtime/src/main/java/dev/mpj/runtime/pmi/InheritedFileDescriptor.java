@@ -4,13 +4,13 @@ import dev.mpj.runtime.pmi.wire.PmiException;
 
 import java.io.FileDescriptor;
 import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 
 /**
  * Turns an inherited file descriptor number (such as {@code PMI_FD}) into a {@link FileDescriptor}; Java 17
  * has no public API for that. Sets the private {@code FileDescriptor.fd} field through {@code sun.misc.Unsafe}
  * (module jdk.unsupported, no JVM flag needed), and falls back to reflection, which needs
- * {@value #ADD_OPENS}.
+ * {@value #ADD_OPENS}. {@code Unsafe} is called directly: invoked through reflection, its methods' annotations
+ * would be parsed and proxy classes spun for them at every rank's start under Hydra and Slurm.
  */
 final class InheritedFileDescriptor {
     static final String ADD_OPENS = "--add-opens java.base/java.io=ALL-UNNAMED";
@@ -36,7 +36,7 @@ final class InheritedFileDescriptor {
                 return descriptor;
             }
             unsafeFailure = new IllegalStateException("Unsafe.putInt left FileDescriptor.fd unset");
-        } catch (ReflectiveOperationException | RuntimeException e) {
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             unsafeFailure = e;
         }
         try {
@@ -52,16 +52,12 @@ final class InheritedFileDescriptor {
         }
     }
 
-    /** Reflective, so that the code compiles and loads even where jdk.unsupported is absent. */
+    /** A JVM without jdk.unsupported fails here with a {@link LinkageError}, which the caller falls back from. */
     private static void setWithUnsafe(FileDescriptor descriptor, Field field, int fd)
             throws ReflectiveOperationException {
-        Class<?> unsafeClass = Class.forName("sun.misc.Unsafe");
-        Field theUnsafe = unsafeClass.getDeclaredField("theUnsafe");
+        Field theUnsafe = sun.misc.Unsafe.class.getDeclaredField("theUnsafe");
         theUnsafe.setAccessible(true);
-        Object unsafe = theUnsafe.get(null);
-        Method objectFieldOffset = unsafeClass.getMethod("objectFieldOffset", Field.class);
-        Method putInt = unsafeClass.getMethod("putInt", Object.class, long.class, int.class);
-        long offset = (long) objectFieldOffset.invoke(unsafe, field);
-        putInt.invoke(unsafe, descriptor, offset, fd);
+        sun.misc.Unsafe unsafe = (sun.misc.Unsafe) theUnsafe.get(null);
+        unsafe.putInt(descriptor, unsafe.objectFieldOffset(field), fd);
     }
 }

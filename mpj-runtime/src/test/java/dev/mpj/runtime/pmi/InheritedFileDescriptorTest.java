@@ -1,6 +1,7 @@
 package dev.mpj.runtime.pmi;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,7 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Surefire runs without --add-opens java.base/java.io, so these pass only through the Unsafe path. */
@@ -34,6 +37,25 @@ class InheritedFileDescriptorTest {
             FileInputStream in = new FileInputStream(alias);
             assertEquals("from the parent", new String(in.readAllBytes(), StandardCharsets.US_ASCII));
         }
+    }
+
+    /**
+     * A rank under Hydra or Slurm opens its PMI descriptor at its start: calling {@code sun.misc.Unsafe} through
+     * reflection there parsed the methods' annotations and spun proxy classes for them.
+     */
+    @Test
+    @Tag("multi-jvm")
+    @Timeout(60)
+    void opensTheDescriptorWithoutSpinningProxyClasses() throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-Xlog:class+load=info", "-cp",
+                System.getProperty("java.class.path"), InheritedDescriptorMain.class.getName())
+                .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.PIPE).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), output);
+        assertTrue(output.contains("opened true"), output);
+        assertTrue(output.contains("dev.mpj.runtime.pmi.InheritedFileDescriptor "), "class+load logged: " + output);
+        assertFalse(output.contains("$Proxy"), "a proxy class was spun:\n" + output);
     }
 
     @Test
