@@ -15,6 +15,7 @@ import dev.mpj.runtime.coll.CollectiveTuning;
 import dev.mpj.runtime.coll.Collectives;
 import dev.mpj.runtime.coll.NodeLocalKinds;
 import dev.mpj.runtime.coll.NonBlockingCollectives;
+import dev.mpj.runtime.coll.PairFoldRoom;
 import dev.mpj.runtime.coll.SharedMemoryCollectives;
 import dev.mpj.runtime.config.CollectiveAlgorithms;
 import dev.mpj.runtime.config.ConnectionMode;
@@ -50,6 +51,7 @@ public final class MpjRuntime implements MpiBackend {
     private ProgressEngine engine;
     private Collectives collectives;
     private SharedMemoryCollectives sharedMemoryCollectives;
+    private PairFoldRoom foldRoom;
     private NonBlockingCollectives nonBlocking;
     /**
      * For the wait report, read on another thread: {@code MPI.Init} or {@code MPI.Finalize} while the rank is in
@@ -75,7 +77,9 @@ public final class MpjRuntime implements MpiBackend {
                             NodeLocalKinds.of(settings.sharedMemoryCollectives(),
                                     w.nodeMap().localSize(w.nodeMap().nodeOf(w.rank())),
                                     Runtime.getRuntime().availableProcessors()));
-            collectives = new Collectives(this, tuning, w.nodeMap(), sharedMemoryCollectives);
+            foldRoom = sharedMemoryCollectives == null ? null
+                    : new PairFoldRoom(w.segment().foldRegion(), engine, w.nodeMap(), w.rank());
+            collectives = new Collectives(this, tuning, w.nodeMap(), sharedMemoryCollectives, foldRoom);
             nonBlocking = new NonBlockingCollectives(this, engine);
             current = this;
             if (settings.initTimings()) {
@@ -392,6 +396,12 @@ public final class MpjRuntime implements MpiBackend {
     public long sharedMemoryCollectiveCalls() {
         SharedMemoryCollectives s = sharedMemoryCollectives;
         return s == null ? 0 : s.calls();
+    }
+
+    /** Allreduces this rank ran through the node segment's fold room (0 when that path is off). */
+    public long foldRoomAllreduces() {
+        PairFoldRoom f = foldRoom;
+        return f == null ? 0 : f.calls();
     }
 
     /** This rank's node segment (its card table holds every rank's card after init); null in a job of one. */

@@ -51,6 +51,10 @@ class CollectivesIT {
         assertEquals(np, calls.size(), r::toString);
         boolean expected = np > 1 && !sharedMemory.equals("off"); // the program's barriers, under auto too
         assertTrue(calls.stream().allMatch(n -> (n > 0) == expected), () -> "node-local calls " + calls + "\n" + r);
+        List<Long> folds = nodeLocalCalls(r, "fold room allreduces rank");
+        boolean folded = np == 2 && !sharedMemory.equals("off"); // the long reductions of a pair
+        assertTrue(folds.size() == np && folds.stream().allMatch(n -> (n > 0) == folded),
+                () -> "fold room allreduces " + folds + "\n" + r);
     }
 
     @ParameterizedTest(name = "np={0} node-local collectives {1}")

@@ -244,6 +244,7 @@ public final class CollectivesProgram {
         world.Barrier();
         System.out.println("shared-memory collectives rank " + rank + ": "
                 + MpjRuntime.current().sharedMemoryCollectiveCalls());
+        System.out.println("fold room allreduces rank " + rank + ": " + MpjRuntime.current().foldRoomAllreduces());
         Check.done("collectives");
         MPI.Finalize();
     }

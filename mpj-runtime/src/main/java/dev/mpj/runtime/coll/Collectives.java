@@ -37,6 +37,8 @@ public final class Collectives {
     private final NodeMap nodeMap;
     /** The node-local collectives, or null where there is no node segment or they are turned off. */
     private final SharedMemoryCollectives shm;
+    /** The room of a pair's long allreduces on this node, or null where there is none. */
+    private final PairFoldRoom folds;
     /** What is kept of each communicator, by collective context; a context freed and reused is made afresh. */
     private final Map<Integer, CommunicatorCache> caches = new ConcurrentHashMap<>();
     /**
@@ -59,6 +61,16 @@ public final class Collectives {
      * Collectives that may also run through {@code shm} (null: never) for communicators within this node.
      */
     public Collectives(MpiBackend p2p, CollectiveTuning tuning, NodeMap nodeMap, SharedMemoryCollectives shm) {
+        this(p2p, tuning, nodeMap, shm, null);
+    }
+
+    /**
+     * Collectives that may also run through {@code shm} and a pair's long allreduces through {@code folds} (null:
+     * never) for communicators within this node.
+     */
+    public Collectives(MpiBackend p2p, CollectiveTuning tuning, NodeMap nodeMap, SharedMemoryCollectives shm,
+                       PairFoldRoom folds) {
+        this.folds = folds;
         this.p2p = p2p;
         this.tuning = tuning;
         this.flat = new FlatCollectives(tuning);
@@ -290,6 +302,16 @@ public final class Collectives {
      */
     public void allreduce(CommSpec comm, ReductionOperands operands, Reduction op) {
         int n = operands.bytes();
+        PairFold pair = pairFold(comm, n, op);
+        if (pair != null) {
+            try {
+                pair.allreduce(operands, op.itemBytes());
+                folds.ran();
+            } catch (RuntimeException e) {
+                throw revoked(comm, e);
+            }
+            return;
+        }
         if (inRanges(comm, n, op)) {
             try {
                 Allreduce.rabenseifner(peers(comm, CollectiveKind.ALLREDUCE), operands, op);
@@ -300,6 +322,18 @@ public final class Collectives {
         }
         allreduce(comm, operands.packedOperand(), operands.resultRoom(), op);
         operands.landRoom();
+    }
+
+    /**
+     * The room a pair's allreduce of {@code n} bytes runs through when it is long (where Rabenseifner's exchanges are
+     * rendezvous messages), the algorithm is left to the runtime and its members share this node, else null.
+     */
+    private PairFold pairFold(CommSpec comm, int n, Reduction op) {
+        if (folds == null || comm.size() != 2 || n < PairFold.MIN_BYTES || n % op.itemBytes() != 0
+                || !op.isCommutative() || !tuning.automatic(CollectiveKind.ALLREDUCE)) {
+            return null;
+        }
+        return cache(comm).pairFold(comm, folds);
     }
 
     /** Whether an allreduce of {@code n} bytes runs the flat Rabenseifner over a power-of-two communicator. */
@@ -344,11 +378,16 @@ public final class Collectives {
      * An error raised here inside a collective (a check, a short or long block, a lost peer, a user operation
      * that threw) leaves the other members waiting for this one: the communicator's collectives are revoked, so
      * they fail too ({@code ERR_REVOKED}) instead of hanging. A revocation is not passed on again. The member that
-     * raised the error retires the communicator's node-local channel first.
+     * raised the error retires the communicator's node-local channel and room first.
      */
     private RuntimeException revoked(CommSpec comm, RuntimeException e) {
-        if (shm != null && CollectiveErrors.revokes(e)) {
-            shm.retire(comm);
+        if (CollectiveErrors.revokes(e)) {
+            if (shm != null) {
+                shm.retire(comm);
+            }
+            if (folds != null) {
+                folds.retire(comm);
+            }
         }
         if (comm.size() > 1) {
             p2p.revokeCollectives(comm, e);

@@ -22,6 +22,8 @@ final class CommunicatorCache {
     private NodeLayout layout;
     private NodeChannel channel;
     private boolean channelClaimed;
+    private PairFold pairFold;
+    private boolean pairFoldClaimed;
 
     CommunicatorCache(CommSpec comm) {
         this.context = comm.collectiveContext();
@@ -60,6 +62,15 @@ final class CommunicatorCache {
         return ch != null && ch.usable() ? ch : null;
     }
 
+    /** The communicator's room for long allreduces of a pair, claimed at the first call that could use it; null if none. */
+    PairFold pairFold(CommSpec comm, PairFoldRoom room) {
+        if (!pairFoldClaimed) {
+            pairFold = room.claim(comm);
+            pairFoldClaimed = true;
+        }
+        PairFold f = pairFold;
+        return f != null && f.usable() ? f : null;
+    }
 
     /** How the members fall on the nodes of {@code map}. */
     NodeLayout layout(CommSpec comm, NodeMap map) {

@@ -92,15 +92,7 @@ public final class SharedMemoryCollectives {
 
     private boolean withinNode(CommSpec comm) {
         int[] world = comm.worldRanks();
-        if (world.length < 2) {
-            return false;
-        }
-        for (int w : world) {
-            if (nodeMap.nodeOf(w) != node) {
-                return false;
-            }
-        }
-        return true;
+        return world.length >= 2 && nodeMap.allOn(world, node);
     }
 
     /** The channel of {@code comm}'s context (a context pair's collective id, so pairs spread over channels). */
@@ -110,7 +102,7 @@ public final class SharedMemoryCollectives {
     }
 
     /** The context and the members: never 0 (free) nor {@link NodeChannel#RETIRED}. */
-    private static long identity(CommSpec comm) {
+    static long identity(CommSpec comm) {
         return ((long) (comm.collectiveContext() + 1) << 32) | (Arrays.hashCode(comm.worldRanks()) & 0xffffffffL);
     }
 

@@ -114,6 +114,16 @@ public final class NodeMap {
         return localRank[checkRank(rank)];
     }
 
+    /** Whether every one of {@code ranks} lives on {@code node}. */
+    public boolean allOn(int[] ranks, int node) {
+        for (int r : ranks) {
+            if (nodeOf(r) != node) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** How many ranks the node holds. */
     public int localSize(int node) {
         return ranksOn[checkNode(node)].length;

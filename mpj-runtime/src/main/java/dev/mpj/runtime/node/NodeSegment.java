@@ -295,6 +295,14 @@ public final class NodeSegment implements AutoCloseable {
     public ByteBuffer collectiveRegion() {
         ensureOpen();
         int offset = NodeSegmentDescriptor.collectiveOffset(buffer);
+        return mapped.duplicate().position(offset).limit(NodeSegmentDescriptor.foldOffset(buffer)).slice()
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** The room of the long reductions of two members ({@link FoldRoom}; empty on a node of one rank). */
+    public ByteBuffer foldRegion() {
+        ensureOpen();
+        int offset = NodeSegmentDescriptor.foldOffset(buffer);
         return mapped.duplicate().position(offset).limit(NodeSegmentDescriptor.segmentLength(buffer)).slice()
                 .order(java.nio.ByteOrder.LITTLE_ENDIAN);
     }

@@ -57,6 +57,8 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  *  |        Room for the shared-memory transport (Transport Length)|
  *  +---------------------------------------------------------------+ Collective Offset (64-byte aligned)
  *  |        Room for the node-local collectives ({@link CollectiveRoom}, by Local Size)|
+ *  +---------------------------------------------------------------+ Fold Offset
+ *  |        Room for long reductions of two members ({@link FoldRoom}, by Local Size)|
  *  +---------------------------------------------------------------+ Segment Length
  * </pre>
  * The creator writes every field, then the layout version last with a volatile store ({@link #signalReady});
@@ -65,7 +67,7 @@ import static org.agrona.BitUtil.SIZE_OF_LONG;
  */
 public final class NodeSegmentDescriptor {
     /** The layout this code writes; a segment of another version is rejected. */
-    public static final int LAYOUT_VERSION = 2;
+    public static final int LAYOUT_VERSION = 3;
     /** "MPJS" in ASCII. */
     public static final int MAGIC = 0x4d504a53;
 
@@ -126,10 +128,16 @@ public final class NodeSegmentDescriptor {
                 TRANSPORT_ALIGNMENT));
     }
 
-    /** The length of the whole segment of a node of {@code localSize} ranks. */
-    public static int segmentLength(int localSize, int jobSize, int cardCapacity, int transportLength) {
+    /** Where the long reductions' room starts, after the collectives' room. */
+    public static int foldOffset(int localSize, int jobSize, int cardCapacity, int transportLength) {
         return checkedInt(collectiveOffset(jobSize, cardCapacity, transportLength)
                 + CollectiveRoom.length(localSize));
+    }
+
+    /** The length of the whole segment of a node of {@code localSize} ranks. */
+    public static int segmentLength(int localSize, int jobSize, int cardCapacity, int transportLength) {
+        return checkedInt(foldOffset(localSize, jobSize, cardCapacity, transportLength)
+                + FoldRoom.length(localSize));
     }
 
     /** Writes every header field but the layout version; the segment is all zeros before. */
@@ -223,6 +231,10 @@ public final class NodeSegmentDescriptor {
 
     public static int collectiveOffset(AtomicBuffer buffer) {
         return collectiveOffset(jobSize(buffer), cardCapacity(buffer), transportLength(buffer));
+    }
+
+    public static int foldOffset(AtomicBuffer buffer) {
+        return foldOffset(localSize(buffer), jobSize(buffer), cardCapacity(buffer), transportLength(buffer));
     }
 
     public static int segmentLength(AtomicBuffer buffer) {

@@ -72,6 +72,11 @@ class NodeSegmentTest {
                         assertEquals(0x5eed, s.collectiveRegion().getLong(8), "the collective room is shared");
                         root.transportRegion().putLong(4088, -1);
                         assertEquals(0, s.collectiveRegion().getLong(0), "the rooms do not overlap");
+                        assertEquals(FoldRoom.length(4), s.foldRegion().capacity());
+                        root.foldRegion().putLong(16, 0x5eed);
+                        assertEquals(0x5eed, s.foldRegion().getLong(16), "the fold room is shared");
+                        root.collectiveRegion().putLong((int) CollectiveRoom.length(4) - 8, -1);
+                        assertEquals(0, s.foldRegion().getLong(0), "it lies after the collective room");
                     }
                 }
             }

@@ -1,0 +1,77 @@
+package dev.mpj.runtime.coll;
+
+import dev.mpj.api.CommSpec;
+import dev.mpj.runtime.engine.ProgressEngine;
+import dev.mpj.runtime.node.FoldRoom;
+import dev.mpj.runtime.node.NodeMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static dev.mpj.runtime.node.FoldRoom.OWNER_OFFSET;
+
+/**
+ * The node segment's {@link FoldRoom}, in which one communicator of two members on this node runs its long
+ * allreduces ({@link PairFold}). The first such communicator to need it claims it by writing its identity into
+ * the owner word, which never changes after, so both members read the same owner and decide alike; others run
+ * over point-to-point. A collective of the owner that fails {@linkplain #retire retires} the room.
+ */
+public final class PairFoldRoom {
+    private final UnsafeBuffer room;
+    private final ByteBuffer view;
+    private final ProgressEngine engine;
+    private final NodeMap nodeMap;
+    private final int node;
+    private final AtomicLong calls = new AtomicLong();
+
+    /** The room in {@code region} ({@link dev.mpj.runtime.node.NodeSegment#foldRegion}) of world rank {@code worldRank}. */
+    public PairFoldRoom(ByteBuffer region, ProgressEngine engine, NodeMap nodeMap, int worldRank) {
+        this.view = region.duplicate().clear().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        this.room = new UnsafeBuffer(region);
+        this.engine = engine;
+        this.nodeMap = nodeMap;
+        this.node = nodeMap.nodeOf(worldRank);
+    }
+
+    /** The room for {@code comm}, claiming it when free; null when {@code comm} cannot use it or another has it. */
+    PairFold claim(CommSpec comm) {
+        if (!fits(comm)) {
+            return null;
+        }
+        long identity = SharedMemoryCollectives.identity(comm);
+        if (!room.compareAndSetLong(OWNER_OFFSET, 0, identity) && room.getLongVolatile(OWNER_OFFSET) != identity) {
+            return null;
+        }
+        int[] world = comm.worldRanks();
+        int me = comm.rank();
+        return new PairFold(room, view, engine, comm.collectiveContext(), OWNER_OFFSET, identity, me,
+                slot(world[me]), slot(world[1 - me]));
+    }
+
+    /** Allreduces that ran here so far (for tests and diagnostics). */
+    public long calls() {
+        return calls.get();
+    }
+
+    /** Counts an allreduce that ran here. */
+    void ran() {
+        calls.incrementAndGet();
+    }
+
+    /** Takes the room away for good from {@code comm} after one of its collectives failed: the counters may differ. */
+    void retire(CommSpec comm) {
+        if (fits(comm)) {
+            room.compareAndSetLong(OWNER_OFFSET, SharedMemoryCollectives.identity(comm), NodeChannel.RETIRED);
+        }
+    }
+
+    private boolean fits(CommSpec comm) {
+        int[] world = comm.worldRanks();
+        return room.capacity() > 0 && world.length == 2 && nodeMap.allOn(world, node);
+    }
+
+    private int slot(int worldRank) {
+        return Math.toIntExact(FoldRoom.slotOffset(nodeMap.localRank(worldRank)));
+    }
+}
