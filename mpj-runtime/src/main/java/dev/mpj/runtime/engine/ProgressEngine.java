@@ -50,6 +50,8 @@ import java.util.function.BooleanSupplier;
 public final class ProgressEngine implements FrameSink, BlockingReceiver {
     /** A revocation's reason is cut to this, so it fits one shared-memory record. */
     private static final int MAX_REASON_BYTES = 2048;
+    /** Tests of a condition set by others, after the first, before its wait loop: the loop's spins per clock read. */
+    static final int POLLS_BEFORE_WAIT = PollingIdleStrategy.SPINS_PER_CLOCK_READ;
     private static final VarHandle WAITING_FOR;
 
     static {
@@ -566,6 +568,27 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         if (!done.getAsBoolean()) {
             awaitPending(done);
         }
+    }
+
+    /**
+     * Waits, as {@link #await} does, for a condition that another process or thread makes true by a store (a
+     * collective room's counters) rather than this rank's progress pass. Before the wait loop it tests the condition
+     * {@link #POLLS_BEFORE_WAIT} more times, a spin-wait hint between, with no pass, no clock read and no publishing
+     * of the wait: a peer a core away stores within that spin, and the loop would read the rings at every test and
+     * run whichever of its compiles the idle phases left. A receive's condition only a pass makes true, so
+     * {@link #await} does not spin first.
+     */
+    public void awaitSetByOthers(BooleanSupplier done) {
+        if (done.getAsBoolean()) {
+            return;
+        }
+        for (int i = 0; i < POLLS_BEFORE_WAIT; i++) {
+            Thread.onSpinWait();
+            if (done.getAsBoolean()) {
+                return;
+            }
+        }
+        awaitPending(done);
     }
 
     /**
