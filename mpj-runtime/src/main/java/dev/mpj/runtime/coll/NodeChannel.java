@@ -28,15 +28,14 @@ import static dev.mpj.runtime.node.CollectiveRoom.WRITTEN_OFFSET;
  * so a write seldom waits and the members are coupled only by each call's own data. A member arrives at a call
  * only after it finished reading the one before, so another's {@code written} counter seen at call − 1 proves its
  * {@code read} at call − 2: a write right after a call whose data every member wrote reads no {@code read}
- * counter, which the others' finishing moves to their own caches at every call. Waits go through the engine's {@code await} (its adaptive spin, yield and park, with
- * the transports polled so a lost peer fails the wait) and end too when the communicator's collectives are
- * revoked. Used by one thread at a time, as a communicator's blocking collectives are.
+ * counter, which the others' finishing moves to their own caches at every call. Waits go through the engine's
+ * wait for a condition others set ({@link ProgressEngine#awaitSetByOthers}: a few tests of the room, then its
+ * adaptive spin, yield and park, with the transports polled so a lost peer fails the wait) and end too when the
+ * communicator's collectives are revoked. Used by one thread at a time, as a communicator's blocking collectives are.
  */
 final class NodeChannel implements WaitCondition {
     /** The owner word of a channel taken away after a failure: no identity equals it. */
     static final long RETIRED = -1;
-    /** Polls of the room before a wait enters the engine's: as many as the engine's wait spins between clock reads. */
-    private static final int SPIN_POLLS = 32;
 
     private final UnsafeBuffer room;
     private final ProgressEngine engine;
@@ -178,35 +177,15 @@ final class NodeChannel implements WaitCondition {
         this.only = only;
         this.cursor = only < 0 ? 0 : only;
         this.revoked = null;
-        if (reached() || reachedWhileSpinning()) {
-            return;
-        }
-        engine.await(this);
+        engine.awaitSetByOthers(this);
         if (revoked != null) {
             throw revoked;
         }
     }
 
     /**
-     * Polls the room a few times, as the engine's wait spins between two looks at its clock, before the engine's
-     * wait is entered: a member a core away writes within that spin, and the engine's loop would poll the
-     * transports at each pass, publish the wait and read the clock; its compiles, recompiled as the idle phases'
-     * branches come up, then no longer decide how soon such a wait sees the write.
-     */
-    private boolean reachedWhileSpinning() {
-        for (int i = 0; i < SPIN_POLLS; i++) {
-            Thread.onSpinWait();
-            if (reached()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Moves {@code cursor} past the members whose {@code field} has reached {@code target}; whether all have. Tested
-     * before the engine's wait (once, then while spinning), which most of a pair's waits then never enter: the
-     * first calls run it interpreted, and the engine's loop has its own compiles and traps.
+     * Moves {@code cursor} past the members whose {@code field} has reached {@code target}; whether all have. The
+     * engine tests it a few times before its wait loop, which most of a pair's waits then never enter.
      */
     private boolean reached() {
         int end = only < 0 ? slot.length : only + 1;

@@ -21,7 +21,7 @@ import java.util.function.LongSupplier;
  */
 public final class PollingIdleStrategy implements IdleStrategy {
     /** Spins between two looks at the clock. */
-    private static final int SPINS_PER_CLOCK_READ = 32;
+    static final int SPINS_PER_CLOCK_READ = 32;
     /** The longest park of every policy: how long a frame may wait in a ring for a rank that has gone idle. */
     static final long MAX_PARK_NANOS = 50_000;
     private static final long MIN_PARK_NANOS = 1_000;

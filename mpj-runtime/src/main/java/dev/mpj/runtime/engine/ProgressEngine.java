@@ -50,6 +50,8 @@ import java.util.function.BooleanSupplier;
 public final class ProgressEngine implements FrameSink, BlockingReceiver {
     /** A revocation's reason is cut to this, so it fits one shared-memory record. */
     private static final int MAX_REASON_BYTES = 2048;
+    /** Tests of a condition set by others, after the first, before its wait loop: the loop's spins per clock read. */
+    static final int POLLS_BEFORE_WAIT = PollingIdleStrategy.SPINS_PER_CLOCK_READ;
     private static final VarHandle WAITING_FOR;
 
     static {
@@ -564,16 +566,36 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      */
     public void await(BooleanSupplier done) {
         if (!done.getAsBoolean()) {
-            awaitPending(done);
+            awaitPending(done, 0);
+        }
+    }
+
+    /**
+     * Waits, as {@link #await} does, for a condition that another process or thread makes true by a store (a
+     * collective room's counters) rather than this rank's progress pass. Before the wait loop it tests the condition
+     * {@link #POLLS_BEFORE_WAIT} more times, a spin-wait hint between, with no pass, no clock read and no publishing
+     * of the wait: a peer a core away stores within that spin, and a pass at every test would read the rings for
+     * nothing. A receive's condition only a pass makes true, so {@link #await} makes one right after its first test.
+     */
+    public void awaitSetByOthers(BooleanSupplier done) {
+        if (!done.getAsBoolean()) {
+            awaitPending(done, POLLS_BEFORE_WAIT);
         }
     }
 
     /**
      * The wait loop of {@link #await}, apart from its first test: the JIT compiles this loop on its own (it runs
      * long in few calls), and the first test, inlined into each caller, speculates there on the caller's own
-     * condition class rather than here on whichever classes the job's first waits happened to pass.
+     * condition class rather than here on whichever classes the job's first waits happened to pass. The spin of a
+     * wait for others' stores is here too, out of the callers' compiles, which a collective inlines once per wait.
      */
-    private void awaitPending(BooleanSupplier done) {
+    private void awaitPending(BooleanSupplier done, int polls) {
+        for (int i = 0; i < polls; i++) {
+            Thread.onSpinWait();
+            if (holds(done)) {
+                return;
+            }
+        }
         EngineLock l = lock;
         boolean shared = l.sharedWhileIdle();
         IdleStrategy idle = idleStrategy();

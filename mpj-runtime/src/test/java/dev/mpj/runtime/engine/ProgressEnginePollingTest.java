@@ -53,6 +53,40 @@ class ProgressEnginePollingTest {
         assertEquals(8, r.byteCount());
     }
 
+    @Test
+    void aWaitForOthersStoreTestsItsConditionBeforeAnyPass() {
+        ProgressEngine engine = new ProgressEngine(0, Settings.defaults());
+        PolledRouter router = new PolledRouter(engine, 1);
+        engine.setRouter(router);
+        int[] tests = {0};
+        // true at the last test before the wait loop: a peer's store seen while spinning
+        engine.awaitSetByOthers(() -> ++tests[0] > ProgressEngine.POLLS_BEFORE_WAIT);
+        assertEquals(ProgressEngine.POLLS_BEFORE_WAIT + 1, tests[0]);
+        assertEquals(0, router.polls, "no pass read the rings");
+        assertEquals(0, engine.unexpectedCount(), "the peer's frame waits for its receive");
+    }
+
+    @Test
+    void aWaitForOthersStoreNotMetWhileSpinningEntersTheWaitLoop() {
+        ProgressEngine engine = new ProgressEngine(0, Settings.defaults());
+        PolledRouter router = new PolledRouter(engine, 3);
+        engine.setRouter(router);
+        // met only once a pass has delivered the frame: the wait loop's passes went on after the spin
+        engine.awaitSetByOthers(() -> engine.unexpectedCount() == 1);
+        assertEquals(3, router.polls);
+    }
+
+    @Test
+    void aPlainWaitMakesAPassAfterItsFirstTest() {
+        ProgressEngine engine = new ProgressEngine(0, Settings.defaults());
+        PolledRouter router = new PolledRouter(engine, 2);
+        engine.setRouter(router);
+        int[] tests = {0};
+        // a receive's condition, which only a pass makes true, is not spun on before the loop's first pass
+        engine.await(() -> ++tests[0] > 2);
+        assertEquals(1, router.polls);
+    }
+
     /** Delivers one eager frame from rank 1 on its {@code due}-th poll. */
     private static final class PolledRouter implements ProgressEngine.FrameRouter {
         private final ProgressEngine engine;
