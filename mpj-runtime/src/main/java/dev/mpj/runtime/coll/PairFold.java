@@ -29,16 +29,15 @@ import static dev.mpj.runtime.node.FoldRoom.WRITTEN_OFFSET;
  * {@link Allreduce#rabenseifner} at P = 2, so the results are bit-identical. A step moves up to {@link
  * dev.mpj.runtime.node.FoldRoom#CAPACITY} bytes of each half; steps are numbered by this member's {@code written}
  * counter, which only grows, so a communicator made again on the same context and members carries on. Waits go
- * through the engine's {@code await} (the transports polled, so a lost peer fails it), and end too when the
- * communicator's collectives are revoked. Used by one thread at a time, as a communicator's blocking collectives are.
+ * through the engine's {@code awaitSetByOthers} (a short spin on the room, then the transports polled, so a lost
+ * peer fails it), and end too when the communicator's collectives are revoked. Used by one thread at a time, as a
+ * communicator's blocking collectives are.
  */
 final class PairFold implements WaitCondition {
     /** The shortest vector that comes here: shorter ones go eagerly over point-to-point, without a handshake. */
     static final int MIN_BYTES = 128 * 1024;
     /** Bytes combined before they are copied into the slot: both passes then find them in the core's cache. */
     private static final int PIECE = 16 * 1024;
-    /** Polls of the room before a wait enters the engine's, as {@link NodeChannel} does. */
-    private static final int SPIN_POLLS = 32;
 
     private final UnsafeBuffer room;
     /** The room as a buffer the operands' packing and kernels address by absolute index. */
@@ -132,23 +131,10 @@ final class PairFold implements WaitCondition {
         this.field = field;
         this.target = target;
         this.revoked = null;
-        if (reached() || reachedWhileSpinning()) {
-            return;
-        }
-        engine.await(this);
+        engine.awaitSetByOthers(this);
         if (revoked != null) {
             throw revoked;
         }
-    }
-
-    private boolean reachedWhileSpinning() {
-        for (int i = 0; i < SPIN_POLLS; i++) {
-            Thread.onSpinWait();
-            if (reached()) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private boolean reached() {
