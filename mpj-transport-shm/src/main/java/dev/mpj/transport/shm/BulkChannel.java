@@ -1,5 +1,6 @@
 package dev.mpj.transport.shm;
 
+import dev.mpj.runtime.spi.FrameHeader;
 import org.agrona.concurrent.AtomicBuffer;
 
 import java.nio.ByteBuffer;
@@ -15,6 +16,8 @@ import java.nio.ByteOrder;
  *  64   consumed (long: end of the last frame the owner of the channel has read)
  *  128  frames, each header then payload, never wrapping past the end (a frame that would starts the next lap)
  * </pre>
+ * Each frame is placed so that its payload starts on a cache line: the copies in and out then move whole lines,
+ * and no store of the sender's copy splits a line.
  * A sender takes the channel with a compare-and-set of {@code owner} and holds it for one frame; a sender that
  * finds it taken writes through the ring instead. Each frame written is announced by a {@link RecordType#BULK}
  * record in the receiver's ring, so the receiver meets it in the ring's order. Frames are laid end to end by
@@ -31,12 +34,16 @@ final class BulkChannel {
     static final int NOTICE_LENGTH = Long.BYTES + Integer.BYTES;
     /** A channel smaller than this is not worth having: such rooms leave it out ({@link ShmLayout}). */
     static final int MIN_CAPACITY = 64 * 1024;
+    /** Payloads start at addresses that are multiples of this: a cache line. */
+    static final int PAYLOAD_ALIGNMENT = 64;
 
     private final AtomicBuffer buffer;
     private final int capacity;
     /** The frames' memory as a ByteBuffer, for frames the receiver's sink reads in place. */
     private final ByteBuffer inPlace;
     private final int inPlaceAdjustment;
+    /** The address of the frames' room plus a header, modulo {@link #PAYLOAD_ALIGNMENT}. */
+    private final int payloadSkew;
 
     /** @param buffer the channel's region: {@link #HEADER_LENGTH} bytes, then the frames' room */
     BulkChannel(AtomicBuffer buffer) {
@@ -47,6 +54,8 @@ final class BulkChannel {
         }
         this.inPlace = buffer.byteBuffer().duplicate().order(ByteOrder.LITTLE_ENDIAN);
         this.inPlaceAdjustment = buffer.wrapAdjustment() + HEADER_LENGTH;
+        this.payloadSkew = (int) (buffer.addressOffset() + HEADER_LENGTH + FrameHeader.LENGTH)
+                & (PAYLOAD_ALIGNMENT - 1);
     }
 
     /** Bytes of frames the channel holds at once. */
@@ -66,11 +75,25 @@ final class BulkChannel {
         buffer.putIntRelease(OWNER_OFFSET, 0);
     }
 
-    /** Where the next frame of {@code length} bytes goes: after the last one written, or at the next lap's start. */
+    /**
+     * Where the next frame of {@code length} bytes goes: after the last one written, or at the next lap's start, at
+     * the first place from there whose payload starts on a cache line.
+     */
     long placeOf(int length) {
         long at = buffer.getLong(WRITTEN_OFFSET);
         int offset = (int) (at % capacity);
-        return offset + length > capacity ? at + capacity - offset : at;
+        int start = alignedFrom(offset);
+        if (start + length > capacity) {
+            at += capacity - offset;
+            offset = 0;
+            start = alignedFrom(0);
+        }
+        return at + start - offset;
+    }
+
+    /** The first offset from {@code offset} at which a frame's payload starts on a cache line. */
+    private int alignedFrom(int offset) {
+        return offset + (-(payloadSkew + offset) & (PAYLOAD_ALIGNMENT - 1));
     }
 
     /** Whether the receiver has read far enough for a frame of {@code length} bytes at {@code position}. */

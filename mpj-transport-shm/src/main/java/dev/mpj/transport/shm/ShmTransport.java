@@ -60,7 +60,7 @@ public final class ShmTransport implements Transport {
      * it is free: shorter ones fit a small ring's records.
      */
     static final int BULK_MIN = 16 * 1024;
-    /** The longest range a bulk frame carries, so the receiver copies out while the sender still writes. */
+    /** The longest payload a bulk frame carries, so the receiver copies out while the sender still writes. */
     static final int BULK_PIECE = 256 * 1024;
 
     private int rank;
@@ -192,7 +192,7 @@ public final class ShmTransport implements Transport {
      * returns when all are announced, or when the peer is gone (the rest dropped).
      */
     private void writeBulk(RingBuffer ring, int local, BulkChannel channel, ByteBuffer header, ByteBuffer payload) {
-        int step = Math.min(BULK_PIECE, channel.capacity() / 4) - FrameHeader.LENGTH;
+        int step = pieceLength(channel);
         AtomicBuffer b = channel.buffer();
         for (int off = 0; off < payload.remaining(); off += step) {
             int n = Math.min(step, payload.remaining() - off);
@@ -216,6 +216,14 @@ public final class ShmTransport implements Transport {
             ring.buffer().putInt(record + Long.BYTES, length);
             ring.commit(record);
         }
+    }
+
+    /**
+     * The payload bytes of each bulk frame but a DATA frame's last: {@link #BULK_PIECE}, whole, so a frame of a power
+     * of two comes in equal pieces with no short one at its end; or less in a channel too small for four of them.
+     */
+    static int pieceLength(BulkChannel channel) {
+        return Math.min(BULK_PIECE, channel.capacity() / 4 - FrameHeader.LENGTH - BulkChannel.PAYLOAD_ALIGNMENT);
     }
 
     /** One record: the header (its arg advanced by {@code argDelta}) then {@code n} payload bytes from {@code from}. */

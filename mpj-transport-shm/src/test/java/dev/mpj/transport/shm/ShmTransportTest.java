@@ -1,6 +1,7 @@
 package dev.mpj.transport.shm;
 
 import dev.mpj.runtime.spi.FrameHeader;
+import org.agrona.BufferUtil;
 import org.agrona.concurrent.AtomicBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.RecordDescriptor;
@@ -129,16 +130,20 @@ class ShmTransportTest {
     private static final int LARGE_RING = 256 * 1024;
     private static final int LARGE_RING_CHANNEL = 192 * 1024;
     private static final int LARGE_RING_RECORD = LARGE_RING / 8;
+    /** The payload of each bulk frame of such a channel but a DATA frame's last. */
+    private static final int LARGE_RING_PIECE =
+            LARGE_RING_CHANNEL / 4 - FrameHeader.LENGTH - BulkChannel.PAYLOAD_ALIGNMENT;
 
     /**
-     * Payloads around a record (the longest that fits one, the shortest that does not), a channel range (a quarter
-     * of the channel, header included) and the channel's capacity: each arrives intact, byte for byte, and it is
-     * the channel that carries exactly those longer than a record.
+     * Payloads around a record (the longest that fits one, the shortest that does not), a channel range (one piece,
+     * and a quarter of the channel, header included), whole pieces and the channel's capacity: each arrives intact,
+     * byte for byte, and it is the channel that carries exactly those longer than a record.
      */
     @ParameterizedTest
     @ValueSource(ints = {LARGE_RING_RECORD - FrameHeader.LENGTH - 1, LARGE_RING_RECORD - FrameHeader.LENGTH,
-            LARGE_RING_RECORD - FrameHeader.LENGTH + 1, LARGE_RING_CHANNEL / 4 - FrameHeader.LENGTH - 1,
-            LARGE_RING_CHANNEL / 4 - FrameHeader.LENGTH, LARGE_RING_CHANNEL / 4 - FrameHeader.LENGTH + 1,
+            LARGE_RING_RECORD - FrameHeader.LENGTH + 1, LARGE_RING_PIECE - 1, LARGE_RING_PIECE, LARGE_RING_PIECE + 1,
+            LARGE_RING_CHANNEL / 4 - FrameHeader.LENGTH - 1, LARGE_RING_CHANNEL / 4 - FrameHeader.LENGTH,
+            LARGE_RING_CHANNEL / 4 - FrameHeader.LENGTH + 1, 3 * LARGE_RING_PIECE,
             LARGE_RING_CHANNEL / 2, LARGE_RING_CHANNEL - 1, LARGE_RING_CHANNEL, LARGE_RING_CHANNEL + 1,
             3 * LARGE_RING_CHANNEL + 7})
     void aDataFrameLongerThanARecordGoesThroughTheBulkChannelIntact(int length) throws Exception {
@@ -161,6 +166,49 @@ class ShmTransportTest {
             long written = node.layout().bulk(1).buffer().getLong(BulkChannel.WRITTEN_OFFSET);
             assertEquals(FrameHeader.LENGTH + length > LARGE_RING_RECORD, written >= 2L * length,
                     "through the channel exactly when longer than a record (written " + written + ")");
+        }
+    }
+
+    /**
+     * Frames of whole pieces, after one that is not, round the channel more than once: each arrives in pieces of
+     * {@link ShmTransport#BULK_PIECE}, every payload starting on a cache line of the channel and intact.
+     */
+    @Test
+    void bulkFramesComeInWholePiecesWithPayloadsOnCacheLines() throws Exception {
+        try (ShmNode node = ShmNode.create(dir, 2, 16 << 20)) { // the default room: rings and channels of 4 MiB
+            int channel = node.layout().bulk(1).capacity();
+            List<Integer> lengths = new ArrayList<>();
+            List<Long> misalignments = new ArrayList<>();
+            RecordingSink copied = new RecordingSink() {
+                @Override
+                public boolean onFrameInPlace(int peer, ByteBuffer frame) {
+                    int payload = frame.position() + FrameHeader.LENGTH;
+                    lengths.add(frame.limit() - payload);
+                    misalignments.add((BufferUtil.address(frame) + payload) % BulkChannel.PAYLOAD_ALIGNMENT);
+                    return false; // copied, so the contents are checked below
+                }
+            };
+            ShmTransport receiver = node.start(1, copied);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            int odd = 600_001; // longer than a record of the 4 MiB ring, so it too takes the channel
+            int whole = 4 * ShmTransport.BULK_PIECE;
+            int frames = 4;
+            long total = odd + (long) frames * whole;
+            Future<?> sent = CompletableFuture.runAsync(() -> {
+                sender.send(1, Frames.header(FrameHeader.DATA, 9, 0), Frames.payload(2, odd));
+                for (int i = 0; i < frames; i++) {
+                    long at = odd + (long) i * whole;
+                    sender.send(1, Frames.header(FrameHeader.DATA, 9, at), Frames.payload(2, whole, at));
+                }
+            });
+            pollUntil(receiver, () -> bytesIn(copied) == total);
+            sent.get(10, TimeUnit.SECONDS);
+            assertDataRanges(copied.frames(), 0, 2, 0, total);
+            assertTrue(node.layout().bulk(1).buffer().getLong(BulkChannel.WRITTEN_OFFSET) > channel, "past a lap");
+            List<Integer> wholeFrames = lengths.subList(lengths.size() - 4 * frames, lengths.size());
+            assertEquals(List.of(ShmTransport.BULK_PIECE), wholeFrames.stream().distinct().toList(),
+                    "four equal pieces each");
+            assertEquals(List.of(0L), misalignments.stream().distinct().toList(), "payloads on cache lines");
         }
     }
 
