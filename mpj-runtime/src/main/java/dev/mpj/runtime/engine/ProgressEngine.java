@@ -508,15 +508,11 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
                     from = memory.takeDirect(direct);
                 }
                 if (from < 0) {
-                    posted.park(op);
-                    drainInbox();
+                    postAndProgress(op, pending, !shared);
                 } else {
                     completeEager(op, direct.source(), direct.tag(), memory.memory(), from, direct.length());
                     returnCredit();
                 }
-            }
-            if (!shared && !op.complete) {
-                await(pending.condition(op, source, tag));
             }
         } finally {
             l.unlock();
@@ -525,6 +521,22 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
             await(pending.condition(op, source, tag));
         }
         return op;
+    }
+
+    /**
+     * A blocking receive's way when nothing has arrived for it to take at once: posts it, then, when {@code wait}
+     * (the lock held across the wait), waits for it through {@link #await}, whose loop makes the progress pass,
+     * else makes one pass. In a stream of receives it runs only when the direct take declines, and every branch on
+     * the way is one that run takes too, so a receiver that catches up with its sender and waits for the first
+     * time meets no branch its compiled receive has never seen taken (a trap, which throws that code away).
+     */
+    private void postAndProgress(ReceiveOperation op, PendingCall pending, boolean wait) {
+        posted.park(op);
+        if (wait) {
+            await(pending.condition(op, op.wantSource, op.wantTag));
+        } else {
+            drainInbox();
+        }
     }
 
     /**
