@@ -488,7 +488,8 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      * sink, posted queue): every method a woken receiver runs per message is one more root its JIT compiles, each
      * with what it calls inlined. That only when nothing could take the frame before it ({@link #nothingAhead}).
      * Else it posts the receive where an arriving message finds it without a bin ({@link PostedReceives#park}) and
-     * makes one progress pass, which handles the frame as any other; only if none matched does it wait. Below
+     * makes a progress pass, which handles the frame as any other, waiting until one matches ({@link
+     * #postAndProgress}). Below
      * {@code THREAD_MULTIPLE} the entry holds across the wait, as a wait's own does, so no other thread enters
      * between the post and the wait; under it the lock is let go first, as {@link #await} must hold it once.
      */
