@@ -534,7 +534,10 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     private void postAndProgress(ReceiveOperation op, PendingCall pending, boolean wait) {
         posted.park(op);
         if (wait) {
-            await(pending.condition(op, op.wantSource, op.wantTag));
+            // the operation is its own condition: a call of PendingCall's here, on the first declined take, made
+            // JDK 17's C2 inline this method's caller into Recv, which then compiled it again on its own as well
+            op.waitingCall = pending;
+            await(op);
         } else {
             drainInbox();
         }
