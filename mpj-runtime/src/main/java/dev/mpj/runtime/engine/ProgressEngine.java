@@ -490,7 +490,8 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      * sink, posted queue): every method a woken receiver runs per message is one more root its JIT compiles, each
      * with what it calls inlined. That only when nothing could take the frame before it ({@link #nothingAhead}).
      * Else it posts the receive where an arriving message finds it without a bin ({@link PostedReceives#park}) and
-     * makes one progress pass, which handles the frame as any other; only if none matched does it wait. Below
+     * makes a progress pass, which handles the frame as any other, waiting until one matches ({@link
+     * #postAndProgress}). Below
      * {@code THREAD_MULTIPLE} the entry holds across the wait, as a wait's own does, so no other thread enters
      * between the post and the wait; under it the lock is let go first, as {@link #await} must hold it once.
      */
@@ -510,15 +511,11 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
                     from = memory.takeDirect(direct);
                 }
                 if (from < 0) {
-                    posted.park(op);
-                    drainInbox();
+                    postAndProgress(op, pending, !shared);
                 } else {
                     completeEager(op, direct.source(), direct.tag(), memory.memory(), from, direct.length());
                     returnCredit();
                 }
-            }
-            if (!shared && !op.complete) {
-                await(pending.condition(op, source, tag));
             }
         } finally {
             l.unlock();
@@ -527,6 +524,25 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
             await(pending.condition(op, source, tag));
         }
         return op;
+    }
+
+    /**
+     * A blocking receive's way when nothing has arrived for it to take at once: posts it, then, when {@code wait}
+     * (the lock held across the wait), waits for it through {@link #await}, whose loop makes the progress pass,
+     * else makes one pass. In a stream of receives it runs only when the direct take declines, and every branch on
+     * the way is one that run takes too, so a receiver that catches up with its sender and waits for the first
+     * time meets no branch its compiled receive has never seen taken (a trap, which throws that code away).
+     */
+    private void postAndProgress(ReceiveOperation op, PendingCall pending, boolean wait) {
+        posted.park(op);
+        if (wait) {
+            // the operation is its own condition: a call of PendingCall's here, on the first declined take, made
+            // JDK 17's C2 inline this method's caller into Recv, which then compiled it again on its own as well
+            op.waitingCall = pending;
+            await(op);
+        } else {
+            drainInbox();
+        }
     }
 
     /**

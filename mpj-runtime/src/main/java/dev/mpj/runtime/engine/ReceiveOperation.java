@@ -2,12 +2,15 @@ package dev.mpj.runtime.engine;
 
 import dev.mpj.api.Arrival;
 import dev.mpj.api.MpiBackend;
+import dev.mpj.api.PendingCall;
+import dev.mpj.api.WaitCondition;
 import mpi.MPIException;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /** A posted receive: matched by (context, source, tag), filled eagerly or by rendezvous data chunks. */
-final class ReceiveOperation extends BaseOperation {
+final class ReceiveOperation extends BaseOperation implements WaitCondition {
     /** Runs up to this long are copied word by word: the bulk copy's checks cost more than copying a few words. */
     static final int SHORT_COPY = 64;
 
@@ -30,6 +33,12 @@ final class ReceiveOperation extends BaseOperation {
     MatchLink<ReceiveOperation> postedAt;
     /** The link it is posted with, made once: a reused operation reuses it too. */
     final MatchLink<ReceiveOperation> link = new MatchLink<>(this);
+    /**
+     * The blocking call that waits for it, when it is its own wait condition ({@link ProgressEngine#receiveAndWait}):
+     * asked for a description only by a wait report, so the engine's path names no {@code PendingCall} method
+     * (decision 0108).
+     */
+    PendingCall waitingCall;
 
     ReceiveOperation(ProgressEngine engine, long id, ByteBuffer room, int source, int tag, int context) {
         this.engine = engine;
@@ -130,6 +139,19 @@ final class ReceiveOperation extends BaseOperation {
         }
         for (; i < n; i++) {
             dst.put(to + i, src.get(from + i));
+        }
+    }
+
+    @Override
+    public boolean getAsBoolean() {
+        return complete;
+    }
+
+    @Override
+    public void describePending(List<String> entries) {
+        PendingCall call = waitingCall;
+        if (!complete && call != null) {
+            entries.add(call.describe(wantSource, wantTag));
         }
     }
 

@@ -17,8 +17,10 @@ public interface DirectSource {
     /**
      * The index in {@link #memory} of the payload of the next frame that has arrived, read past, when {@code
      * receive} accepts it ({@link DirectReceive#accepts}), which then holds its envelope and length; else -1, every
-     * frame left for {@link Transport#poll}. The payload is valid until the next call on this source or its
-     * transport. Called from the thread that drives MPI, as {@link Transport#poll} is.
+     * frame left for {@link Transport#poll}. A source may also leave a frame it would accept to the poll (the caller
+     * then takes its general path), as the shared-memory reader does where it gives room back. The payload is valid
+     * until the next call on this source or its transport. Called from the thread that drives MPI, as {@link
+     * Transport#poll} is.
      */
     int takeDirect(DirectReceive receive);
 }

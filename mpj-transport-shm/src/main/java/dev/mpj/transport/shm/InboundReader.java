@@ -133,23 +133,33 @@ final class InboundReader implements DirectSource {
      * no buffer moves over the frame. Any other record (a piece, a bulk notice, a record the general read reports as
      * malformed) and a frame not accepted stay for {@link #read}. The room read before goes back first, so the
      * payload stays until the next call. Returns -1 when called from the sink.
+     *
+     * <p>The take that gives room back (every {@value #COMMIT_BYTES} bytes) leaves its record for {@link #read},
+     * through the same test as an empty ring: a stream of blocking receives then sees -1 within its first thousands
+     * of messages, so the JIT compiles the engine's way on from -1 with the rest. A receiver woken into a full ring
+     * otherwise meets an empty ring only once it has caught up with its sender, long after its path was compiled,
+     * and a branch never taken before is a trap there that throws the compiled receive away.
      */
     @Override
     public int takeDirect(DirectReceive receive) {
         if (reading) {
             return -1;
         }
-        if (position - committed >= commitBytes) {
+        int due = commitBytes - 1 - (int) (position - committed); // negative once the room read is due back
+        if (due < 0) {
             commit();
         }
         position += paddingAt((int) position & mask);
         int index = (int) position & mask;
         int length = buffer.getIntVolatile(RecordDescriptor.lengthOffset(index));
+        if (((length - 1) | due) < 0) {
+            return -1; // an empty ring (length 0), or room just given back: one branch, seen taken early
+        }
         int type = buffer.getInt(RecordDescriptor.typeOffset(index));
         int sender = RecordType.sender(type);
         int frame = index + RecordDescriptor.HEADER_LENGTH;
         int payloadLength = length - RecordDescriptor.HEADER_LENGTH - FrameHeader.LENGTH;
-        if (length <= 0 || RecordType.piece(type) != RecordType.WHOLE || !RecordType.isValid(type)
+        if (RecordType.piece(type) != RecordType.WHOLE || !RecordType.isValid(type)
                 || locals.localRankOf(sender) < 0 || payloadLength < 0
                 || !receive.accepts(sender, buffer.getLong(frame + FrameHeader.KIND_OFFSET, ByteOrder.LITTLE_ENDIAN),
                 buffer.getLong(frame + FrameHeader.SOURCE_OFFSET, ByteOrder.LITTLE_ENDIAN), payloadLength)) {

@@ -1,5 +1,7 @@
 package dev.mpj.transport.shm;
 
+import dev.mpj.runtime.spi.DirectReceive;
+import dev.mpj.runtime.spi.DirectSource;
 import dev.mpj.runtime.spi.FrameHeader;
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.AtomicBuffer;
@@ -411,6 +413,49 @@ class ShmTransportTest {
             for (int i = 0; i < count; i++) {
                 assertEquals(i, (long) taken.get(i), "frame " + i);
             }
+        }
+    }
+
+    /**
+     * A direct take gives the room it has read back every {@link InboundReader#COMMIT_BYTES} (a quarter of a
+     * smaller ring) and leaves that record for the general read, the way it leaves an empty ring: the frames
+     * before it are taken directly, that one is read by the next poll, the ones after it directly again, all in
+     * the order sent.
+     */
+    @Test
+    void theDirectTakeLeavesTheRecordWhereItGivesRoomBackToTheNextPoll() throws Exception {
+        int commitBytes = Math.min(InboundReader.COMMIT_BYTES, RING / 4);
+        int before = (commitBytes + RECORD_OF_8 - 1) / RECORD_OF_8; // records read when the room is due back
+        try (ShmNode node = node(2)) {
+            ShmLayout layout = node.layout();
+            OneAtATimeSink polled = new OneAtATimeSink(frame -> frame.getLong(frame.position() + FrameHeader.LENGTH));
+            ShmTransport receiver = node.start(1, polled);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            DirectSource source = receiver.directSource();
+            DirectReceive receive = new DirectReceive();
+            receive.ask(7, 0, 1, 8);
+            assertEquals(-1, source.takeDirect(receive), "an empty ring");
+            ByteBuffer payload = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            for (long i = 0; i < before + 2; i++) {
+                sender.send(1, Frames.header(FrameHeader.EAGER, 1, 8), payload.putLong(0, i));
+            }
+            for (int i = 0; i < before; i++) {
+                int at = source.takeDirect(receive);
+                assertTrue(at >= 0, "frame " + i + " taken directly");
+                assertEquals(i, source.memory().getLong(at), "frame " + i);
+                assertEquals(0, layout.ring(1).consumerPosition(), "room not yet due back at frame " + i);
+            }
+            assertEquals(-1, source.takeDirect(receive), "the record where the room goes back is left");
+            assertEquals((long) before * RECORD_OF_8, layout.ring(1).consumerPosition(), "the room read went back");
+            assertEquals(1, receiver.poll());
+            assertEquals(List.of((long) before), polled.taken, "the record left goes to the next poll, in its turn");
+            int at = source.takeDirect(receive);
+            assertEquals(before + 1, source.memory().getLong(at), "the frame after it taken directly");
+            assertEquals(8, receive.length());
+            assertEquals(0, receive.source());
+            assertEquals(1, receive.tag());
+            assertEquals(-1, source.takeDirect(receive), "an empty ring again");
+            assertEquals(0, receiver.poll());
         }
     }
 
