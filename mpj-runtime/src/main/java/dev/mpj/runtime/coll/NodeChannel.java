@@ -1,6 +1,5 @@
 package dev.mpj.runtime.coll;
 
-import dev.mpj.api.WaitCondition;
 import dev.mpj.runtime.engine.ProgressEngine;
 import mpi.MPIException;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -28,18 +27,13 @@ import static dev.mpj.runtime.node.CollectiveRoom.WRITTEN_OFFSET;
  * so a write seldom waits and the members are coupled only by each call's own data. A member arrives at a call
  * only after it finished reading the one before, so another's {@code written} counter seen at call − 1 proves its
  * {@code read} at call − 2: a write right after a call whose data every member wrote reads no {@code read}
- * counter, which the others' finishing moves to their own caches at every call. Waits go through the engine's
- * wait for a condition others set ({@link ProgressEngine#awaitSetByOthers}: a few tests of the room, then its
- * adaptive spin, yield and park, with the transports polled so a lost peer fails the wait) and end too when the
- * communicator's collectives are revoked. Used by one thread at a time, as a communicator's blocking collectives are.
+ * counter, which the others' finishing moves to their own caches at every call. Waits are {@link RoomWait}'s.
  */
-final class NodeChannel implements WaitCondition {
+final class NodeChannel extends RoomWait {
     /** The owner word of a channel taken away after a failure: no identity equals it. */
     static final long RETIRED = -1;
 
     private final UnsafeBuffer room;
-    private final ProgressEngine engine;
-    private final int context;
     /** Each member's slot offset in the room, by communicator rank. */
     private final int[] slot;
     private final int me;
@@ -62,15 +56,13 @@ final class NodeChannel implements WaitCondition {
     private long target;
     private int cursor;
     private int only;
-    private MPIException revoked;
 
     NodeChannel(UnsafeBuffer room, ProgressEngine engine, int context, int owner, long identity,
                 int[] slotOffsets, int me) {
+        super(engine, context);
         this.room = room;
         this.owner = owner;
         this.identity = identity;
-        this.engine = engine;
-        this.context = context;
         this.slot = slotOffsets;
         this.me = me;
         this.written = room.getLongVolatile(slotOffsets[me] + WRITTEN_OFFSET);
@@ -95,10 +87,7 @@ final class NodeChannel implements WaitCondition {
      * communicator's collectives are revoked.
      */
     long nextCall() {
-        MPIException e = engine.revocationError(context);
-        if (e != null) {
-            throw e;
-        }
+        failIfRevoked();
         return written + 1;
     }
 
@@ -176,18 +165,15 @@ final class NodeChannel implements WaitCondition {
         this.target = target;
         this.only = only;
         this.cursor = only < 0 ? 0 : only;
-        this.revoked = null;
-        engine.awaitSetByOthers(this);
-        if (revoked != null) {
-            throw revoked;
-        }
+        awaitReached();
     }
 
     /**
      * Moves {@code cursor} past the members whose {@code field} has reached {@code target}; whether all have. The
      * engine tests it a few times before its wait loop, which most of a pair's waits then never enter.
      */
-    private boolean reached() {
+    @Override
+    boolean reached() {
         int end = only < 0 ? slot.length : only + 1;
         for (; cursor < end; cursor++) {
             if (cursor != me && !reachedBy(cursor)) {
@@ -211,18 +197,9 @@ final class NodeChannel implements WaitCondition {
     }
 
     @Override
-    public boolean getAsBoolean() {
-        if (reached()) {
-            return true;
-        }
-        revoked = engine.revocationError(context);
-        return revoked != null;
-    }
-
-    @Override
     public void describePending(List<String> entries) {
         int c = cursor;
-        entries.add("shared-memory collective (context " + context + ", call " + target + "): waiting for rank "
+        entries.add("shared-memory collective (context " + context() + ", call " + target + "): waiting for rank "
                 + (only < 0 ? c : only) + (field == WRITTEN_OFFSET ? " to arrive" : " to read the last call"));
     }
 }

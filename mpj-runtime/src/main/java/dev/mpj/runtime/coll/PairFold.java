@@ -1,7 +1,6 @@
 package dev.mpj.runtime.coll;
 
 import dev.mpj.api.ReductionOperands;
-import dev.mpj.api.WaitCondition;
 import dev.mpj.runtime.engine.ProgressEngine;
 import mpi.MPIException;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -28,12 +27,10 @@ import static dev.mpj.runtime.node.FoldRoom.WRITTEN_OFFSET;
  * <p>The halves and the operand order ({@code arriving op mine}, the arriving value the other member's) are those of
  * {@link Allreduce#rabenseifner} at P = 2, so the results are bit-identical. A step moves up to {@link
  * dev.mpj.runtime.node.FoldRoom#CAPACITY} bytes of each half; steps are numbered by this member's {@code written}
- * counter, which only grows, so a communicator made again on the same context and members carries on. Waits go
- * through the engine's {@code awaitSetByOthers} (a short spin on the room, then the transports polled, so a lost
- * peer fails it), and end too when the communicator's collectives are revoked. Used by one thread at a time, as a
- * communicator's blocking collectives are.
+ * counter, which only grows, so a communicator made again on the same context and members carries on. Waits are
+ * {@link RoomWait}'s.
  */
-final class PairFold implements WaitCondition {
+final class PairFold extends RoomWait {
     /** The shortest vector that comes here: shorter ones go eagerly over point-to-point, without a handshake. */
     static final int MIN_BYTES = 128 * 1024;
     /** Bytes combined before they are copied into the slot: both passes then find them in the core's cache. */
@@ -42,8 +39,6 @@ final class PairFold implements WaitCondition {
     private final UnsafeBuffer room;
     /** The room as a buffer the operands' packing and kernels address by absolute index. */
     private final ByteBuffer view;
-    private final ProgressEngine engine;
-    private final int context;
     private final int owner;
     private final long identity;
     private final int me;
@@ -54,14 +49,12 @@ final class PairFold implements WaitCondition {
     // the wait in progress: the other member's `field` must reach `target`
     private int field;
     private long target;
-    private MPIException revoked;
 
     PairFold(UnsafeBuffer room, ByteBuffer view, ProgressEngine engine, int context, int owner, long identity,
              int me, int mySlot, int theirSlot) {
+        super(engine, context);
         this.room = room;
         this.view = view;
-        this.engine = engine;
-        this.context = context;
         this.owner = owner;
         this.identity = identity;
         this.me = me;
@@ -112,10 +105,7 @@ final class PairFold implements WaitCondition {
 
     /** The number of the step this member starts now; fails at once once the collectives are revoked. */
     private long nextStep() {
-        MPIException e = engine.revocationError(context);
-        if (e != null) {
-            throw e;
-        }
+        failIfRevoked();
         return written + 1;
     }
 
@@ -130,31 +120,19 @@ final class PairFold implements WaitCondition {
     private void await(int field, long target) {
         this.field = field;
         this.target = target;
-        this.revoked = null;
-        engine.awaitSetByOthers(this);
-        if (revoked != null) {
-            throw revoked;
-        }
-    }
-
-    private boolean reached() {
-        return room.getLongVolatile(theirs + field) >= target;
+        awaitReached();
     }
 
     @Override
-    public boolean getAsBoolean() {
-        if (reached()) {
-            return true;
-        }
-        revoked = engine.revocationError(context);
-        return revoked != null;
+    boolean reached() {
+        return room.getLongVolatile(theirs + field) >= target;
     }
 
     @Override
     public void describePending(List<String> entries) {
         String what = field == WRITTEN_OFFSET ? "to write its operand" : field == FOLDED_OFFSET ? "to combine its half"
                 : "to land the last step";
-        entries.add("shared-memory allreduce (context " + context + ", step " + target + "): waiting for rank "
+        entries.add("shared-memory allreduce (context " + context() + ", step " + target + "): waiting for rank "
                 + (1 - me) + " " + what);
     }
 }
