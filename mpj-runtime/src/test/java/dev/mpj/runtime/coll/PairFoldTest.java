@@ -7,6 +7,7 @@ import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.FoldRoom;
 import dev.mpj.runtime.node.NodeMap;
+import mpi.MPI;
 import mpi.MPIException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -95,6 +96,7 @@ class PairFoldTest {
 
     @Test
     void aWaitForTheOtherMemberEndsWhenTheCollectivesAreRevoked() {
+        engines[0].setThreadLevel(MPI.THREAD_MULTIPLE); // the revocation comes from this thread while another waits
         PairFold alone = member(0, 3);
         CompletableFuture<?> call = CompletableFuture.runAsync(() -> alone.allreduce(
                 new PackedOperands(ORDERED, of(0, 4096, 1), zeros(4096)), 4));
