@@ -30,15 +30,11 @@ import static dev.mpj.runtime.node.CollectiveRoom.WRITTEN_OFFSET;
  * counter, which the others' finishing moves to their own caches at every call. Waits are {@link RoomWait}'s.
  */
 final class NodeChannel extends RoomWait {
-    /** The owner word of a channel taken away after a failure: no identity equals it. */
-    static final long RETIRED = -1;
-
     private final UnsafeBuffer room;
     /** Each member's slot offset in the room, by communicator rank. */
     private final int[] slot;
     private final int me;
-    private final int owner;
-    private final long identity;
+    private final RoomOwner owner;
     /**
      * This member's {@code written} counter, which only it writes, kept here so that starting a call reads no
      * shared memory: the room's read in compiled code was one more speculation on Agrona's accessors, whose
@@ -57,12 +53,10 @@ final class NodeChannel extends RoomWait {
     private int cursor;
     private int only;
 
-    NodeChannel(UnsafeBuffer room, ProgressEngine engine, int context, int owner, long identity,
-                int[] slotOffsets, int me) {
+    NodeChannel(UnsafeBuffer room, ProgressEngine engine, int context, RoomOwner owner, int[] slotOffsets, int me) {
         super(engine, context);
         this.room = room;
         this.owner = owner;
-        this.identity = identity;
         this.slot = slotOffsets;
         this.me = me;
         this.written = room.getLongVolatile(slotOffsets[me] + WRITTEN_OFFSET);
@@ -71,7 +65,7 @@ final class NodeChannel extends RoomWait {
 
     /** Whether the channel is still this communicator's: a failed collective takes it away for good. */
     boolean usable() {
-        return room.getLongVolatile(owner) == identity;
+        return owner.held();
     }
 
     int size() {

@@ -39,8 +39,7 @@ final class PairFold extends RoomWait {
     private final UnsafeBuffer room;
     /** The room as a buffer the operands' packing and kernels address by absolute index. */
     private final ByteBuffer view;
-    private final int owner;
-    private final long identity;
+    private final RoomOwner owner;
     private final int me;
     private final int mine;
     private final int theirs;
@@ -50,13 +49,12 @@ final class PairFold extends RoomWait {
     private int field;
     private long target;
 
-    PairFold(UnsafeBuffer room, ByteBuffer view, ProgressEngine engine, int context, int owner, long identity,
-             int me, int mySlot, int theirSlot) {
+    PairFold(UnsafeBuffer room, ByteBuffer view, ProgressEngine engine, int context, RoomOwner owner, int me,
+             int mySlot, int theirSlot) {
         super(engine, context);
         this.room = room;
         this.view = view;
         this.owner = owner;
-        this.identity = identity;
         this.me = me;
         this.mine = mySlot;
         this.theirs = theirSlot;
@@ -65,7 +63,7 @@ final class PairFold extends RoomWait {
 
     /** Whether the room is still this communicator's: a failed collective takes it away for good. */
     boolean usable() {
-        return room.getLongVolatile(owner) == identity;
+        return owner.held();
     }
 
     /** {@code operands}' result becomes the sum (or other operation) of both members' operands. */

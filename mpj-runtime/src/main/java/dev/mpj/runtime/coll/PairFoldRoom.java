@@ -39,14 +39,14 @@ public final class PairFoldRoom {
         if (!fits(comm)) {
             return null;
         }
-        long identity = SharedMemoryCollectives.identity(comm);
-        if (!room.compareAndSetLong(OWNER_OFFSET, 0, identity) && room.getLongVolatile(OWNER_OFFSET) != identity) {
+        RoomOwner owner = new RoomOwner(room, OWNER_OFFSET, comm);
+        if (!owner.claim()) {
             return null;
         }
         int[] world = comm.worldRanks();
         int me = comm.rank();
-        return new PairFold(room, view, engine, comm.collectiveContext(), OWNER_OFFSET, identity, me,
-                slot(world[me]), slot(world[1 - me]));
+        return new PairFold(room, view, engine, comm.collectiveContext(), owner, me, slot(world[me]),
+                slot(world[1 - me]));
     }
 
     /** Allreduces that ran here so far (for tests and diagnostics). */
@@ -62,7 +62,7 @@ public final class PairFoldRoom {
     /** Takes the room away for good from {@code comm} after one of its collectives failed: the counters may differ. */
     void retire(CommSpec comm) {
         if (fits(comm)) {
-            room.compareAndSetLong(OWNER_OFFSET, SharedMemoryCollectives.identity(comm), NodeChannel.RETIRED);
+            new RoomOwner(room, OWNER_OFFSET, comm).retire();
         }
     }
 

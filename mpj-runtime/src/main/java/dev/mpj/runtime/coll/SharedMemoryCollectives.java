@@ -8,7 +8,6 @@ import dev.mpj.runtime.node.NodeMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static dev.mpj.runtime.node.CollectiveRoom.OWNER_OFFSET;
@@ -62,9 +61,8 @@ public final class SharedMemoryCollectives {
             return NONE;
         }
         int base = channelOffset(comm);
-        long identity = identity(comm);
-        int owner = base + OWNER_OFFSET;
-        if (!room.compareAndSetLong(owner, 0, identity) && room.getLongVolatile(owner) != identity) {
+        RoomOwner owner = new RoomOwner(room, base + OWNER_OFFSET, comm);
+        if (!owner.claim()) {
             return NONE;
         }
         int[] world = comm.worldRanks();
@@ -73,7 +71,7 @@ public final class SharedMemoryCollectives {
         for (int i = 0; i < world.length; i++) {
             slots[i] = base + Math.toIntExact(CollectiveRoom.slotOffset(localSize, 0, nodeMap.localRank(world[i])));
         }
-        return new NodeChannel(room, engine, comm.collectiveContext(), owner, identity, slots, comm.rank());
+        return new NodeChannel(room, engine, comm.collectiveContext(), owner, slots, comm.rank());
     }
 
     /**
@@ -83,10 +81,7 @@ public final class SharedMemoryCollectives {
      */
     void retire(CommSpec comm) {
         if (withinNode(comm)) {
-            int owner = channelOffset(comm) + OWNER_OFFSET;
-            if (!room.compareAndSetLong(owner, 0, NodeChannel.RETIRED)) {
-                room.compareAndSetLong(owner, identity(comm), NodeChannel.RETIRED);
-            }
+            new RoomOwner(room, channelOffset(comm) + OWNER_OFFSET, comm).retireEvenIfFree();
         }
     }
 
@@ -99,11 +94,6 @@ public final class SharedMemoryCollectives {
     private int channelOffset(CommSpec comm) {
         int channel = Math.floorMod(comm.collectiveContext() >> 1, CollectiveRoom.CHANNELS);
         return Math.toIntExact(channel * CollectiveRoom.channelLength(nodeMap.localSize(node)));
-    }
-
-    /** The context and the members: never 0 (free) nor {@link NodeChannel#RETIRED}. */
-    static long identity(CommSpec comm) {
-        return ((long) (comm.collectiveContext() + 1) << 32) | (Arrays.hashCode(comm.worldRanks()) & 0xffffffffL);
     }
 
     void barrier(NodeChannel ch) {

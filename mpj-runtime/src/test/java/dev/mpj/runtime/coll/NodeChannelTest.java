@@ -30,7 +30,7 @@ class NodeChannelTest {
         for (int i = 0; i < MEMBERS; i++) {
             slots[i] = Math.toIntExact(CollectiveRoom.slotOffset(MEMBERS, 0, i));
         }
-        return new NodeChannel(room, engine, 2, CollectiveRoom.OWNER_OFFSET, 7, slots, me);
+        return new NodeChannel(room, engine, 2, new RoomOwner(room, CollectiveRoom.OWNER_OFFSET, 7), slots, me);
     }
 
     @Test
