@@ -21,6 +21,7 @@ public final class MpjRun {
     }
 
     public static void main(String[] args) {
+        LauncherWarmUp.start();
         LauncherExit.handleSignals();
         LauncherExit.exit(run(List.of(args), System.out, System.err));
     }
