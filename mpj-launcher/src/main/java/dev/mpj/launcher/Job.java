@@ -27,6 +27,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -133,7 +135,7 @@ public final class Job {
      */
     private static SignalHandler answerReportSignal(Job job) {
         try {
-            return Signal.handle(new Signal(WaitReports.SIGNAL), signal -> job.events.add(new ReportRequested()));
+            return Signal.handle(new Signal(WaitReports.SIGNAL), new RequestReports(job));
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             return null;
         }
@@ -153,7 +155,7 @@ public final class Job {
         PmiServer server = withAgents ? null
                 : new PmiServer(options.mapping(), kvsName, secret, Duration.ofSeconds(settings.initTimeoutSeconds()),
                         new EventQueueListener());
-        Thread stopOnShutdown = new Thread(this::stopOnShutdown, "mpjrun-shutdown");
+        Thread stopOnShutdown = new Thread(new StopOnShutdown(), "mpjrun-shutdown");
         try {
             RankCommand command;
             String classPath = System.getProperty("java.class.path");
@@ -221,8 +223,8 @@ public final class Job {
         // with agents, the root starts the first node's ranks (the first block), the agents the others
         int local = rootAgent == null ? n : options.mapping().localSize(0);
         Process[] started = new Process[local];
-        IOException failure = ParallelStarts.start(rank -> processBuilder(command, rank), rank -> "rank " + rank,
-                started, "mpjrun-spawn-");
+        IOException failure = ParallelStarts.start(new RankBuilders(command), new RankNames(), started,
+                "mpjrun-spawn-");
         for (int rank = 0; rank < local; rank++) {
             if (started[rank] != null) {
                 ranks.add(new RankProcess(rank, started[rank]));
@@ -248,7 +250,7 @@ public final class Job {
             }
             r.addForwarder(OutputForwarder.start(r.process.getErrorStream(), err, prefix, "mpjrun-err-" + rank,
                     r.traces, r.reportLines));
-            r.process.onExit().thenAccept(p -> events.add(new Exited(rank, p.exitValue())));
+            r.process.onExit().thenAccept(new ReportExit(rank));
         }
     }
 
@@ -328,6 +330,69 @@ public final class Job {
             }
         }
         return pb;
+    }
+
+    /*
+     * The callbacks the launcher makes on its way to the ranks' start are named classes, not lambdas: each lambda's
+     * first use links a call site through the JDK's method-handle machinery, in the launcher's interpreted code.
+     */
+
+    /** Each rank's process builder, for {@link ParallelStarts}. */
+    private final class RankBuilders implements IntFunction<ProcessBuilder> {
+        private final RankCommand command;
+
+        RankBuilders(RankCommand command) {
+            this.command = command;
+        }
+
+        @Override
+        public ProcessBuilder apply(int rank) {
+            return processBuilder(command, rank);
+        }
+    }
+
+    /** How a start failure names the rank. */
+    private static final class RankNames implements IntFunction<String> {
+        @Override
+        public String apply(int rank) {
+            return "rank " + rank;
+        }
+    }
+
+    /** {@link WaitReports#SIGNAL}: asks the ranks where they wait, through the job's events. */
+    private static final class RequestReports implements SignalHandler {
+        private final Job job;
+
+        RequestReports(Job job) {
+            this.job = job;
+        }
+
+        @Override
+        public void handle(Signal signal) {
+            job.events.add(new ReportRequested());
+        }
+    }
+
+    /** A rank's exit, as an event. */
+    private final class ReportExit implements Consumer<Process> {
+        private final int rank;
+
+        ReportExit(int rank) {
+            this.rank = rank;
+        }
+
+        @Override
+        public void accept(Process p) {
+            events.add(new Exited(rank, p.exitValue()));
+        }
+    }
+
+    /** The shutdown hook's work. */
+    private final class StopOnShutdown implements Runnable {
+        @Override
+        public void run() {
+            stopOnShutdown();
+        }
     }
 
     /** Takes events until every rank has exited or the job fails; returns the job's exit code. */
@@ -570,12 +635,19 @@ public final class Job {
      * {@value #FAILURE_LOG_VARIABLE} if set. Called once every forwarder has ended.
      */
     private void reportTraces() {
-        List<RankProcess> traced = ranks.stream().filter(r -> !r.traces.isEmpty()).toList();
+        List<RankProcess> traced = new ArrayList<>();
+        for (RankProcess r : ranks) {
+            if (!r.traces.isEmpty()) {
+                traced.add(r);
+            }
+        }
         if (traced.isEmpty()) {
             return;
         }
         if (!failed) {
-            traced.forEach(r -> err.print(r.traces.text()));
+            for (RankProcess r : traced) {
+                err.print(r.traces.text());
+            }
             return;
         }
         Path log = writeFailureLog(traced);

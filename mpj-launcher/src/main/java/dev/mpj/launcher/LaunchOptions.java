@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 
 /**
  * What {@code mpjrun} was asked to run.
@@ -43,10 +42,6 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
 
     /** Environment variable whose whitespace-separated words are added to every rank's JVM command line. */
     public static final String JVM_OPTS_VARIABLE = "MPJ_JVM_OPTS";
-
-    private static final Pattern CLASS_NAME =
-            Pattern.compile("\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*"
-                    + "(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
 
     public LaunchOptions {
         if (processes < 1) {
@@ -149,9 +144,44 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
         throw new UsageException("no program given: name a sample, a main class or -jar app.jar");
     }
 
-    /** Whether {@code s} is a syntactically valid fully qualified Java class name. */
+    /**
+     * Whether {@code s} is a syntactically valid fully qualified Java class name: identifiers joined by dots. Checked
+     * by hand, as the launcher's path to the ranks' start links no lambda (a regular expression's character classes
+     * are lambdas).
+     */
     static boolean isClassName(String s) {
-        return CLASS_NAME.matcher(s).matches();
+        boolean atIdentifierStart = true;
+        for (int i = 0; i < s.length(); i += Character.charCount(s.codePointAt(i))) {
+            int c = s.codePointAt(i);
+            boolean valid = atIdentifierStart ? Character.isJavaIdentifierStart(c)
+                    : c == '.' || Character.isJavaIdentifierPart(c);
+            if (!valid) {
+                return false;
+            }
+            atIdentifierStart = c == '.';
+        }
+        return !atIdentifierStart;
+    }
+
+    /** The whitespace-separated words of {@code text} (as {@code split("\\s+")}, without a regular expression). */
+    static List<String> words(String text) {
+        List<String> words = new ArrayList<>();
+        int start = -1;
+        for (int i = 0; i <= text.length(); i++) {
+            boolean space = i == text.length() || isWhitespace(text.charAt(i));
+            if (space && start >= 0) {
+                words.add(text.substring(start, i));
+                start = -1;
+            } else if (!space && start < 0) {
+                start = i;
+            }
+        }
+        return words;
+    }
+
+    /** The characters of the regular expression {@code \\s}. */
+    private static boolean isWhitespace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
     /** Where the ranks live: {@code fakeNodes} blocks, or one node. */
@@ -165,7 +195,12 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
     }
 
     private static boolean spansMachines(List<HostList.Host> hosts) {
-        return hosts.stream().anyMatch(h -> !HostList.isThisMachine(h.name()));
+        for (HostList.Host h : hosts) {
+            if (!HostList.isThisMachine(h.name())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public boolean hasTimeout() {
@@ -213,7 +248,7 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
             List<String> jvmOptions = new ArrayList<>();
             String fromEnv = environment.get(JVM_OPTS_VARIABLE);
             if (fromEnv != null && !fromEnv.isBlank()) {
-                jvmOptions.addAll(List.of(fromEnv.trim().split("\\s+")));
+                jvmOptions.addAll(words(fromEnv));
             }
             return new LaunchOptions(processes, classPath, pretendNodes(), env, prefix, timeout, mainClass, jar,
                     arguments, jvmOptions, workingDirectory, oversubscribe, device, ranksPerNode, hosts, launcher,

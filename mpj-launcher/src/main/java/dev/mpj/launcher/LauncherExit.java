@@ -1,6 +1,7 @@
 package dev.mpj.launcher;
 
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * How {@code mpjrun}'s JVM ends: with one status, decided once. SIGINT ends it with 130 and SIGTERM with 143, as
@@ -19,7 +20,7 @@ final class LauncherExit {
     static void handleSignals() {
         for (String name : new String[] {"INT", "TERM"}) {
             try {
-                Signal.handle(new Signal(name), signal -> exit(128 + signal.getNumber()));
+                Signal.handle(new Signal(name), new ExitOnSignal());
             } catch (IllegalArgumentException | UnsupportedOperationException e) {
                 // the JVM keeps this signal to itself: its default ends the launcher with the same status
             }
@@ -32,5 +33,13 @@ final class LauncherExit {
      */
     static synchronized void exit(int status) {
         System.exit(status);
+    }
+
+    /** Ends the JVM as a shell reports the signal; a class, not a lambda, as none is linked before the ranks start. */
+    private static final class ExitOnSignal implements SignalHandler {
+        @Override
+        public void handle(Signal signal) {
+            exit(128 + signal.getNumber());
+        }
     }
 }

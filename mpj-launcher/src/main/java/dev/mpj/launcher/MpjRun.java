@@ -21,6 +21,7 @@ public final class MpjRun {
     }
 
     public static void main(String[] args) {
+        LauncherWarmUp.start();
         LauncherExit.handleSignals();
         LauncherExit.exit(run(List.of(args), System.out, System.err));
     }
@@ -66,7 +67,10 @@ public final class MpjRun {
             err.println("mpjrun: -dev " + options.device() + " ignored: mpj chooses its transports itself "
                     + "(shared memory within a node, TCP between nodes; see the setting mpj.transports)");
         }
-        oversubscriptionWarning(options, Runtime.getRuntime().availableProcessors()).ifPresent(err::println);
+        Optional<String> warning = oversubscriptionWarning(options, Runtime.getRuntime().availableProcessors());
+        if (warning.isPresent()) {
+            err.println(warning.get());
+        }
         String classPath = System.getProperty("java.class.path");
         RankJvmFlags archive = ClassDataArchive.rankFlags(classPath, options.jvmOptions(), environment, err);
         int status = Job.runOnConsole(options, archive);

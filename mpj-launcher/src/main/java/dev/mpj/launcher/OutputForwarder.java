@@ -103,7 +103,9 @@ final class OutputForwarder implements Runnable {
     }
 
     private static boolean isReportLine(ByteArrayOutputStream line) {
-        return WaitReport.LINE.matcher(line.toString(StandardCharsets.UTF_8).strip()).matches();
+        String text = line.toString(StandardCharsets.UTF_8).strip();
+        // the prefix first: most lines are the program's, and they need no regular expression compiled
+        return text.startsWith("rank ") && WaitReport.LINE.matcher(text).matches();
     }
 
     private void startLine(ByteArrayOutputStream batch) {

@@ -27,16 +27,7 @@ final class ParallelStarts {
         Thread[] starters = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             int first = t;
-            starters[t] = new Thread(() -> {
-                for (int i = first; i < started.length; i += threads) {
-                    try {
-                        started[i] = builders.apply(i).start();
-                    } catch (IOException e) {
-                        failures[first] = new IOException("cannot start " + what.apply(i) + ": " + e.getMessage(), e);
-                        return;
-                    }
-                }
-            }, threadName + t);
+            starters[t] = new Thread(new Starter(builders, what, started, failures, first, threads), threadName + t);
             starters[t].start();
         }
         IOException failure = null;
@@ -52,5 +43,24 @@ final class ParallelStarts {
             }
         }
         return failure;
+    }
+
+    /**
+     * Thread {@code first}'s share of the batch: indexes i ≡ first (mod threads). A class, not a lambda: the threads
+     * would link the lambda's call site all at once, and each may spin its own class.
+     */
+    private record Starter(IntFunction<ProcessBuilder> builders, IntFunction<String> what, Process[] started,
+                           IOException[] failures, int first, int threads) implements Runnable {
+        @Override
+        public void run() {
+            for (int i = first; i < started.length; i += threads) {
+                try {
+                    started[i] = builders.apply(i).start();
+                } catch (IOException e) {
+                    failures[first] = new IOException("cannot start " + what.apply(i) + ": " + e.getMessage(), e);
+                    return;
+                }
+            }
+        }
     }
 }

@@ -2,7 +2,7 @@ package dev.mpj.launcher;
 
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
+import java.util.Set;
 
 /**
  * The garbage collector of the rank JVMs ({@code docs/decisions/0042-ranks-run-the-parallel-collector.md}): the
@@ -18,8 +18,9 @@ final class RankCollector {
     static final String DEFAULT = "-XX:+UseParallelGC";
     /** The flag the rank of a job of one gets when the user names no collector. */
     static final String ALONE = "-XX:+UseG1GC";
-    private static final Pattern COLLECTOR_FLAG =
-            Pattern.compile("-XX:[+-]Use(Serial|Parallel|ParallelOld|G1|Z|Shenandoah|Epsilon|ConcMarkSweep)GC");
+    /** The collectors a {@code -XX:+Use…GC} flag may name. */
+    private static final Set<String> COLLECTORS =
+            Set.of("Serial", "Parallel", "ParallelOld", "G1", "Z", "Shenandoah", "Epsilon", "ConcMarkSweep");
 
     private RankCollector() {
     }
@@ -39,9 +40,23 @@ final class RankCollector {
     /** As {@link #flags(int, List, Map)}, for ranks that run Java {@code javaFeatureVersion}. */
     static List<String> flags(int jobSize, int javaFeatureVersion, List<String> jvmOptions,
                               Map<String, String> environment) {
-        if (UserJvmFlags.name(COLLECTOR_FLAG, jvmOptions, environment)) {
-            return List.of();
+        for (String word : UserJvmFlags.words(jvmOptions, environment)) {
+            if (namesCollector(word)) {
+                return List.of();
+            }
         }
         return List.of(jobSize == 1 && javaFeatureVersion <= LAST_JAVA_ARCHIVING_HEAP_FOR_G1_ONLY ? ALONE : DEFAULT);
+    }
+
+    /**
+     * Whether {@code flag} is {@code -XX:+Use<collector>GC} or {@code -XX:-Use<collector>GC}; compared as strings, as
+     * the launcher's path to the ranks' start links no lambda (a regular expression's character classes are lambdas).
+     */
+    static boolean namesCollector(String flag) {
+        String prefix = "-XX:+Use";
+        String suffix = "GC";
+        boolean switchFlag = flag.startsWith(prefix) || flag.startsWith("-XX:-Use");
+        return switchFlag && flag.endsWith(suffix) && flag.length() >= prefix.length() + suffix.length()
+                && COLLECTORS.contains(flag.substring(prefix.length(), flag.length() - suffix.length()));
     }
 }

@@ -123,7 +123,7 @@ public final class RankCommand {
         }
         classPath.add(options.classPath());
         classPath.addAll(launcher.others());
-        classPath.removeIf(String::isEmpty);
+        classPath.removeAll(List.of(""));
         if (options.workingDirectory() != null) { // relative entries name places seen from the launcher
             classPath.replaceAll(RankCommand::absolute);
         }
@@ -222,7 +222,9 @@ public final class RankCommand {
     ProcessBuilder processBuilder(int rank) {
         ProcessBuilder pb = new ProcessBuilder(commandLine(rank));
         Map<String, String> env = pb.environment();
-        ENCLOSING_PMI_VARIABLES.forEach(env::remove);
+        for (String variable : ENCLOSING_PMI_VARIABLES) {
+            env.remove(variable);
+        }
         env.putAll(variables(rank));
         if (workingDirectory != null) {
             pb.directory(new File(workingDirectory));
@@ -253,7 +255,7 @@ public final class RankCommand {
                 }
             }
         }
-        try (URLClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), null)) {
+        try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), null)) {
             if (loader.findResource(mainClass.replace('.', '/') + ".class") == null) {
                 throw new UsageException("no class " + mainClass + " on the class path"
                         + " (neither a sample name nor a class: see mpjrun --help; add your classes with -cp)");

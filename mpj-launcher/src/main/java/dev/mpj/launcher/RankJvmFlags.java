@@ -10,7 +10,7 @@ import java.util.List;
 @FunctionalInterface
 public interface RankJvmFlags {
     /** No extra flags for any rank. */
-    RankJvmFlags NONE = rank -> List.of();
+    RankJvmFlags NONE = new FirstAndOthers(List.of(), List.of());
 
     List<String> of(int rank);
 

@@ -1,8 +1,8 @@
 package dev.mpj.launcher;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * Whether the user's own JVM flags already choose something mpjrun would otherwise choose for the ranks: the flags
@@ -16,21 +16,17 @@ final class UserJvmFlags {
     }
 
     /**
-     * Whether one of {@code jvmOptions} (from {@code MPJ_JVM_OPTS}) is a flag {@code flag} matches, or one of
-     * {@link #JAVA_VARIABLES} in {@code environment} (what the ranks inherit) holds one.
+     * The words of {@code jvmOptions} (from {@code MPJ_JVM_OPTS}) and of {@link #JAVA_VARIABLES} in
+     * {@code environment} (what the ranks inherit): the flags the user gives the ranks.
      */
-    static boolean name(Pattern flag, List<String> jvmOptions, Map<String, String> environment) {
-        for (String option : jvmOptions) {
-            if (flag.matcher(option).matches()) {
-                return true;
-            }
-        }
+    static List<String> words(List<String> jvmOptions, Map<String, String> environment) {
+        List<String> words = new ArrayList<>(jvmOptions);
         for (String variable : JAVA_VARIABLES) {
             String value = environment.get(variable);
-            if (value != null && flag.matcher(value).find()) {
-                return true;
+            if (value != null) {
+                words.addAll(LaunchOptions.words(value));
             }
         }
-        return false;
+        return words;
     }
 }

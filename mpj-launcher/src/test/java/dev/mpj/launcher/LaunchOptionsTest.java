@@ -91,6 +91,23 @@ class LaunchOptionsTest {
     }
 
     @Test
+    void mpjJvmOptsSplitsAtEveryKindOfWhitespace() {
+        assertEquals(List.of("-Xmx64m", "-Dx=y", "-ea"), LaunchOptions.words("\t-Xmx64m\n\r-Dx=y\f\u000B -ea\n"));
+        assertEquals(List.of(), LaunchOptions.words(" \t "));
+        assertEquals(List.of("one"), LaunchOptions.words("one"));
+    }
+
+    @Test
+    void classNamesAreDottedJavaIdentifiers() {
+        for (String name : new String[]{"Main", "org.example.Main", "a.b$C", "_x.\u00e9t\u00e9", "p.\ud835\udc9c"}) {
+            assertTrue(LaunchOptions.isClassName(name), name);
+        }
+        for (String name : new String[]{"", ".Main", "Main.", "a..b", "my-app", "1a.B", "a.1b", "a b", "a.b/C"}) {
+            assertFalse(LaunchOptions.isClassName(name), name);
+        }
+    }
+
+    @Test
     void wrongCommandLinesAreRefusedWithAClearMessage() {
         assertUsageError("missing -np", "Main");
         assertUsageError("-np needs a positive whole number, not '0'", "-np", "0", "Main");

@@ -46,6 +46,18 @@ class RankCommandTest {
     }
 
     @Test
+    void onlyAnOnOrOffFlagOfAKnownCollectorNamesOne() {
+        for (String flag : new String[]{"-XX:+UseG1GC", "-XX:-UseParallelGC", "-XX:+UseParallelOldGC", "-XX:+UseZGC",
+                "-XX:+UseShenandoahGC", "-XX:+UseEpsilonGC", "-XX:+UseConcMarkSweepGC", "-XX:+UseSerialGC"}) {
+            assertTrue(RankCollector.namesCollector(flag), flag);
+        }
+        for (String flag : new String[]{"-XX:+UseGCOverheadLimit", "-XX:+UseFooGC", "-XX:UseG1GC", "-XX:+UseGC",
+                "-XX:+UseG1GCx", "x-XX:+UseG1GC", "-XX:+UseG1", "-Xmx64m"}) {
+            assertFalse(RankCollector.namesCollector(flag), flag);
+        }
+    }
+
+    @Test
     void theRankOfAJobOfOneGetsG1OnJava17UnlessTheUserNamesACollector() throws UsageException {
         assertEquals(List.of("-XX:+UseG1GC"), RankCollector.flags(1, 17, List.of("-Xmx64m"), Map.of()));
         assertEquals(List.of("-XX:+UseParallelGC"), RankCollector.flags(1, 25, List.of("-Xmx64m"), Map.of()),

@@ -101,7 +101,9 @@ final class ConnectionGate {
             long millis = limits.identifyTimeout().toMillis();
             c.reject("did not identify itself within " + (millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms"));
         }
-        log.due(nowNanos, false).forEach(listener::connectionsRejected);
+        for (String summary : log.due(nowNanos, false)) {
+            listener.connectionsRejected(summary);
+        }
         return Math.min(next, log.nanosToNextSummary(nowNanos));
     }
 

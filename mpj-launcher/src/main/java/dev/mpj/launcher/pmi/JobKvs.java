@@ -90,6 +90,8 @@ final class JobKvs {
 
     /** {@code c} closed: its waiting gets are dropped. */
     void forget(PmiClientConnection c) {
-        nodeAttributeWaiters.values().forEach(waiters -> waiters.removeIf(w -> w.connection() == c));
+        for (List<NodeAttributeWaiter> waiters : nodeAttributeWaiters.values()) {
+            waiters.removeIf(w -> w.connection() == c);
+        }
     }
 }

@@ -40,6 +40,24 @@ final class PmiSelectorLoop {
         SocketChannel accept(ServerSocketChannel acceptor) throws IOException;
     }
 
+    /** {@link ServerSocketChannel#accept}, as a class: the launcher links no lambda before the ranks start. */
+    static final Accepting ACCEPT = new AcceptEach();
+
+    private static final class AcceptEach implements Accepting {
+        @Override
+        public SocketChannel accept(ServerSocketChannel acceptor) throws IOException {
+            return acceptor.accept();
+        }
+    }
+
+    /** The loop's thread. */
+    private final class Serve implements Runnable {
+        @Override
+        public void run() {
+            serve();
+        }
+    }
+
     static final long FIRST_ACCEPT_PAUSE_MILLIS = 50;
     static final long LAST_ACCEPT_PAUSE_MILLIS = 1000;
 
@@ -63,7 +81,7 @@ final class PmiSelectorLoop {
         this.acceptKey = acceptKey;
         this.handler = handler;
         this.accepting = accepting;
-        this.thread = new Thread(this::serve, "mpjrun-pmi-server");
+        this.thread = new Thread(new Serve(), "mpjrun-pmi-server");
         thread.setDaemon(true);
     }
 

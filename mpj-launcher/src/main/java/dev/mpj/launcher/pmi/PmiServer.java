@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -126,7 +125,7 @@ public final class PmiServer implements AutoCloseable {
 
     private PmiServer(ProcessMapping mapping, String kvsName, String secret, Listener listener,
                       ConnectionGate.Limits limits, int node, PmiUpstream upstream, String tableName) {
-        if (kvsName.isEmpty() || kvsName.length() >= PmiLimits.KVSNAME_MAX || !kvsName.matches("[A-Za-z0-9_.-]+")) {
+        if (kvsName.isEmpty() || kvsName.length() >= PmiLimits.KVSNAME_MAX || !isKvsName(kvsName)) {
             throw new IllegalArgumentException("unusable KVS name '" + kvsName + "'");
         }
         if (secret == null || secret.isEmpty()) {
@@ -155,7 +154,7 @@ public final class PmiServer implements AutoCloseable {
 
     /** Binds an ephemeral loopback port and starts serving; returns the bound address. */
     public InetSocketAddress start() throws IOException {
-        return start(ServerSocketChannel::accept);
+        return start(PmiSelectorLoop.ACCEPT);
     }
 
     /** As {@link #start()}, taking connections through {@code accepting}. */
@@ -201,6 +200,19 @@ public final class PmiServer implements AutoCloseable {
         return job.kvsName();
     }
 
+    /** Whether {@code name} is made of {@code [A-Za-z0-9_.-]} alone (checked without a regular expression's lambdas). */
+    private static boolean isKvsName(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            boolean valid = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+                    || c == '_' || c == '.' || c == '-';
+            if (!valid) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** How many connections were rejected so far (no secret, broken before identifying, over the cap, too slow). */
     public long rejectedConnections() {
         return rejected;
@@ -234,7 +246,9 @@ public final class PmiServer implements AutoCloseable {
             if (shared != null) {
                 shared.close();
             }
-            gate.pendingSummaries(System.nanoTime()).forEach(job.listener()::connectionsRejected);
+            for (String summary : gate.pendingSummaries(System.nanoTime())) {
+                job.listener().connectionsRejected(summary);
+            }
         }
     }
 

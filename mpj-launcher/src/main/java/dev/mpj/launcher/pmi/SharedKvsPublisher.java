@@ -50,11 +50,16 @@ final class SharedKvsPublisher implements AutoCloseable {
         removeStale(dir);
         Path file = dir.resolve(PREFIX + kvsName);
         int keys = KEYS_PER_RANK * size + 64 + served.size();
-        int servedBytes = served.entrySet().stream().mapToInt(e -> e.getKey().length() + e.getValue().length()).sum();
+        int servedBytes = 0;
+        for (Map.Entry<String, String> e : served.entrySet()) {
+            servedBytes += e.getKey().length() + e.getValue().length();
+        }
         try {
             SharedKvsTable table = SharedKvsTable.create(file, keys, keys * BYTES_PER_KEY + servedBytes);
             file.toFile().deleteOnExit();
-            served.forEach(table::put);
+            for (Map.Entry<String, String> e : served.entrySet()) {
+                table.put(e.getKey(), e.getValue());
+            }
             return new SharedKvsPublisher(file, table, Map.copyOf(served));
         } catch (RuntimeException | LinkageError e) {
             return null; // the ranks ask the server instead
@@ -66,9 +71,13 @@ final class SharedKvsPublisher implements AutoCloseable {
      * the KVS ({@link PmiServer#newKvsName()}). Failures are ignored: the new table does not depend on it.
      */
     static void removeStale(Path dir) {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, PREFIX + "mpj_*")) {
+        // every entry, filtered here: a glob is a regular expression, whose character classes link lambdas
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
             for (Path f : files) {
                 String name = f.getFileName().toString();
+                if (!name.startsWith(PREFIX + "mpj_")) {
+                    continue;
+                }
                 int from = PREFIX.length() + "mpj_".length();
                 int to = name.indexOf('_', from);
                 long pid = to < 0 ? -1 : Long.parseLong(name.substring(from, to));

@@ -49,6 +49,19 @@ class PmiServerTest {
         }
     }
 
+    @ParameterizedTest
+    @CsvSource({"mpj_1.a-Z9, true", "'', false", "a b, false", "a/b, false", "kvs:1, false", "\u00e9, false"})
+    void aKvsNameIsLettersDigitsDotsDashesAndUnderscores(String name, boolean usable) {
+        boolean accepted;
+        try {
+            new PmiServer(ProcessMapping.singleNode(1), name, SECRET, Duration.ofSeconds(1), events).close();
+            accepted = true;
+        } catch (IllegalArgumentException e) {
+            accepted = false;
+        }
+        assertEquals(usable, accepted, name);
+    }
+
     @Test
     void initackTellsTheClientTheJobSizeAndItsRank() throws IOException {
         start(ProcessMapping.singleNode(3));

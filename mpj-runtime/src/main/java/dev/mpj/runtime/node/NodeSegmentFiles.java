@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.regex.Pattern;
 
 /**
  * Where node segments live and what they are called: {@code mpj-<job id>-n<node>} in the segment directory,
@@ -81,12 +80,11 @@ public final class NodeSegmentFiles {
      * a job is torn down.
      */
     public static int removeAll(Path directory, String jobId) {
-        Pattern ours = Pattern.compile(Pattern.quote(PREFIX + sanitise(jobId) + "-n") + "[0-9]+("
-                + Pattern.quote(PART) + "[0-9]+)?");
+        String ours = PREFIX + sanitise(jobId) + "-n";
         int removed = 0;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, PREFIX + "*")) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory)) {
             for (Path file : files) {
-                if (ours.matcher(file.getFileName().toString()).matches() && Files.deleteIfExists(file)) {
+                if (isSegmentOf(file.getFileName().toString(), ours) && Files.deleteIfExists(file)) {
                     removed++;
                 }
             }
@@ -94,6 +92,35 @@ public final class NodeSegmentFiles {
             // nothing to remove, or nothing we may remove
         }
         return removed;
+    }
+
+    /**
+     * Whether {@code name} is {@code jobPrefix} then a node number, then optionally {@value #PART} and a number.
+     * Read by hand rather than by a regular expression or a glob, whose character classes link lambdas in the
+     * launcher's last steps.
+     */
+    static boolean isSegmentOf(String name, String jobPrefix) {
+        if (!name.startsWith(jobPrefix)) {
+            return false;
+        }
+        int node = digitsFrom(name, jobPrefix.length());
+        if (node == jobPrefix.length()) {
+            return false;
+        }
+        if (node == name.length()) {
+            return true;
+        }
+        int part = node + PART.length();
+        return name.startsWith(PART, node) && part < name.length() && digitsFrom(name, part) == name.length();
+    }
+
+    /** The index of the first character at or after {@code from} that is not an ASCII digit. */
+    private static int digitsFrom(String s, int from) {
+        int i = from;
+        while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+            i++;
+        }
+        return i;
     }
 
     /**
