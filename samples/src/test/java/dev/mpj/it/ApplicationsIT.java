@@ -122,6 +122,24 @@ class ApplicationsIT {
     }
 
     @Test
+    void stencilPerIterationTimesGiveARowPerIterationAndRankWithOneRankWaitingNothing() {
+        Job.Result r = Job.np(2).run(Stencil3d.class, "8", "3", "--per-iteration", "-");
+        assertEquals(0, r.exitCode(), r::toString);
+        List<String> rows = r.out().lines().filter(l -> l.matches("\\d+,\\d+,.*")).toList();
+        assertEquals(6, rows.size(), r::toString);
+        assertTrue(r.out().contains("iteration,rank,halo_us,update_us,allreduce_us,halo_wait_us,allreduce_wait_us"),
+                r::toString);
+        for (int it = 0; it < 3; it++) {
+            String prefix = it + ",";
+            List<String[]> ofIteration = rows.stream().filter(l -> l.startsWith(prefix)).map(l -> l.split(",")).toList();
+            assertEquals(2, ofIteration.size(), r::toString);
+            // the rank whose halo took least waited nothing in it
+            assertTrue(ofIteration.stream().anyMatch(f -> Double.parseDouble(f[5]) == 0.0), r::toString);
+            assertTrue(ofIteration.stream().allMatch(f -> Double.parseDouble(f[2]) > 0), r::toString);
+        }
+    }
+
+    @Test
     void matMulRowBlocksGiveTheExactProductOnUnevenRanks() {
         Job.Result r = Job.np(3).run(MatMul.class, "40");
         assertEquals(0, r.exitCode(), r::toString);

@@ -25,6 +25,8 @@ import java.util.List;
  * packing them; the numbers are the same. {@code --overlap} starts each iteration's residual reduction with
  * {@code Iallreduce} and completes it after the next iteration's sweep, so the reduction progresses during the
  * halo exchange and the update; the residuals are the same, as nothing in the sweep depends on them.
+ * {@code --per-iteration FILE|-} also writes every rank's halo, update and {@code Allreduce} time of every
+ * iteration ({@link IterationTimes}), after the timed loop.
  */
 public final class Stencil3d {
     private static final String NAME = "stencil3d";
@@ -53,6 +55,7 @@ public final class Stencil3d {
         // two buffers each, so that with --overlap one reduction can be outstanding while the next is prepared
         double[][] local = new double[2][1];
         double[][] global = new double[2][1];
+        IterationTimes perIteration = o.perIteration() == null ? null : new IterationTimes(o.iters);
         Request pending = null;
         double res1 = 0;
         double residual = 0;
@@ -78,6 +81,9 @@ public final class Stencil3d {
             double a1 = MPI.Wtime();
             haloSeconds += h1 - h0;
             allreduceSeconds += a1 - a0;
+            if (perIteration != null) {
+                perIteration.record(it, h1 - h0, a0 - h1, a1 - a0);
+            }
             int known = o.overlap ? it - 1 : it;
             if (known >= 0) {
                 residual = Math.sqrt(global[known % 2][0]);
@@ -106,6 +112,9 @@ public final class Stencil3d {
         double[] checksum = new double[1];
         world.Reduce(new double[] {block.sum()}, 0, checksum, 0, 1, MPI.DOUBLE, MPI.SUM, 0);
 
+        if (perIteration != null) {
+            perIteration.write(world, o.perIteration());
+        }
         if (rank == 0) {
             int[] d = grid.dims();
             double perIter = 1e6 / (np * (double) Math.max(o.iters, 1));
@@ -128,9 +137,10 @@ public final class Stencil3d {
 
     /**
      * The command line: N, ITERS, optional periodic flag (0 or 1, or periodic=0/1), optional --datatypes,
-     * optional {@code --csv FILE|-}.
+     * optional {@code --csv FILE|-}, optional {@code --per-iteration FILE|-}.
      */
-    record Options(int n, int iters, boolean periodic, boolean datatypes, boolean overlap, String csv) {
+    record Options(int n, int iters, boolean periodic, boolean datatypes, boolean overlap, String csv,
+                   String perIteration) {
     }
 
     private static Options parse(String[] args) {
@@ -139,6 +149,7 @@ public final class Stencil3d {
         boolean datatypes = false;
         boolean overlap = false;
         String csv = null;
+        String perIteration = null;
         try {
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
@@ -147,6 +158,11 @@ public final class Stencil3d {
                         throw new IllegalArgumentException("--csv needs a file name or -");
                     }
                     csv = args[++i];
+                } else if (a.equals("--per-iteration")) {
+                    if (i + 1 == args.length) {
+                        throw new IllegalArgumentException("--per-iteration needs a file name or -");
+                    }
+                    perIteration = args[++i];
                 } else if (a.equals("--datatypes")) {
                     datatypes = true;
                 } else if (a.equals("--overlap")) {
@@ -175,10 +191,11 @@ public final class Stencil3d {
         } catch (IllegalArgumentException e) {
             JobExit.refuse(NAME, e.getMessage() + "\n" + usage());
         }
-        return new Options(positional[0], positional[1], count < 3 || positional[2] == 1, datatypes, overlap, csv);
+        return new Options(positional[0], positional[1], count < 3 || positional[2] == 1, datatypes, overlap, csv,
+                perIteration);
     }
 
     private static String usage() {
-        return "usage: stencil3d N ITERS [periodic=1] [--datatypes] [--overlap] [--csv FILE|-]   (each rank owns an N^3 block)";
+        return "usage: stencil3d N ITERS [periodic=1] [--datatypes] [--overlap] [--csv FILE|-] [--per-iteration FILE|-]   (each rank owns an N^3 block)";
     }
 }
