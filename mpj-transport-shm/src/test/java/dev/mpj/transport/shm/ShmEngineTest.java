@@ -10,6 +10,8 @@ import mpi.MPIException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -222,6 +224,73 @@ class ShmEngineTest {
                 }
                 sends.get(30, TimeUnit.SECONDS);
                 assertEquals(0, receiver.unexpectedCount());
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /** How the receiver of a window of rendezvous messages posts its receives. */
+    enum Posting {
+        /** One receive per message, by tag, in the order they were sent. */
+        IN_ORDER,
+        /** One receive per message, by tag, the last sent first. */
+        REVERSED,
+        /** Receives of any source and any tag, which take the messages in the order they came. */
+        ANY_SOURCE_AND_TAG
+    }
+
+    /**
+     * A window of rendezvous messages in flight at once, of lengths around the bulk channel's pieces, a data frame
+     * and a record of the default room's rings, each arrives intact with its envelope whatever order the receives
+     * are posted in, and the long ones through the receiver's bulk channel.
+     */
+    @ParameterizedTest
+    @EnumSource(Posting.class)
+    void aWindowOfRendezvousMessagesArrivesIntactWhateverOrderItsReceivesArePostedIn(Posting posting)
+            throws Exception {
+        int piece = ShmTransport.BULK_PIECE;
+        int chunk = Settings.defaults().rendezvousChunk();
+        int[] lengths = {2 * piece + 1, 4 * piece - 1, 4 * piece, 4 * piece + 1, chunk + 1, 5 * piece + 7,
+                3 * chunk + 5, 600_001};
+        int window = 3 * lengths.length;
+        int longest = Arrays.stream(lengths).max().orElseThrow();
+        try (ShmNode node = ShmNode.create(dir, 2, 16 << 20)) { // the default room: rings and channels of 4 MiB
+            ProgressEngine receiver = engine(node, 0);
+            ProgressEngine sender = engine(node, 1);
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<?> sends = pool.submit(() -> {
+                    List<Operation> ops = new ArrayList<>();
+                    for (int i = 0; i < window; i++) {
+                        ops.add(sender.send(Frames.payload(i, lengths[i % lengths.length]), 0, i, CONTEXT,
+                                SendMode.STANDARD));
+                    }
+                    sender.await(() -> ops.stream().allMatch(Operation::isComplete));
+                    return null;
+                });
+                Operation[] receives = new Operation[window];
+                for (int j = 0; j < window; j++) {
+                    int i = posting == Posting.REVERSED ? window - 1 - j : j;
+                    receives[i] = posting == Posting.ANY_SOURCE_AND_TAG
+                            ? receiver.receive(ByteBuffer.allocate(longest), MpiBackend.ANY_SOURCE,
+                            MpiBackend.ANY_TAG, CONTEXT)
+                            : receiver.receive(ByteBuffer.allocate(longest), 1, i, CONTEXT);
+                }
+                receiver.await(() -> Arrays.stream(receives).allMatch(Operation::isComplete));
+                sends.get(30, TimeUnit.SECONDS);
+                for (int i = 0; i < window; i++) {
+                    Operation op = receives[i];
+                    int length = lengths[i % lengths.length];
+                    assertNull(op.error(), "message " + i);
+                    assertEquals(1, op.source(), "the source of message " + i);
+                    assertEquals(i, op.tag(), "the tag of message " + i);
+                    assertEquals(length, op.byteCount(), "the length of message " + i);
+                    assertTrue(Frames.matches(Arrays.copyOf(op.buffer().array(), length), i, 0),
+                            "the bytes of message " + i);
+                }
+                assertTrue(node.layout().bulk(0).buffer().getLong(BulkChannel.WRITTEN_OFFSET) > 0,
+                        "through the bulk channel");
             } finally {
                 pool.shutdownNow();
             }
