@@ -497,13 +497,30 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      */
     @Override
     public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingCall pending) {
+        return receiveAndWait(room, null, 0, 0, 0, source, tag, context, pending);
+    }
+
+    /** {@link #receiveAndWait}, copying into {@code array} what it would copy into a room ({@link ReceiveOperation#landIn}). */
+    @Override
+    public Operation receiveIntoArray(Object array, int index, int itemBytes, int bytes, int source, int tag,
+                                      int context, PendingCall pending) {
+        return receiveAndWait(null, array, index, itemBytes, bytes, source, tag, context, pending);
+    }
+
+    /** A blocking receive into {@code room}, or into {@code array} when that is not null. */
+    private Operation receiveAndWait(ByteBuffer room, Object array, int index, int itemBytes, int bytes, int source,
+                                     int tag, int context, PendingCall pending) {
         EngineLock l = lock;
         boolean shared = l.sharedWhileIdle();
         ReceiveOperation op;
         l.lock();
         try {
             op = spares.take(this, nextId++, room, source, tag, context);
-            DirectSource memory = router == null || room == null ? null : router.directSource();
+            if (array != null) {
+                op.landIn(array, index, itemBytes, bytes);
+            }
+            // a receive whose room the runtime allocates once it knows the length takes nothing directly
+            DirectSource memory = router == null || room == null && array == null ? null : router.directSource();
             int from = -1;
             if (!matchedAtOnce(op)) {
                 if (memory != null && nothingAhead()) {
