@@ -640,7 +640,7 @@ public class Datatype {
 
     /**
      * Whether a receive of {@code count} items into {@code buf} may be copied straight into the array
-     * ({@link dev.mpj.api.BlockingReceiver#receiveIntoArray}): a dense run of a primitive array whose elements are
+     * ({@link dev.mpj.api.BlockingReceiver}, into an array): a dense run of a primitive array whose elements are
      * the message's little-endian bytes as they are, on a platform that lays them out so. Not a {@code boolean[]},
      * whose bytes read as 0 or 1.
      */

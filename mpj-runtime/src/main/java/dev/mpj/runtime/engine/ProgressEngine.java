@@ -483,8 +483,14 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         return true;
     }
 
+    /** {@link MpiBackend#receiveAndWait}: the blocking receive below, into a room. */
+    @Override
+    public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingCall pending) {
+        return receiveAndWait(room, null, 0, 0, 0, source, tag, context, pending);
+    }
+
     /**
-     * A blocking receive ({@link MpiBackend#receiveAndWait}): takes an unexpected message; else the next frame of a
+     * A blocking receive ({@link dev.mpj.api.BlockingReceiver}): takes an unexpected message; else the next frame of a
      * polled transport when that is an eager message it matches ({@link DirectSource}), copied from the transport's
      * memory into the room in this one method, with none of a progress pass's hand-offs (router, transport, reader,
      * sink, posted queue): every method a woken receiver runs per message is one more root its JIT compiles, each
@@ -494,22 +500,11 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      * #postAndProgress}). Below
      * {@code THREAD_MULTIPLE} the entry holds across the wait, as a wait's own does, so no other thread enters
      * between the post and the wait; under it the lock is let go first, as {@link #await} must hold it once.
+     * Into {@code array} instead of a room when that is not null ({@link ReceiveOperation#landIn}).
      */
     @Override
-    public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingCall pending) {
-        return receiveAndWait(room, null, 0, 0, 0, source, tag, context, pending);
-    }
-
-    /** {@link #receiveAndWait}, copying into {@code array} what it would copy into a room ({@link ReceiveOperation#landIn}). */
-    @Override
-    public Operation receiveIntoArray(Object array, int index, int itemBytes, int bytes, int source, int tag,
-                                      int context, PendingCall pending) {
-        return receiveAndWait(null, array, index, itemBytes, bytes, source, tag, context, pending);
-    }
-
-    /** A blocking receive into {@code room}, or into {@code array} when that is not null. */
-    private Operation receiveAndWait(ByteBuffer room, Object array, int index, int itemBytes, int bytes, int source,
-                                     int tag, int context, PendingCall pending) {
+    public Operation receiveAndWait(ByteBuffer room, Object array, int index, int itemBytes, int bytes, int source,
+                                    int tag, int context, PendingCall pending) {
         EngineLock l = lock;
         boolean shared = l.sharedWhileIdle();
         ReceiveOperation op;

@@ -183,7 +183,7 @@ class ShmEngineTest {
             }
             // the next frame is longer than the room: the general path reports the truncation
             Operation truncated = intoArray
-                    ? receiver.receiveIntoArray(new int[1], 0, Integer.BYTES, Integer.BYTES, 2, 4, CONTEXT,
+                    ? receiver.receiveAndWait(null, new int[1], 0, Integer.BYTES, Integer.BYTES, 2, 4, CONTEXT,
                             (source, tag) -> "Recv")
                     : receiver.receiveAndWait(ByteBuffer.allocate(4), 2, 4, CONTEXT, (source, tag) -> "Recv");
             assertEquals(MPIException.ERR_TRUNCATE, ((MPIException) truncated.error()).getErrorClass());
@@ -227,7 +227,7 @@ class ShmEngineTest {
                     Object array = elementBytes == 0 ? null : filledArray(elementBytes, longest / elementBytes + 2);
                     Operation op = array == null
                             ? receiver.receiveAndWait(room, 1, i % 3, CONTEXT, (source, tag) -> "Recv")
-                            : receiver.receiveIntoArray(array, 1, elementBytes, longest, 1, i % 3, CONTEXT,
+                            : receiver.receiveAndWait(null, array, 1, elementBytes, longest, 1, i % 3, CONTEXT,
                                     (source, tag) -> "Recv");
                     assertNull(op.error(), "message " + i);
                     assertEquals(1, op.source(), "the source of message " + i);
@@ -297,7 +297,7 @@ class ShmEngineTest {
         ByteBuffer room = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
         long[] array = {-1, -1};
         Operation op = intoArray
-                ? receiver.receiveIntoArray(array, 1, Long.BYTES, Long.BYTES, r[0], r[1], r[2], (source, tag) -> "Recv")
+                ? receiver.receiveAndWait(null, array, 1, Long.BYTES, Long.BYTES, r[0], r[1], r[2], (source, tag) -> "Recv")
                 : receiver.receiveAndWait(room, r[0], r[1], r[2], (source, tag) -> "Recv");
         int[] m = sent[r[3]];
         assertEquals(r[3], intoArray ? array[1] : room.getLong(0), "the message received for " + Arrays.toString(r));
