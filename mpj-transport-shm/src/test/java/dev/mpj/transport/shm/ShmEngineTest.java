@@ -221,6 +221,9 @@ class ShmEngineTest {
                     }
                     return null;
                 });
+                // every message is received before a failure is raised: a sender left writing into the ring as
+                // the test unmaps it would crash the JVM instead
+                AssertionError failed = null;
                 for (int i = 0; i < messages; i++) {
                     int length = i % (longest + 1);
                     ByteBuffer room = ByteBuffer.allocate(longest);
@@ -229,25 +232,41 @@ class ShmEngineTest {
                             ? receiver.receiveAndWait(room, 1, i % 3, CONTEXT, (source, tag) -> "Recv")
                             : receiver.receiveAndWait(null, array, 1, elementBytes, longest, 1, i % 3, CONTEXT,
                                     (source, tag) -> "Recv");
-                    assertNull(op.error(), "message " + i);
-                    assertEquals(1, op.source(), "the source of message " + i);
-                    assertEquals(i % 3, op.tag(), "the tag of message " + i);
-                    assertEquals(length, op.byteCount(), "the length of message " + i);
-                    if (array == null) {
-                        assertTrue(Frames.matches(Arrays.copyOf(room.array(), length), i, 0),
-                                "the bytes of message " + i);
-                    } else {
-                        byte[] expected = bytesOf(filledArray(elementBytes, longest / elementBytes + 2));
-                        int whole = length - length % elementBytes;
-                        System.arraycopy(Frames.payload(i, whole).array(), 0, expected, elementBytes, whole);
-                        assertArrayEquals(expected, bytesOf(array), "the array after message " + i);
+                    try {
+                        assertReceived(op, room, array, elementBytes, i, length, longest);
+                    } catch (AssertionError e) {
+                        failed = failed == null ? e : failed;
                     }
                 }
                 sends.get(30, TimeUnit.SECONDS);
+                if (failed != null) {
+                    throw failed;
+                }
                 assertEquals(0, receiver.unexpectedCount());
             } finally {
                 pool.shutdownNow();
             }
+        }
+    }
+
+    /**
+     * Message {@code i} of {@code length} bytes was received into {@code room}, or into {@code array} (when not null)
+     * from its second element.
+     */
+    private static void assertReceived(Operation op, ByteBuffer room, Object array, int elementBytes, int i,
+                                       int length, int longest) {
+        assertNull(op.error(), "message " + i);
+        assertEquals(1, op.source(), "the source of message " + i);
+        assertEquals(i % 3, op.tag(), "the tag of message " + i);
+        assertEquals(length, op.byteCount(), "the length of message " + i);
+        if (array == null) {
+            assertTrue(Frames.matches(Arrays.copyOf(room.array(), length), i, 0),
+                    "the bytes of message " + i);
+        } else {
+            byte[] expected = bytesOf(filledArray(elementBytes, longest / elementBytes + 2));
+            int whole = length - length % elementBytes;
+            System.arraycopy(Frames.payload(i, whole).array(), 0, expected, elementBytes, whole);
+            assertArrayEquals(expected, bytesOf(array), "the array after message " + i);
         }
     }
 
