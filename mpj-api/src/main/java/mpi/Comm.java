@@ -325,8 +325,8 @@ public abstract class Comm {
             return Status.procNull();
         }
         BlockingReceiver receiver = Environment.backend().blockingReceiver();
-        // no Request: the runtime takes a message that has arrived at once and posts the receive only if none has
-        // copied from where the message lies into the array: no room to fill, read and give back
+        // no Request: the runtime takes a message that has arrived at once and posts the receive only if none has;
+        // into a dense primitive array it copies from where the message lies, with no room to fill, read and give back
         Operation op = datatype.landsInArray(buf, count) ? receiver.receiveAndWait(null, buf,
                 datatype.firstElement(offset), datatype.element.bytes, datatype.denseBytes(count), worldSource(source),
                 tag, spec.pointToPointContext(), blockingReceive) : null;
