@@ -324,13 +324,22 @@ public abstract class Comm {
         if (source == MPI.PROC_NULL) {
             return Status.procNull();
         }
+        BlockingReceiver receiver = Environment.backend().blockingReceiver();
+        // no Request: the runtime takes a message that has arrived at once and posts the receive only if none has;
+        // into a dense primitive array it copies from where the message lies, with no room to fill, read and give back
+        Operation op = datatype.landsInArray(buf, count) ? receiver.receiveAndWait(null, buf,
+                datatype.firstElement(offset), datatype.element.bytes, datatype.denseBytes(count), worldSource(source),
+                tag, spec.pointToPointContext(), blockingReceive) : null;
+        if (op != null) {
+            Status status = Request.completedStatus(this, op, null);
+            receiver.release(op);
+            return status;
+        }
         boolean dense = datatype.readsDenseArray(buf, count);
         TransferBuffers spares = dense ? TransferBuffers.ofThread() : null;
         ReceiveBuffer into = dense ? null : datatype.receiveBuffer(buf, offset, count);
         ByteBuffer room = dense ? spares.take(datatype.denseBytes(count)) : into.room();
-        BlockingReceiver receiver = Environment.backend().blockingReceiver();
-        // no Request: the runtime takes a message that has arrived at once and posts the receive only if none has
-        Operation op = receiver.receiveAndWait(room, worldSource(source), tag, spec.pointToPointContext(),
+        op = receiver.receiveAndWait(room, null, 0, 0, 0, worldSource(source), tag, spec.pointToPointContext(),
                 blockingReceive);
         // raises the receive's error; a lent room then stays out of the pool, as the runtime may still hold it
         Status status = Request.completedStatus(this, op, into);

@@ -43,6 +43,8 @@ import java.nio.ByteOrder;
 public class Datatype {
     /** Average run length, in elements, below which array data are gathered before packing ({@link #gathersFirst}). */
     private static final int SHORT_RUN = 16;
+    /** Whether arrays hold their elements little-endian, as messages carry them ({@link #landsInArray}). */
+    private static final boolean NATIVE_LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private final String name;
     /** The primitive an item is made of; null for {@link MPI#OBJECT} and the markers that hold no data. */
@@ -636,6 +638,21 @@ public class Datatype {
                 && map.isContiguousFor(count);
     }
 
+    /**
+     * Whether a receive of {@code count} items into {@code buf} may be copied straight into the array
+     * ({@link dev.mpj.api.BlockingReceiver}, into an array): a dense run of a primitive array whose elements are
+     * the message's little-endian bytes as they are, on a platform that lays them out so. Not a {@code boolean[]},
+     * whose bytes read as 0 or 1.
+     */
+    boolean landsInArray(Object buf, int count) {
+        return NATIVE_LITTLE_ENDIAN && element != ElementType.BOOLEAN && readsDenseArray(buf, count);
+    }
+
+    /** The index in the array of the first element of a dense run of this type from item {@code offset}. */
+    int firstElement(int offset) {
+        return offset + map.firstOffset();
+    }
+
     /** The bytes of {@code count} items of a type whose items are dense. */
     int denseBytes(int count) {
         return count * map.size * element.bytes;
@@ -646,7 +663,7 @@ public class Datatype {
      * run in {@code buf}.
      */
     void readDense(ByteBuffer data, Object buf, int offset, int count) {
-        element.read(data, buf, offset + map.firstOffset(), Math.min(data.remaining() / element.bytes,
+        element.read(data, buf, firstElement(offset), Math.min(data.remaining() / element.bytes,
                 count * map.size));
     }
 

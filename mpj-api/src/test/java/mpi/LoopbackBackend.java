@@ -4,9 +4,11 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.Envelope;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.Operation;
+import dev.mpj.api.PendingCall;
 import dev.mpj.api.Reduction;
 import dev.mpj.api.SendMode;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -39,6 +41,10 @@ public final class LoopbackBackend implements MpiBackend {
     boolean eagerToPeers = true;
     /** Whether {@link #sendNow} takes eager sends to other ranks, as the mpj runtime does; else it declines them all. */
     boolean sendsNow;
+    /** Whether blocking receives into arrays go straight into the array, as the mpj runtime's do; else declined. */
+    boolean receivesIntoArrays;
+    /** Blocking receives that went straight into an array. */
+    int arrayReceives;
     /** "send" and "receive", in the order the API called them. */
     final List<String> calls = new ArrayList<>();
     int polls;
@@ -127,6 +133,40 @@ public final class LoopbackBackend implements MpiBackend {
         sent.complete = true;
         outbox.add(new Message(rank, destWorldRank, tag, context, bytes, sent));
         return true;
+    }
+
+    /**
+     * A receive into an array, when {@link #receivesIntoArrays}, as the runtime makes it: the message's whole
+     * elements copied into the array as they are, also when it is too long (the error says so).
+     */
+    @Override
+    public Operation receiveAndWait(ByteBuffer room, Object array, int index, int itemBytes, int bytes,
+                                    int sourceWorldRank, int tag, int context, PendingCall pending) {
+        if (array == null) {
+            return receiveAndWait(room, sourceWorldRank, tag, context, pending);
+        }
+        if (!receivesIntoArrays) {
+            return null;
+        }
+        arrayReceives++;
+        ByteBuffer landing = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        Operation op = receiveAndWait(landing, sourceWorldRank, tag, context, pending);
+        landing.limit(op.byteCount() - op.byteCount() % itemBytes);
+        int n = landing.limit() / itemBytes;
+        if (array instanceof char[] a) {
+            landing.asCharBuffer().get(a, index, n);
+        } else if (array instanceof short[] a) {
+            landing.asShortBuffer().get(a, index, n);
+        } else if (array instanceof int[] a) {
+            landing.asIntBuffer().get(a, index, n);
+        } else if (array instanceof long[] a) {
+            landing.asLongBuffer().get(a, index, n);
+        } else if (array instanceof float[] a) {
+            landing.asFloatBuffer().get(a, index, n);
+        } else {
+            landing.asDoubleBuffer().get((double[]) array, index, n);
+        }
+        return op;
     }
 
     @Override

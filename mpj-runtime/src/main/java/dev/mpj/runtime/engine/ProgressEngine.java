@@ -483,8 +483,14 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         return true;
     }
 
+    /** {@link MpiBackend#receiveAndWait}: the blocking receive below, into a room. */
+    @Override
+    public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingCall pending) {
+        return receiveAndWait(room, null, 0, 0, 0, source, tag, context, pending);
+    }
+
     /**
-     * A blocking receive ({@link MpiBackend#receiveAndWait}): takes an unexpected message; else the next frame of a
+     * A blocking receive ({@link dev.mpj.api.BlockingReceiver}): takes an unexpected message; else the next frame of a
      * polled transport when that is an eager message it matches ({@link DirectSource}), copied from the transport's
      * memory into the room in this one method, with none of a progress pass's hand-offs (router, transport, reader,
      * sink, posted queue): every method a woken receiver runs per message is one more root its JIT compiles, each
@@ -494,16 +500,22 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      * #postAndProgress}). Below
      * {@code THREAD_MULTIPLE} the entry holds across the wait, as a wait's own does, so no other thread enters
      * between the post and the wait; under it the lock is let go first, as {@link #await} must hold it once.
+     * Into {@code array} instead of a room when that is not null ({@link ReceiveOperation#landIn}).
      */
     @Override
-    public Operation receiveAndWait(ByteBuffer room, int source, int tag, int context, PendingCall pending) {
+    public Operation receiveAndWait(ByteBuffer room, Object array, int index, int itemBytes, int bytes, int source,
+                                    int tag, int context, PendingCall pending) {
         EngineLock l = lock;
         boolean shared = l.sharedWhileIdle();
         ReceiveOperation op;
         l.lock();
         try {
             op = spares.take(this, nextId++, room, source, tag, context);
-            DirectSource memory = router == null || room == null ? null : router.directSource();
+            if (array != null) {
+                op.landIn(array, index, itemBytes, bytes);
+            }
+            // a receive whose room the runtime allocates once it knows the length takes nothing directly
+            DirectSource memory = router == null || room == null && array == null ? null : router.directSource();
             int from = -1;
             if (!matchedAtOnce(op)) {
                 if (memory != null && nothingAhead()) {

@@ -5,6 +5,8 @@ import dev.mpj.api.MpiBackend;
 import dev.mpj.api.PendingCall;
 import dev.mpj.api.WaitCondition;
 import mpi.MPIException;
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -13,6 +15,10 @@ import java.util.List;
 final class ReceiveOperation extends BaseOperation implements WaitCondition {
     /** Runs up to this long are copied word by word: the bulk copy's checks cost more than copying a few words. */
     static final int SHORT_COPY = 64;
+    /** Where the elements of a primitive array of 2, 4 and 8 bytes begin: the same for each size's two types. */
+    private static final long BASE_2 = UnsafeApi.arrayBaseOffset(short[].class);
+    private static final long BASE_4 = UnsafeApi.arrayBaseOffset(int[].class);
+    private static final long BASE_8 = UnsafeApi.arrayBaseOffset(long[].class);
 
     private final ProgressEngine engine;
     /** Not final: a blocking receive's operation is used again ({@link #reuse}). */
@@ -26,6 +32,14 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
     Arrival arrival;
     int roomStart;
     int roomSize;
+    /**
+     * The primitive array the message is copied into instead of a room ({@link #landIn}), from {@code arrayAt} (an
+     * offset for {@code Unsafe}); null otherwise. It takes {@code arrayBytes} of the message: its whole elements.
+     */
+    Object array;
+    private long arrayAt;
+    private int itemBytes;
+    private int arrayBytes;
     long expected;
     long received;
     boolean matched;
@@ -56,6 +70,7 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
         context = newContext;
         room = newRoom;
         arrival = null;
+        array = null;
         buffer = newRoom;
         roomStart = newRoom == null ? 0 : newRoom.position();
         roomSize = newRoom == null ? 0 : newRoom.remaining();
@@ -82,7 +97,19 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
     /** Drops the references to the caller's room while the operation waits for its reuse. */
     void forgetRoom() {
         room = null;
+        array = null;
         buffer = null;
+    }
+
+    /**
+     * Makes this new receive copy at most {@code bytes} bytes into {@code into} from its element {@code index}, each
+     * of {@code elementBytes} (2, 4 or 8), rather than into a room.
+     */
+    void landIn(Object into, int index, int elementBytes, int bytes) {
+        array = into;
+        itemBytes = elementBytes;
+        arrayAt = (elementBytes == 8 ? BASE_8 : elementBytes == 4 ? BASE_4 : BASE_2) + (long) index * elementBytes;
+        roomSize = bytes;
     }
 
     /** Binds the receive to a message of {@code length} bytes; allocates the room if the caller gave none. */
@@ -91,7 +118,10 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
         source = src;
         tag = t;
         expected = length;
-        if (room == null) {
+        if (array != null) {
+            // a message of another type may end within an element, which is left as it was
+            arrayBytes = (int) Math.min(roomSize, length - length % itemBytes);
+        } else if (room == null) {
             if (length > Integer.MAX_VALUE - 16) {
                 throw new MPIException(MPIException.ERR_COUNT, "message of " + length + " bytes is too large");
             }
@@ -116,6 +146,10 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
             int fit = (int) Math.min(n, roomSize - offset);
             if (arrival != null) {
                 arrival.take(offset, src, from, fit);
+            } else if (array != null) {
+                if (offset < arrayBytes) {
+                    copyIntoArray(src, from, array, arrayAt + offset, (int) Math.min(fit, arrayBytes - offset));
+                }
             } else {
                 copy(src, from, room, roomStart + (int) offset, fit);
             }
@@ -139,6 +173,35 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
         }
         for (; i < n; i++) {
             dst.put(to + i, src.get(from + i));
+        }
+    }
+
+    /**
+     * Copies {@code n} bytes of {@code src} from index {@code from} into the primitive array {@code dst} at the
+     * {@code Unsafe} offset {@code at}, as they are; {@code src}'s position does not move. Short runs go word by
+     * word, as in {@link #copy}: {@code Unsafe}'s word reads and writes are intrinsics of every JIT tier, where its
+     * bulk copy is a native call until C2 compiles the caller.
+     */
+    static void copyIntoArray(ByteBuffer src, int from, Object dst, long at, int n) {
+        Object base;
+        long address;
+        if (src.isDirect()) {
+            base = null;
+            address = BufferUtil.address(src) + from;
+        } else {
+            base = BufferUtil.array(src);
+            address = BufferUtil.ARRAY_BASE_OFFSET + BufferUtil.arrayOffset(src) + from;
+        }
+        if (n > SHORT_COPY) {
+            UnsafeApi.copyMemory(base, address, dst, at, n);
+            return;
+        }
+        int i = 0;
+        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+            UnsafeApi.putLong(dst, at + i, UnsafeApi.getLong(base, address + i));
+        }
+        for (; i < n; i++) {
+            UnsafeApi.putByte(dst, at + i, UnsafeApi.getByte(base, address + i));
         }
     }
 

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -24,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -146,10 +148,12 @@ class ShmEngineTest {
      * Blocking receives against frames that all wait in the ring, in a known order: a receive takes the ring's next
      * frame itself only when that frame is the one MPI's order gives it; the unexpected queue goes first, and a
      * frame of another source, tag or context, a synchronous send or one longer than the room stays for the
-     * general path.
+     * general path. Alike into a room and straight into a {@code long[]}.
      */
-    @Test
-    void blockingReceivesOverTheRingKeepMpisOrderWhetherOrNotTheyTakeTheNextFrameThemselves() throws Exception {
+    @ParameterizedTest(name = "into an array: {0}")
+    @ValueSource(booleans = {false, true})
+    void blockingReceivesOverTheRingKeepMpisOrderWhetherOrNotTheyTakeTheNextFrameThemselves(boolean intoArray)
+            throws Exception {
         int other = CONTEXT + 1;
         int any = MpiBackend.ANY_SOURCE;
         int anyTag = MpiBackend.ANY_TAG;
@@ -176,13 +180,16 @@ class ShmEngineTest {
                 {any, anyTag, other, 4}};
             ProgressEngine receiver = engines[0];
             for (int[] r : received) {
-                assertReceives(receiver, sent, r);
+                assertReceives(receiver, sent, r, intoArray);
             }
             // the next frame is longer than the room: the general path reports the truncation
-            Operation truncated = receiver.receiveAndWait(ByteBuffer.allocate(4), 2, 4, CONTEXT, (source, tag) -> "Recv");
+            Operation truncated = intoArray
+                    ? receiver.receiveAndWait(null, new int[1], 0, Integer.BYTES, Integer.BYTES, 2, 4, CONTEXT,
+                            (source, tag) -> "Recv")
+                    : receiver.receiveAndWait(ByteBuffer.allocate(4), 2, 4, CONTEXT, (source, tag) -> "Recv");
             assertEquals(MPIException.ERR_TRUNCATE, ((MPIException) truncated.error()).getErrorClass());
             // the next frame is a synchronous send's, which owes its sender an acknowledgement
-            assertReceives(receiver, sent, new int[] {1, 3, CONTEXT, 9});
+            assertReceives(receiver, sent, new int[] {1, 3, CONTEXT, 9}, intoArray);
             assertEquals(0, receiver.unexpectedCount());
             Operation synchronous = sends.get(9);
             engines[1].await(synchronous::isComplete);
@@ -194,9 +201,12 @@ class ShmEngineTest {
      * A stream of eager messages of every length from 0 to past the word-by-word copy's limit, through a ring small
      * enough to wrap many times, into blocking receives that mostly find their message at the ring's head: each
      * gets its own message's bytes, source, tag and length, whether it took the frame itself or through a pass.
+     * Into a room, and straight into arrays of 2, 4 and 8-byte elements from their second element, which take the
+     * message's whole elements only and leave the rest of the array as it was.
      */
-    @Test
-    void blockingReceivesGetEachMessagesBytesAndEnvelopeAcrossTheRingsWraps() throws Exception {
+    @ParameterizedTest(name = "into {0}")
+    @ValueSource(ints = {0, Short.BYTES, Integer.BYTES, Long.BYTES})
+    void blockingReceivesGetEachMessagesBytesAndEnvelopeAcrossTheRingsWraps(int elementBytes) throws Exception {
         int messages = 3_000;
         int longest = 136; // past the 64 bytes up to which the engine copies word by word
         try (ShmNode node = ShmNode.create(dir, 2, (int) ShmLayout.roomFor(2, 64 * 1024))) {
@@ -212,17 +222,27 @@ class ShmEngineTest {
                     }
                     return null;
                 });
+                // every message is received before a failure is raised: a sender left writing into the ring as
+                // the test unmaps it would crash the JVM instead
+                AssertionError failed = null;
                 for (int i = 0; i < messages; i++) {
                     int length = i % (longest + 1);
                     ByteBuffer room = ByteBuffer.allocate(longest);
-                    Operation op = receiver.receiveAndWait(room, 1, i % 3, CONTEXT, (source, tag) -> "Recv");
-                    assertNull(op.error(), "message " + i);
-                    assertEquals(1, op.source(), "the source of message " + i);
-                    assertEquals(i % 3, op.tag(), "the tag of message " + i);
-                    assertEquals(length, op.byteCount(), "the length of message " + i);
-                    assertTrue(Frames.matches(Arrays.copyOf(room.array(), length), i, 0), "the bytes of message " + i);
+                    Object array = elementBytes == 0 ? null : filledArray(elementBytes, longest / elementBytes + 2);
+                    Operation op = array == null
+                            ? receiver.receiveAndWait(room, 1, i % 3, CONTEXT, (source, tag) -> "Recv")
+                            : receiver.receiveAndWait(null, array, 1, elementBytes, longest, 1, i % 3, CONTEXT,
+                                    (source, tag) -> "Recv");
+                    try {
+                        assertReceived(op, room, array, elementBytes, i, length, longest);
+                    } catch (AssertionError e) {
+                        failed = failed == null ? e : failed;
+                    }
                 }
                 sends.get(30, TimeUnit.SECONDS);
+                if (failed != null) {
+                    throw failed;
+                }
                 assertEquals(0, receiver.unexpectedCount());
             } finally {
                 pool.shutdownNow();
@@ -297,12 +317,78 @@ class ShmEngineTest {
         }
     }
 
-    /** A blocking receive asking for {@code r}'s source, tag and context gets message {@code sent[r[3]]}. */
-    private static void assertReceives(ProgressEngine receiver, int[][] sent, int[] r) {
+    /**
+     * Message {@code i} of {@code length} bytes was received into {@code room}, or into {@code array} (when not null)
+     * from its second element.
+     */
+    private static void assertReceived(Operation op, ByteBuffer room, Object array, int elementBytes, int i,
+                                       int length, int longest) {
+        assertNull(op.error(), "message " + i);
+        assertEquals(1, op.source(), "the source of message " + i);
+        assertEquals(i % 3, op.tag(), "the tag of message " + i);
+        assertEquals(length, op.byteCount(), "the length of message " + i);
+        if (array == null) {
+            assertTrue(Frames.matches(Arrays.copyOf(room.array(), length), i, 0),
+                    "the bytes of message " + i);
+        } else {
+            byte[] expected = bytesOf(filledArray(elementBytes, longest / elementBytes + 2));
+            int whole = length - length % elementBytes;
+            System.arraycopy(Frames.payload(i, whole).array(), 0, expected, elementBytes, whole);
+            assertArrayEquals(expected, bytesOf(array), "the array after message " + i);
+        }
+    }
+
+    /** An array of {@code n} elements of {@code elementBytes} bytes (short, int or long), each -1. */
+    private static Object filledArray(int elementBytes, int n) {
+        switch (elementBytes) {
+            case Short.BYTES -> {
+                short[] a = new short[n];
+                Arrays.fill(a, (short) -1);
+                return a;
+            }
+            case Integer.BYTES -> {
+                int[] a = new int[n];
+                Arrays.fill(a, -1);
+                return a;
+            }
+            default -> {
+                long[] a = new long[n];
+                Arrays.fill(a, -1);
+                return a;
+            }
+        }
+    }
+
+    /** The little-endian bytes of a short, int or long array. */
+    private static byte[] bytesOf(Object array) {
+        ByteBuffer b;
+        if (array instanceof short[] a) {
+            b = ByteBuffer.allocate(a.length * Short.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            b.asShortBuffer().put(a);
+        } else if (array instanceof int[] a) {
+            b = ByteBuffer.allocate(a.length * Integer.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            b.asIntBuffer().put(a);
+        } else {
+            long[] a = (long[]) array;
+            b = ByteBuffer.allocate(a.length * Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+            b.asLongBuffer().put(a);
+        }
+        return b.array();
+    }
+
+    /**
+     * A blocking receive asking for {@code r}'s source, tag and context gets message {@code sent[r[3]]}, into a room
+     * or straight into a {@code long[]}.
+     */
+    private static void assertReceives(ProgressEngine receiver, int[][] sent, int[] r, boolean intoArray) {
         ByteBuffer room = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-        Operation op = receiver.receiveAndWait(room, r[0], r[1], r[2], (source, tag) -> "Recv");
+        long[] array = {-1, -1};
+        Operation op = intoArray
+                ? receiver.receiveAndWait(null, array, 1, Long.BYTES, Long.BYTES, r[0], r[1], r[2], (source, tag) -> "Recv")
+                : receiver.receiveAndWait(room, r[0], r[1], r[2], (source, tag) -> "Recv");
         int[] m = sent[r[3]];
-        assertEquals(r[3], room.getLong(0), "the message received for " + Arrays.toString(r));
+        assertEquals(r[3], intoArray ? array[1] : room.getLong(0), "the message received for " + Arrays.toString(r));
+        assertEquals(-1, array[0], "the array's element before the one received into");
         assertEquals(m[0], op.source(), "its source");
         assertEquals(m[1], op.tag(), "its tag");
         assertEquals(8, op.byteCount(), "its length");
