@@ -66,7 +66,7 @@ final class PairAlltoall {
                 Bytes.copy(send, me * block, block, recv, me * block);
             }
             slots.await(CALL, WRITTEN_OFFSET, step);
-            slots.checkLength(CALL, n);
+            slots.checkLength(CALL, step, n);
             room.getBytes(theirs + region, recv, in + off, length);
             slots.publish(LANDED_OFFSET, step);
             slots.exchanged(step);

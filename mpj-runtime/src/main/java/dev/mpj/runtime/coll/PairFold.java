@@ -69,7 +69,7 @@ final class PairFold {
             operands.packOperand(theirA, theirB, view, mine + OPERAND_OFFSET);
             slots.publishWritten(step, n);
             slots.await(CALL, WRITTEN_OFFSET, step);
-            slots.checkLength(CALL, n);
+            slots.checkLength(CALL, step, n);
             slots.await(CALL, LANDED_OFFSET, step - 1);
             for (int a = myA; a < myB; a += PIECE) {
                 int b = Math.min(a + PIECE, myB);

@@ -67,7 +67,7 @@ final class PairSlots extends RoomWait {
 
     /** Publishes that this member's part of {@code step}, of a call of {@code n} bytes in all, is in its slot. */
     void publishWritten(long step, int n) {
-        room.putInt(mine + LENGTH_OFFSET, n);
+        room.putInt(mine + lengthAt(step), n);
         room.putLongOrdered(mine + WRITTEN_OFFSET, step);
         written = step;
     }
@@ -109,13 +109,21 @@ final class PairSlots extends RoomWait {
         awaitReached();
     }
 
-    /** Fails the call when the other member's call, seen written, is not {@code n} bytes long as this one's is. */
-    void checkLength(String call, int n) {
-        int length = room.getInt(theirs + LENGTH_OFFSET);
+    /** Fails the call when the other member's {@code step}, seen written, is not of {@code n} bytes in all as this one's is. */
+    void checkLength(String call, long step, int n) {
+        int length = room.getInt(theirs + lengthAt(step));
         if (length != n) {
             throw new MPIException(MPIException.ERR_COUNT, call + ": rank " + (1 - me) + " contributed " + length
                     + " bytes where " + n + " were expected; do all ranks pass matching counts and datatypes?");
         }
+    }
+
+    /**
+     * Where a step's length lies in a slot: by its parity, as an alltoall's member may write the next step while the
+     * other still checks this one.
+     */
+    private static int lengthAt(long step) {
+        return LENGTH_OFFSET + (int) (step & 1) * Integer.BYTES;
     }
 
     @Override

@@ -66,6 +66,23 @@ class PairAlltoallTest {
         }
     }
 
+    /** A member that has landed a call writes the next one while the other still checks the last one's length. */
+    @Test
+    void callsOfDifferentLengthsFollowEachOtherWithoutWaitingForTheOther() throws Exception {
+        PairSlots[] slots = pair();
+        PairAlltoall[] pair = {new PairAlltoall(slots[0]), new PairAlltoall(slots[1])};
+        int[] blocks = {PairAlltoall.MIN_BLOCK, 4 * PairAlltoall.MIN_BLOCK, PairAlltoall.MIN_BLOCK + 4, CAPACITY + 4};
+        both(r -> {
+            for (int call = 0; call < 400; call++) {
+                int block = blocks[call % blocks.length];
+                ByteBuffer recv = zeros(2 * block);
+                pair[r].alltoall(of(r, 2 * block, call), recv);
+                assertSame(Bytes.range(of(1 - r, 2 * block, call), r * block, (r + 1) * block),
+                        Bytes.range(recv, (1 - r) * block, (2 - r) * block), "call " + call + " at rank " + r);
+            }
+        });
+    }
+
     @Test
     void alltoallsAndAllreducesTakeTurnsThroughTheSameSlots() throws Exception {
         PairSlots[] slots = pair();
