@@ -340,11 +340,12 @@ public final class CollectivesProgram {
     /** Uneven blocks at displacements with gaps: rank r has r + 1 items, placed at 3·r. */
     /**
      * Alltoalls of long blocks around the sizes where a pair's path changes (a block of 16 KiB, the fold room's
-     * regions of 256 KiB, several pieces of them), from and into arrays at offsets other than 0.
+     * regions of 256 KiB, two pieces of them, its longest block and one past it), from and into arrays at offsets
+     * other than 0.
      */
     static void longBlocks() {
         int region = (256 << 10) / Integer.BYTES;
-        for (int block : new int[] {4095, 4096, 16_384, region - 1, region, region + 1, 2 * region + 3}) {
+        for (int block : new int[] {4095, 4096, 16_384, region - 1, region, region + 1, 2 * region, 2 * region + 1}) {
             int[] out = ints(rank, 3 + block * size);
             int[] in = new int[5 + block * size];
             world.Alltoall(out, 3, block, MPI.INT, in, 5, block, MPI.INT);

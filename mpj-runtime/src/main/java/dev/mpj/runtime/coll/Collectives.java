@@ -343,11 +343,11 @@ public final class Collectives {
     }
 
     /**
-     * The room a pair's alltoall of {@code block} bytes to a member runs through when the blocks are long, the algorithm
-     * is left to the runtime and its members share this node, else null.
+     * The room a pair's alltoall of {@code block} bytes to a member runs through when the blocks are long (up to
+     * 512 KiB), the algorithm is left to the runtime and its members share this node, else null.
      */
     private PairAlltoall pairAlltoall(CommSpec comm, int block) {
-        if (folds == null || comm.size() != 2 || block < PairAlltoall.MIN_BLOCK
+        if (folds == null || comm.size() != 2 || block < PairAlltoall.MIN_BLOCK || block > PairAlltoall.MAX_BLOCK
                 || !tuning.automatic(CollectiveKind.ALLTOALL)) {
             return null;
         }

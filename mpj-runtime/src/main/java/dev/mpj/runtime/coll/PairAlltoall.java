@@ -25,6 +25,11 @@ import static dev.mpj.runtime.node.FoldRoom.WRITTEN_OFFSET;
 final class PairAlltoall {
     /** The shortest block that comes here: shorter ones are cheaper as one eager exchange over point-to-point. */
     static final int MIN_BLOCK = 16 * 1024;
+    /**
+     * The longest block that comes here: longer ones keep the bulk channel's stream, which the room's pieces, each
+     * with a wait for the other member, did not beat.
+     */
+    static final int MAX_BLOCK = 512 * 1024;
     private static final String CALL = "alltoall";
 
     private final PairSlots slots;
