@@ -401,7 +401,13 @@ public final class MpjRuntime implements MpiBackend {
     /** Allreduces this rank ran through the node segment's fold room (0 when that path is off). */
     public long foldRoomAllreduces() {
         PairFoldRoom f = foldRoom;
-        return f == null ? 0 : f.calls();
+        return f == null ? 0 : f.allreduces();
+    }
+
+    /** Alltoalls this rank ran through the node segment's fold room (0 when that path is off). */
+    public long foldRoomAlltoalls() {
+        PairFoldRoom f = foldRoom;
+        return f == null ? 0 : f.alltoalls();
     }
 
     /** This rank's node segment (its card table holds every rank's card after init); null in a job of one. */

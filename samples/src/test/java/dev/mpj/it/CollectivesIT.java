@@ -55,6 +55,9 @@ class CollectivesIT {
         boolean folded = np == 2 && !sharedMemory.equals("off"); // the long reductions of a pair
         assertTrue(folds.size() == np && folds.stream().allMatch(n -> (n > 0) == folded),
                 () -> "fold room allreduces " + folds + "\n" + r);
+        List<Long> exchanges = nodeLocalCalls(r, "fold room alltoalls rank"); // a pair's long blocks
+        assertTrue(exchanges.size() == np && exchanges.stream().allMatch(n -> (n > 0) == folded),
+                () -> "fold room alltoalls " + exchanges + "\n" + r);
     }
 
     @ParameterizedTest(name = "np={0} node-local collectives {1}")

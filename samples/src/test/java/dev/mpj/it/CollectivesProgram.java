@@ -236,6 +236,8 @@ public final class CollectivesProgram {
         }
         longVectors();
         longVectorsInTheUsersArrays();
+        longBlocks();
+        stridedLongBlocks();
         irregular();
         otherTypes();
         inPlace();
@@ -245,6 +247,7 @@ public final class CollectivesProgram {
         System.out.println("shared-memory collectives rank " + rank + ": "
                 + MpjRuntime.current().sharedMemoryCollectiveCalls());
         System.out.println("fold room allreduces rank " + rank + ": " + MpjRuntime.current().foldRoomAllreduces());
+        System.out.println("fold room alltoalls rank " + rank + ": " + MpjRuntime.current().foldRoomAlltoalls());
         Check.done("collectives");
         MPI.Finalize();
     }
@@ -335,6 +338,46 @@ public final class CollectivesProgram {
     }
 
     /** Uneven blocks at displacements with gaps: rank r has r + 1 items, placed at 3·r. */
+    /**
+     * Alltoalls of long blocks around the sizes where a pair's path changes (a block of 16 KiB, the fold room's
+     * regions of 256 KiB, two pieces of them, its longest block and one past it), from and into arrays at offsets
+     * other than 0.
+     */
+    static void longBlocks() {
+        int region = (256 << 10) / Integer.BYTES;
+        for (int block : new int[] {4095, 4096, 16_384, region - 1, region, region + 1, 2 * region, 2 * region + 1}) {
+            int[] out = ints(rank, 3 + block * size);
+            int[] in = new int[5 + block * size];
+            world.Alltoall(out, 3, block, MPI.INT, in, 5, block, MPI.INT);
+            for (int r = 0; r < size; r++) {
+                int from = 3 + rank * block;
+                same(Arrays.copyOfRange(ints(r, 3 + block * size), from, from + block),
+                        Arrays.copyOfRange(in, 5 + r * block, 5 + r * block + block),
+                        "Alltoall of long blocks, block " + block + " from " + r);
+            }
+        }
+    }
+
+    /** A long-block alltoall of a strided type: every item's two ints land apart, the int between is left alone. */
+    static void stridedLongBlocks() {
+        Datatype gapped = Datatype.Vector(2, 1, 2, MPI.INT); // ints 0 and 2 of 3
+        gapped.Commit();
+        int items = 4096;
+        int[] out = ints(rank, 3 * items * size);
+        int[] in = new int[3 * items * size];
+        Arrays.fill(in, -1);
+        world.Alltoall(out, 0, items, gapped, in, 0, items, gapped);
+        for (int r = 0; r < size; r++) {
+            int[] theirs = ints(r, 3 * items * size);
+            for (int i = 0; i < items; i++) {
+                int at = 3 * (r * items + i);
+                int from = 3 * (rank * items + i);
+                Check.that(in[at] == theirs[from] && in[at + 2] == theirs[from + 2] && in[at + 1] == -1,
+                        "strided Alltoall item " + i + " from " + r);
+            }
+        }
+    }
+
     static void irregular() {
         int[] counts = new int[size];
         int[] displs = new int[size];

@@ -112,6 +112,8 @@ class FaultsIT {
                 killedInsideInit("pmi@1", 137, "rank 1 (pid", "phase pmi ended"),
                 failing("rank exits 7 after MPI.Init", "exit7", 7, "rank 1 (pid"),
                 killedAfterInit(1, 137, "rank 1 (pid", "exited with status 137"),
+                Row.of("rank 1 SIGKILLed while its partner waits in a pair's alltoall", 2, KilledRankProgram.class,
+                        List.of("1", "alltoall"), 137, "rank 1 (pid", "exited with status 137"),
                 failing("uncaught exception", "throw", null, "rank 1 fails on purpose"),
                 failing("MPI.Abort(3)", "abort3", 3, "rank 1"),
                 collective("uncaught", null, "mpjrun: rank ", "MPIException").with(Map.of("MPJ_TRANSPORTS", "shm")),

@@ -4,8 +4,9 @@ import mpi.MPI;
 
 /**
  * Rank {@code args[0]} SIGKILLs itself after MPI.Init, as a crash would; every other rank waits for it in a
- * receive (over shared memory from its node, over TCP from the other nodes) and then in a barrier, so the job
- * can only end through the runtime's failure detection or the process manager.
+ * receive (over shared memory from its node, over TCP from the other nodes), or with {@code alltoall} as
+ * {@code args[1]} in an alltoall of 64 KiB blocks (a pair's runs through the node segment's fold room), and then in a
+ * barrier, so the job can only end through the runtime's failure detection or the process manager.
  */
 public final class KilledRankProgram {
     private KilledRankProgram() {
@@ -23,7 +24,12 @@ public final class KilledRankProgram {
             Thread.sleep(60_000);
         } else {
             MPI.COMM_WORLD.Barrier();
-            MPI.COMM_WORLD.Recv(new int[1], 0, 1, MPI.INT, victim, 1);
+            if (args.length > 1 && args[1].equals("alltoall")) {
+                byte[] blocks = new byte[MPI.COMM_WORLD.Size() << 16];
+                MPI.COMM_WORLD.Alltoall(blocks, 0, 1 << 16, MPI.BYTE, new byte[blocks.length], 0, 1 << 16, MPI.BYTE);
+            } else {
+                MPI.COMM_WORLD.Recv(new int[1], 0, 1, MPI.INT, victim, 1);
+            }
             MPI.COMM_WORLD.Barrier();
         }
         MPI.Finalize();

@@ -1,6 +1,7 @@
 package dev.mpj.it;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -19,7 +20,9 @@ import mpi.Status;
  * thread duplicates its own again, all threads at once, then, round after round: a blocking ping-pong with the
  * same thread of its partner rank on that communicator, small and past the eager threshold; tagged
  * {@code ANY_SOURCE} traffic with every other rank on {@code COMM_WORLD}, one tag per thread; an
- * {@code Allreduce} on its communicator; and a receive it starts and another thread completes. Every value is
+ * {@code Allreduce} and an {@code Alltoall} of 32 KiB blocks on its communicator (at np 2 one of the communicators
+ * takes the node segment's fold room, the others point-to-point); and a receive it starts and another thread
+ * completes. Every value is
  * checked; a failure aborts the job. Arguments: rounds (default 3), threads per rank (default 8); an even
  * number of ranks.
  */
@@ -67,6 +70,7 @@ public final class ThreadsProgram {
                 pingPong(comm, thread, round, LARGE, 2);
                 anySource(thread, round);
                 allreduce(comm, thread, round);
+                alltoall(comm, thread, round);
                 handOff(comm, thread, round);
             }
             comm.Free();
@@ -137,6 +141,24 @@ public final class ThreadsProgram {
         Check.equal((long) size * (size + 1) / 2, sum[0], "allreduce sum of ranks");
         Check.equal((long) thread * size, sum[1], "allreduce of the thread's communicator");
         Check.equal((long) round * size, sum[2], "allreduce of this round");
+    }
+
+    private static void alltoall(Intracomm comm, int thread, int round) {
+        int block = 8192;
+        int[] out = new int[block * size];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = value(thread, round, rank, i);
+        }
+        int[] in = new int[out.length];
+        comm.Alltoall(out, 0, block, MPI.INT, in, 0, block, MPI.INT);
+        int[] expected = new int[in.length];
+        for (int r = 0; r < size; r++) {
+            for (int k = 0; k < block; k++) {
+                expected[r * block + k] = value(thread, round, r, rank * block + k);
+            }
+        }
+        Check.that(Arrays.equals(expected, in), "alltoall blocks, first difference at element "
+                + Arrays.mismatch(expected, in));
     }
 
     /** A receive started here and completed by a helper thread, while this one sends. */

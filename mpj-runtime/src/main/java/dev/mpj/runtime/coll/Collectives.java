@@ -37,7 +37,7 @@ public final class Collectives {
     private final NodeMap nodeMap;
     /** The node-local collectives, or null where there is no node segment or they are turned off. */
     private final SharedMemoryCollectives shm;
-    /** The room of a pair's long allreduces on this node, or null where there is none. */
+    /** The room of a pair's long allreduces and long-block alltoalls on this node, or null where there is none. */
     private final PairFoldRoom folds;
     /** What is kept of each communicator, by collective context; a context freed and reused is made afresh. */
     private final Map<Integer, CommunicatorCache> caches = new ConcurrentHashMap<>();
@@ -223,6 +223,12 @@ public final class Collectives {
                 shm.alltoall(ch, send, recv);
                 return;
             }
+            PairAlltoall pair = pairAlltoall(comm, block);
+            if (pair != null) {
+                pair.alltoall(send, recv);
+                folds.ranAlltoall();
+                return;
+            }
             Peers peers = peers(comm, CollectiveKind.ALLTOALL);
             switch (tuning.alltoall(block, p)) {
                 case BRUCK -> Alltoall.bruck(peers, send, recv);
@@ -306,7 +312,7 @@ public final class Collectives {
         if (pair != null) {
             try {
                 pair.allreduce(operands, op.itemBytes());
-                folds.ran();
+                folds.ranAllreduce();
             } catch (RuntimeException e) {
                 throw revoked(comm, e);
             }
@@ -334,6 +340,18 @@ public final class Collectives {
             return null;
         }
         return cache(comm).pairFold(comm, folds);
+    }
+
+    /**
+     * The room a pair's alltoall of {@code block} bytes to a member runs through when the blocks are long (up to
+     * 512 KiB), the algorithm is left to the runtime and its members share this node, else null.
+     */
+    private PairAlltoall pairAlltoall(CommSpec comm, int block) {
+        if (folds == null || comm.size() != 2 || block < PairAlltoall.MIN_BLOCK || block > PairAlltoall.MAX_BLOCK
+                || !tuning.automatic(CollectiveKind.ALLTOALL)) {
+            return null;
+        }
+        return cache(comm).pairAlltoall(comm, folds);
     }
 
     /** Whether an allreduce of {@code n} bytes runs the flat Rabenseifner over a power-of-two communicator. */

@@ -22,8 +22,10 @@ final class CommunicatorCache {
     private NodeLayout layout;
     private NodeChannel channel;
     private boolean channelClaimed;
+    private PairSlots pairSlots;
+    private boolean pairSlotsClaimed;
     private PairFold pairFold;
-    private boolean pairFoldClaimed;
+    private PairAlltoall pairAlltoall;
 
     CommunicatorCache(CommSpec comm) {
         this.context = comm.collectiveContext();
@@ -64,12 +66,39 @@ final class CommunicatorCache {
 
     /** The communicator's room for long allreduces of a pair, claimed at the first call that could use it; null if none. */
     PairFold pairFold(CommSpec comm, PairFoldRoom room) {
-        if (!pairFoldClaimed) {
-            pairFold = room.claim(comm);
-            pairFoldClaimed = true;
-        }
         PairFold f = pairFold;
-        return f != null && f.usable() ? f : null;
+        if (f == null) {
+            PairSlots slots = pairSlots(comm, room);
+            if (slots == null) {
+                return null;
+            }
+            f = new PairFold(slots);
+            pairFold = f;
+        }
+        return f.usable() ? f : null;
+    }
+
+    /** The communicator's room for alltoalls of long blocks of a pair, as {@link #pairFold}. */
+    PairAlltoall pairAlltoall(CommSpec comm, PairFoldRoom room) {
+        PairAlltoall a = pairAlltoall;
+        if (a == null) {
+            PairSlots slots = pairSlots(comm, room);
+            if (slots == null) {
+                return null;
+            }
+            a = new PairAlltoall(slots);
+            pairAlltoall = a;
+        }
+        return a.usable() ? a : null;
+    }
+
+    /** The pair's slots in the room, claimed once for the communicator's allreduces and alltoalls alike. */
+    private PairSlots pairSlots(CommSpec comm, PairFoldRoom room) {
+        if (!pairSlotsClaimed) {
+            pairSlots = room.claim(comm);
+            pairSlotsClaimed = true;
+        }
+        return pairSlots;
     }
 
     /** How the members fall on the nodes of {@code map}. */

@@ -13,7 +13,7 @@ import static dev.mpj.runtime.node.FoldRoom.OWNER_OFFSET;
 
 /**
  * The node segment's {@link FoldRoom}, in which one communicator of two members on this node runs its long
- * allreduces ({@link PairFold}). The first such communicator to need it claims it by writing its identity into
+ * allreduces ({@link PairFold}) and its alltoalls of long blocks ({@link PairAlltoall}). The first such communicator to need it claims it by writing its identity into
  * the owner word, which never changes after, so both members read the same owner and decide alike; others run
  * over point-to-point. A collective of the owner that fails {@linkplain #retire retires} the room.
  */
@@ -23,7 +23,8 @@ public final class PairFoldRoom {
     private final ProgressEngine engine;
     private final NodeMap nodeMap;
     private final int node;
-    private final AtomicLong calls = new AtomicLong();
+    private final AtomicLong allreduces = new AtomicLong();
+    private final AtomicLong alltoalls = new AtomicLong();
 
     /** The room in {@code region} ({@link dev.mpj.runtime.node.NodeSegment#foldRegion}) of world rank {@code worldRank}. */
     public PairFoldRoom(ByteBuffer region, ProgressEngine engine, NodeMap nodeMap, int worldRank) {
@@ -35,7 +36,7 @@ public final class PairFoldRoom {
     }
 
     /** The room for {@code comm}, claiming it when free; null when {@code comm} cannot use it or another has it. */
-    PairFold claim(CommSpec comm) {
+    PairSlots claim(CommSpec comm) {
         if (!fits(comm)) {
             return null;
         }
@@ -45,18 +46,28 @@ public final class PairFoldRoom {
         }
         int[] world = comm.worldRanks();
         int me = comm.rank();
-        return new PairFold(room, view, engine, comm.collectiveContext(), owner, me, slot(world[me]),
+        return new PairSlots(room, view, engine, comm.collectiveContext(), owner, me, slot(world[me]),
                 slot(world[1 - me]));
     }
 
     /** Allreduces that ran here so far (for tests and diagnostics). */
-    public long calls() {
-        return calls.get();
+    public long allreduces() {
+        return allreduces.get();
+    }
+
+    /** Alltoalls that ran here so far (for tests and diagnostics). */
+    public long alltoalls() {
+        return alltoalls.get();
     }
 
     /** Counts an allreduce that ran here. */
-    void ran() {
-        calls.incrementAndGet();
+    void ranAllreduce() {
+        allreduces.incrementAndGet();
+    }
+
+    /** Counts an alltoall that ran here. */
+    void ranAlltoall() {
+        alltoalls.incrementAndGet();
     }
 
     /** Takes the room away for good from {@code comm} after one of its collectives failed: the counters may differ. */

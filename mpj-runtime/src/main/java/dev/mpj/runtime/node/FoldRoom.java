@@ -14,7 +14,7 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  *      +0    written (64 bits): the last step whose operand part is in the slot
  *      +8    folded (64 bits): the last step whose result part is in the slot (the other's operand part was read)
  *      +16   landed (64 bits): the last step whose result part of the other member was read
- *      +24   length (32 bits): bytes of the whole vector of the call under way
+ *      +24   lengths (two of 32 bits, by the step's parity): bytes of the whole vector of the step's call
  *      +64   operand part, up to CAPACITY bytes
  *      +64 + CAPACITY   result part, up to CAPACITY bytes
  * </pre>

@@ -50,9 +50,18 @@ class PairFoldTest {
     private final ProgressEngine[] engines = {new ProgressEngine(0, Settings.defaults()),
             new ProgressEngine(1, Settings.defaults())};
 
-    private PairFold member(int rank, int context) {
-        PairFoldRoom room = new PairFoldRoom(region, engines[rank], NodeMap.blocks(2, 1), rank);
+    private PairSlots slots(int rank, int context) {
+        return slots(region, engines[rank], rank, context);
+    }
+
+    /** Member {@code rank}'s slots of a pair on context {@code context} in the fold room {@code region}. */
+    static PairSlots slots(ByteBuffer region, ProgressEngine engine, int rank, int context) {
+        PairFoldRoom room = new PairFoldRoom(region, engine, NodeMap.blocks(2, 1), rank);
         return room.claim(new CommSpec(context - 1, context, WORLD, rank));
+    }
+
+    private PairFold member(int rank, int context) {
+        return new PairFold(slots(rank, context));
     }
 
     /** Odd item counts, one step short of the room's regions, and two steps whose second is a few items. */
@@ -108,9 +117,9 @@ class PairFoldTest {
 
     @Test
     void theRoomServesOneCommunicatorOfTwoMembersOfItsNode() {
-        assertNotNull(member(0, 3));
-        assertNotNull(member(1, 3), "the same communicator's other member");
-        assertNull(member(0, 5), "another communicator");
+        assertNotNull(slots(0, 3));
+        assertNotNull(slots(1, 3), "the same communicator's other member");
+        assertNull(slots(0, 5), "another communicator");
         PairFoldRoom twoNodes = new PairFoldRoom(ByteBuffer.allocateDirect((int) FoldRoom.length(2)), engines[0],
                 NodeMap.blocks(4, 2), 0);
         assertNull(twoNodes.claim(new CommSpec(2, 3, new int[] {0, 2}, 0)), "members on two nodes");
@@ -121,19 +130,20 @@ class PairFoldTest {
     void aFailedCollectiveRetiresTheRoom() {
         PairFoldRoom room = new PairFoldRoom(region, engines[0], NodeMap.blocks(2, 1), 0);
         CommSpec comm = new CommSpec(2, 3, WORLD, 0);
-        PairFold fold = room.claim(comm);
+        PairFold fold = new PairFold(room.claim(comm));
         room.retire(comm);
         assertEquals(false, fold.usable());
         assertNull(room.claim(comm), "the same communicator again");
     }
 
-    private static void both(MemberCall body) throws Exception {
+    /** Runs {@code body} for both members at once, member 1 on a thread of its own. */
+    static void both(MemberCall body) throws Exception {
         CompletableFuture<?> other = CompletableFuture.runAsync(() -> body.run(1));
         body.run(0);
         other.get();
     }
 
-    private interface MemberCall {
+    interface MemberCall {
         void run(int rank);
     }
 }
