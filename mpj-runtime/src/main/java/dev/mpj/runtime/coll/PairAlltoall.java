@@ -24,7 +24,7 @@ import static dev.mpj.runtime.node.FoldRoom.WRITTEN_OFFSET;
  */
 final class PairAlltoall {
     /** The shortest block that comes here: shorter ones are cheaper as one eager exchange over point-to-point. */
-    static final int MIN_BLOCK = 16 * 1024;
+    static final int MIN_BLOCK = 64 * 1024;
     /**
      * The longest block that comes here: longer ones keep the bulk channel's stream, which the room's pieces, each
      * with a wait for the other member, did not beat.
