@@ -65,7 +65,7 @@ class MpjrunScriptIT {
         assertEquals(0, first.exitCode(), first::text);
         Commands.Output again = probe();
         assertEquals(0, again.exitCode(), again::text);
-        assertTrue(again.text().contains("started direct as rank 0 of 1"), again::text);
+        assertTrue(again.text().contains("started direct as rank 0 of 1, received 0 42 43"), again::text);
         Commands.Output off = probe("MPJ_DIRECT=off");
         assertEquals(0, off.exitCode(), off::text);
         assertTrue(off.text().contains("started launched as rank 0 of 1"), off::text);

@@ -8,6 +8,7 @@ import dev.mpj.api.Operation;
 import dev.mpj.api.PendingCall;
 import dev.mpj.api.SendMode;
 import dev.mpj.runtime.config.Settings;
+import dev.mpj.runtime.config.UnsafeExport;
 import dev.mpj.runtime.config.WaitPolicy;
 import dev.mpj.runtime.spi.DirectReceive;
 import dev.mpj.runtime.spi.DirectSource;
@@ -505,6 +506,9 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     @Override
     public Operation receiveAndWait(ByteBuffer room, Object array, int index, int itemBytes, int bytes, int source,
                                     int tag, int context, PendingCall pending) {
+        if (array != null && !UnsafeExport.TO_AGRONA) {
+            return null; // the copy into arrays is Agrona's Unsafe: without its export the caller receives into a room
+        }
         EngineLock l = lock;
         boolean shared = l.sharedWhileIdle();
         ReceiveOperation op;

@@ -6,6 +6,7 @@ import dev.mpj.api.PendingCall;
 import dev.mpj.api.WaitCondition;
 import mpi.MPIException;
 import org.agrona.BufferUtil;
+import dev.mpj.runtime.config.UnsafeExport;
 import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;
@@ -15,10 +16,6 @@ import java.util.List;
 final class ReceiveOperation extends BaseOperation implements WaitCondition {
     /** Runs up to this long are copied word by word: the bulk copy's checks cost more than copying a few words. */
     static final int SHORT_COPY = 64;
-    /** Where the elements of a primitive array of 2, 4 and 8 bytes begin: the same for each size's two types. */
-    private static final long BASE_2 = UnsafeApi.arrayBaseOffset(short[].class);
-    private static final long BASE_4 = UnsafeApi.arrayBaseOffset(int[].class);
-    private static final long BASE_8 = UnsafeApi.arrayBaseOffset(long[].class);
 
     private final ProgressEngine engine;
     /** Not final: a blocking receive's operation is used again ({@link #reuse}). */
@@ -108,7 +105,7 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
     void landIn(Object into, int index, int elementBytes, int bytes) {
         array = into;
         itemBytes = elementBytes;
-        arrayAt = (elementBytes == 8 ? BASE_8 : elementBytes == 4 ? BASE_4 : BASE_2) + (long) index * elementBytes;
+        arrayAt = ArrayBases.of(elementBytes) + (long) index * elementBytes;
         roomSize = bytes;
     }
 
@@ -233,6 +230,21 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
     public void cancel() {
         if (!complete && !matched) {
             engine.cancelPosted(this);
+        }
+    }
+
+    /**
+     * Where the elements of a primitive array of 2, 4 and 8 bytes begin (the same for each size's two types), in a
+     * class of their own: a JVM without {@link UnsafeExport#TO_AGRONA} builds receive operations but never
+     * initialises {@link UnsafeApi}.
+     */
+    private static final class ArrayBases {
+        private static final long BASE_2 = UnsafeApi.arrayBaseOffset(short[].class);
+        private static final long BASE_4 = UnsafeApi.arrayBaseOffset(int[].class);
+        private static final long BASE_8 = UnsafeApi.arrayBaseOffset(long[].class);
+
+        static long of(int elementBytes) {
+            return elementBytes == 8 ? BASE_8 : elementBytes == 4 ? BASE_4 : BASE_2;
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.mpj.runtime.node;
 
+import dev.mpj.runtime.config.UnsafeExport;
 import org.agrona.concurrent.UnsafeBuffer;
 
 /**
@@ -8,20 +9,18 @@ import org.agrona.concurrent.UnsafeBuffer;
  * first, naming the flag to add.
  */
 final class UnsafeAccess {
-    private static final String PACKAGE = "jdk.internal.misc";
-
     private UnsafeAccess() {
     }
 
     /** The flag this JVM needs, e.g. {@code --add-exports java.base/jdk.internal.misc=ALL-UNNAMED}. */
     static String requiredFlag() {
         Module agrona = UnsafeBuffer.class.getModule(); // a class literal: Agrona is not initialised
-        return "--add-exports java.base/" + PACKAGE + "=" + (agrona.isNamed() ? agrona.getName() : "ALL-UNNAMED");
+        return "--add-exports java.base/" + UnsafeExport.PACKAGE + "=" + (agrona.isNamed() ? agrona.getName() : "ALL-UNNAMED");
     }
 
     /** @throws NodeSegmentException when this JVM does not export {@code jdk.internal.misc} to Agrona */
     static void require() {
-        if (!Object.class.getModule().isExported(PACKAGE, UnsafeBuffer.class.getModule())) {
+        if (!UnsafeExport.TO_AGRONA) {
             throw new NodeSegmentException("the node segment (Agrona 2.x) needs the JVM flag '" + requiredFlag()
                     + "': add it to the java command line, or to JDK_JAVA_OPTIONS (mpjrun adds it itself)");
         }

@@ -1,6 +1,7 @@
 package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.pmi.wire.PmiException;
+import dev.mpj.runtime.config.UnsafeExport;
 import org.agrona.UnsafeApi;
 
 import java.io.IOException;
@@ -55,9 +56,8 @@ public final class SharedKvsTable implements AutoCloseable {
     /** The data bytes a reader's warm-up maps beside the header and the index: where a job's first fences write. */
     private static final int WARM_DATA_BYTES = 1 << 18;
     private static final int PAGE = 4096;
-    /** Whether this JVM lets {@link UnsafeApi} reach {@code jdk.internal.misc} (a class literal: not initialised). */
-    private static final boolean UNSAFE_EXPORTED =
-            Object.class.getModule().isExported("jdk.internal.misc", UnsafeApi.class.getModule());
+    /** Whether this JVM lets {@link UnsafeApi} reach {@code jdk.internal.misc}. */
+    private static final boolean UNSAFE_EXPORTED = UnsafeExport.TO_AGRONA;
 
     private final IntView buffer;
     private final int buckets;
