@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 import static dev.mpj.runtime.coll.PairFoldTest.both;
+import static dev.mpj.runtime.coll.PairFoldTest.bothFailWith;
 import static dev.mpj.runtime.coll.TestVectors.assertSame;
 import static dev.mpj.runtime.coll.TestVectors.of;
 import static dev.mpj.runtime.coll.TestVectors.zeros;
@@ -109,16 +110,8 @@ class PairAlltoallTest {
     void membersThatPassDifferentCountsBothFail() {
         PairSlots[] slots = pair();
         int[] bytes = {2 * PairAlltoall.MIN_BLOCK, 2 * PairAlltoall.MIN_BLOCK + 8};
-        CompletableFuture<?>[] calls = new CompletableFuture<?>[2];
-        for (int r = 0; r < 2; r++) {
-            int rank = r;
-            calls[r] = CompletableFuture.runAsync(() -> new PairAlltoall(slots[rank]).alltoall(
-                    of(rank, bytes[rank], 1), zeros(bytes[rank])));
-        }
-        for (CompletableFuture<?> call : calls) {
-            ExecutionException e = assertThrows(ExecutionException.class, call::get);
-            assertEquals(MPIException.ERR_COUNT, assertInstanceOf(MPIException.class, e.getCause()).getErrorClass());
-        }
+        bothFailWith(MPIException.ERR_COUNT, rank -> new PairAlltoall(slots[rank]).alltoall(
+                of(rank, bytes[rank], 1), zeros(bytes[rank])));
     }
 
     @Test

@@ -91,16 +91,8 @@ class PairFoldTest {
     void membersThatPassDifferentCountsBothFail() {
         PairFold[] pair = {member(0, 3), member(1, 3)};
         int[] bytes = {4096, 4100};
-        CompletableFuture<?>[] calls = new CompletableFuture<?>[2];
-        for (int r = 0; r < 2; r++) {
-            int rank = r;
-            calls[r] = CompletableFuture.runAsync(() -> pair[rank].allreduce(
-                    new PackedOperands(ORDERED, of(rank, bytes[rank], 1), zeros(bytes[rank])), 4));
-        }
-        for (CompletableFuture<?> call : calls) {
-            ExecutionException e = assertThrows(ExecutionException.class, call::get);
-            assertEquals(MPIException.ERR_COUNT, assertInstanceOf(MPIException.class, e.getCause()).getErrorClass());
-        }
+        bothFailWith(MPIException.ERR_COUNT, rank -> pair[rank].allreduce(
+                new PackedOperands(ORDERED, of(rank, bytes[rank], 1), zeros(bytes[rank])), 4));
     }
 
     @Test
@@ -141,6 +133,19 @@ class PairFoldTest {
         CompletableFuture<?> other = CompletableFuture.runAsync(() -> body.run(1));
         body.run(0);
         other.get();
+    }
+
+    /** Both members make their call at once, and each fails with an {@link MPIException} of {@code errorClass}. */
+    static void bothFailWith(int errorClass, MemberCall body) {
+        CompletableFuture<?>[] calls = new CompletableFuture<?>[2];
+        for (int r = 0; r < 2; r++) {
+            int rank = r;
+            calls[r] = CompletableFuture.runAsync(() -> body.run(rank));
+        }
+        for (CompletableFuture<?> call : calls) {
+            ExecutionException e = assertThrows(ExecutionException.class, call::get);
+            assertEquals(errorClass, assertInstanceOf(MPIException.class, e.getCause()).getErrorClass());
+        }
     }
 
     interface MemberCall {
