@@ -66,39 +66,39 @@ final class CommunicatorCache {
 
     /** The communicator's room for long allreduces of a pair, claimed at the first call that could use it; null if none. */
     PairFold pairFold(CommSpec comm, PairFoldRoom room) {
-        PairFold f = pairFold;
-        if (f == null) {
-            PairSlots slots = pairSlots(comm, room);
-            if (slots == null) {
-                return null;
-            }
-            f = new PairFold(slots);
-            pairFold = f;
+        PairSlots slots = pairSlots(comm, room);
+        if (slots == null) {
+            return null;
         }
-        return f.usable() ? f : null;
+        if (pairFold == null) {
+            pairFold = new PairFold(slots);
+        }
+        return pairFold;
     }
 
     /** The communicator's room for alltoalls of long blocks of a pair, as {@link #pairFold}. */
     PairAlltoall pairAlltoall(CommSpec comm, PairFoldRoom room) {
-        PairAlltoall a = pairAlltoall;
-        if (a == null) {
-            PairSlots slots = pairSlots(comm, room);
-            if (slots == null) {
-                return null;
-            }
-            a = new PairAlltoall(slots);
-            pairAlltoall = a;
+        PairSlots slots = pairSlots(comm, room);
+        if (slots == null) {
+            return null;
         }
-        return a.usable() ? a : null;
+        if (pairAlltoall == null) {
+            pairAlltoall = new PairAlltoall(slots);
+        }
+        return pairAlltoall;
     }
 
-    /** The pair's slots in the room, claimed once for the communicator's allreduces and alltoalls alike. */
+    /**
+     * The pair's slots in the room, claimed once for the communicator's allreduces and alltoalls alike; null if it
+     * has none, or no longer: a failed collective takes the room away for good.
+     */
     private PairSlots pairSlots(CommSpec comm, PairFoldRoom room) {
         if (!pairSlotsClaimed) {
             pairSlots = room.claim(comm);
             pairSlotsClaimed = true;
         }
-        return pairSlots;
+        PairSlots slots = pairSlots;
+        return slots != null && slots.usable() ? slots : null;
     }
 
     /** How the members fall on the nodes of {@code map}. */

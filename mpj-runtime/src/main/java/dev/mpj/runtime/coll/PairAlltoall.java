@@ -46,11 +46,6 @@ final class PairAlltoall {
         this.theirs = slots.theirs;
     }
 
-    /** Whether the room is still this communicator's: a failed collective takes it away for good. */
-    boolean usable() {
-        return slots.usable();
-    }
-
     /** Block {@code j} of {@code send} lands in block {@code me} of member {@code j}'s {@code recv}. */
     void alltoall(ByteBuffer send, ByteBuffer recv) {
         int n = send.remaining();

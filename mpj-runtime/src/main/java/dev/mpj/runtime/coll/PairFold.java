@@ -44,11 +44,6 @@ final class PairFold {
         this.theirs = slots.theirs;
     }
 
-    /** Whether the room is still this communicator's: a failed collective takes it away for good. */
-    boolean usable() {
-        return slots.usable();
-    }
-
     /** {@code operands}' result becomes the sum (or other operation) of both members' operands. */
     void allreduce(ReductionOperands operands, int itemBytes) {
         int n = operands.bytes();

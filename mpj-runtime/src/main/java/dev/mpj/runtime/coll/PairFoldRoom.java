@@ -13,9 +13,9 @@ import static dev.mpj.runtime.node.FoldRoom.OWNER_OFFSET;
 
 /**
  * The node segment's {@link FoldRoom}, in which one communicator of two members on this node runs its long
- * allreduces ({@link PairFold}) and its alltoalls of long blocks ({@link PairAlltoall}). The first such communicator to need it claims it by writing its identity into
- * the owner word, which never changes after, so both members read the same owner and decide alike; others run
- * over point-to-point. A collective of the owner that fails {@linkplain #retire retires} the room.
+ * allreduces ({@link PairFold}) and its alltoalls of long blocks ({@link PairAlltoall}). The first such communicator
+ * to need it claims it by writing its identity into the owner word, which never changes after, so both members read
+ * the same owner and decide alike; others run over point-to-point. A collective of the owner that fails {@linkplain #retire retires} the room.
  */
 public final class PairFoldRoom {
     private final UnsafeBuffer room;

@@ -4,9 +4,9 @@ import dev.mpj.api.Arrival;
 import dev.mpj.api.MpiBackend;
 import dev.mpj.api.PendingCall;
 import dev.mpj.api.WaitCondition;
+import dev.mpj.runtime.config.UnsafeExport;
 import mpi.MPIException;
 import org.agrona.BufferUtil;
-import dev.mpj.runtime.config.UnsafeExport;
 import org.agrona.UnsafeApi;
 
 import java.nio.ByteBuffer;

@@ -122,9 +122,9 @@ class PairFoldTest {
     void aFailedCollectiveRetiresTheRoom() {
         PairFoldRoom room = new PairFoldRoom(region, engines[0], NodeMap.blocks(2, 1), 0);
         CommSpec comm = new CommSpec(2, 3, WORLD, 0);
-        PairFold fold = new PairFold(room.claim(comm));
+        PairSlots slots = room.claim(comm);
         room.retire(comm);
-        assertEquals(false, fold.usable());
+        assertEquals(false, slots.usable());
         assertNull(room.claim(comm), "the same communicator again");
     }
 
