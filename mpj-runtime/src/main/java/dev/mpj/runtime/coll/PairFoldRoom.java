@@ -18,6 +18,14 @@ import static dev.mpj.runtime.node.FoldRoom.OWNER_OFFSET;
  * the same owner and decide alike; others run over point-to-point. A collective of the owner that fails {@linkplain #retire retires} the room.
  */
 public final class PairFoldRoom {
+    /**
+     * The room's waits, loaded with the room in {@code MPI.Init}, before any collective is compiled. Loaded at a
+     * pair's first long collective instead, this second subclass of {@link RoomWait} would make the JIT discard
+     * every compiled method that took {@link NodeChannel} for the only one (the barrier, the small collectives'
+     * entries), in the middle of the job, and the collective that loaded it would run beside their recompiles.
+     */
+    private static final Class<PairSlots> WAITS = PairSlots.class;
+
     private final UnsafeBuffer room;
     private final ByteBuffer view;
     private final ProgressEngine engine;
