@@ -36,7 +36,7 @@ final class InitWatchdog implements Runnable {
     private int seconds; // guarded by this
     /** Whether {@link #arm} has given the settings (init may end without it, when they fail). */
     private boolean armed; // guarded by this
-    /** Whether this process will map a node segment, so that its thread runs {@link ProcessApiWarmUp}. */
+    /** Whether this process will map a node segment, so that its thread runs {@link MappingWarmUp}. */
     private boolean warmUp; // guarded by this
     private volatile int rank = -1;
     /** The node segment's file, once this rank knows it: removed when the watchdog fires. */
@@ -67,7 +67,7 @@ final class InitWatchdog implements Runnable {
 
     /**
      * The settings are read: the timeout becomes {@code mpj.initTimeout}, counted from {@link #start}, and a
-     * process that will talk to a process manager has its thread ready the process API next.
+     * process that will talk to a process manager has its thread ready the first mappings' start-up next.
      */
     synchronized void arm(Settings settings) {
         seconds = settings.initTimeoutSeconds();
@@ -82,7 +82,7 @@ final class InitWatchdog implements Runnable {
         PmiClients.warmUpConnection(env);
         try {
             if (awaitSettings()) {
-                ProcessApiWarmUp.run();
+                MappingWarmUp.run();
             }
             while (waitArmed()) {
                 if (launcher != null) {
@@ -97,7 +97,7 @@ final class InitWatchdog implements Runnable {
         }
     }
 
-    /** Waits for {@link #arm} or the end of init; true when the process API is to be warmed up. */
+    /** Waits for {@link #arm} or the end of init; true when the mappings' start-up is to be readied. */
     private synchronized boolean awaitSettings() throws InterruptedException {
         // no deadline yet: reading the settings is local work that does not wait, and disarm follows its failure
         while (!armed && !disarmed) {
