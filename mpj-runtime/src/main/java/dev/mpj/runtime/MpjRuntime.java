@@ -71,12 +71,15 @@ public final class MpjRuntime implements MpiBackend {
             CollectiveTuning tuning = CollectiveTuning.from(settings);
             world = w;
             engine = w.engine();
+            int localRanks = w.nodeMap().localSize(w.nodeMap().nodeOf(w.rank()));
+            int cores = Runtime.getRuntime().availableProcessors();
+            if (localRanks > cores) {
+                engine.ranksOutnumberCores();
+            }
             sharedMemoryCollectives = w.segment() == null
                     || settings.sharedMemoryCollectives() == CollectiveAlgorithms.SharedMemory.OFF ? null
                     : new SharedMemoryCollectives(w.segment().collectiveRegion(), engine, w.nodeMap(), w.rank(),
-                            NodeLocalKinds.of(settings.sharedMemoryCollectives(),
-                                    w.nodeMap().localSize(w.nodeMap().nodeOf(w.rank())),
-                                    Runtime.getRuntime().availableProcessors()));
+                            NodeLocalKinds.of(settings.sharedMemoryCollectives(), localRanks, cores));
             foldRoom = sharedMemoryCollectives == null ? null
                     : new PairFoldRoom(w.segment().foldRegion(), engine, w.nodeMap(), w.rank());
             collectives = new Collectives(this, tuning, w.nodeMap(), sharedMemoryCollectives, foldRoom);

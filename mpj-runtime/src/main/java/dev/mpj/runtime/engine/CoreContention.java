@@ -16,6 +16,11 @@ import dev.mpj.runtime.config.WaitPolicy;
  * doubles, so a job whose ranks outnumber the cores does not keep trying to spin; a free spell much longer than the
  * quiet period halves it again. Shared by the threads of the process (every rank of an in-process job shares the
  * machine); it is a heuristic, so racing updates are harmless.
+ *
+ * <p>A node whose ranks outnumber its cores is crowded for good ({@link #crowdedForGood}): there the waits' yields
+ * mostly hand the core to a peer rank that polls a few microseconds and yields back, so they seldom look lost, and
+ * the quiet period would judge the cores free again and again; each such spell lets a waiting rank spin while the
+ * rank it waits for sits behind it in its core's run queue.
  */
 public final class CoreContention {
     /** The contention of the cores this process runs on, as all its adaptive waits learn it. */
@@ -28,6 +33,7 @@ public final class CoreContention {
     private static final int LONG_FREE_SPELL = 8;
 
     private volatile boolean crowded = true;
+    private volatile boolean forGood;
     private volatile long lastLost;
     private volatile long freeSince;
     private volatile long quietNanos = MIN_QUIET_NANOS;
@@ -39,7 +45,7 @@ public final class CoreContention {
 
     /** Whether other runnable work competes for the cores at {@code now}, as far as the waits have seen. */
     boolean crowded(long now) {
-        if (crowded && now - lastLost >= quietNanos) {
+        if (crowded && !forGood && now - lastLost >= quietNanos) {
             freeSince = now;
             crowded = false;
         }
@@ -55,6 +61,12 @@ public final class CoreContention {
                     ? Math.max(quietNanos >> 1, MIN_QUIET_NANOS)
                     : Math.min(quietNanos << 1, MAX_QUIET_NANOS);
         }
+    }
+
+    /** Judges the cores crowded from now on, whatever the waits see: the job's own ranks outnumber them. */
+    void crowdedForGood() {
+        forGood = true;
+        crowded = true;
     }
 
     /** How long no wait must lose its core before the cores are judged free. */

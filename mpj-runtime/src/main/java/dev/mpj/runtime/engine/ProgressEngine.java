@@ -210,6 +210,14 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         return p;
     }
 
+    /**
+     * The job's ranks on this node outnumber its cores: the process's {@link WaitPolicy#AUTO adaptive} waits judge
+     * the cores crowded from now on rather than learn it anew after every quiet spell ({@link CoreContention}).
+     */
+    public void ranksOutnumberCores() {
+        CoreContention.OF_THIS_PROCESS.crowdedForGood();
+    }
+
     /** How this engine's polled waits idle; transports that wait for room follow it too. */
     public WaitPolicy waitPolicy() {
         return waitPolicy;

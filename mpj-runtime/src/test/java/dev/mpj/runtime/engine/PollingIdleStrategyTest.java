@@ -146,6 +146,22 @@ class PollingIdleStrategyTest {
     }
 
     @Test
+    void coresCrowdedForGoodAreNeverJudgedFree() {
+        AtomicLong now = new AtomicLong(1);
+        CoreContention cores = freeCores(now);
+        assertFalse(cores.crowded(now.get()));
+        cores.crowdedForGood();
+        assertTrue(cores.crowded(now.get()));
+        now.addAndGet(20 * CoreContention.MAX_QUIET_NANOS);
+        assertTrue(cores.crowded(now.get()), "no quiet period, however long, judges them free");
+        PollingIdleStrategy idle = adaptive(cores, now);
+        waitFor(idle, now, PollingIdleStrategy.CROWDED.spinNanos() + 20_000);
+        assertTrue(cores.crowded(now.get()), "nor do yields that came straight back");
+        waitFor(idle, now, PollingIdleStrategy.CROWDED.yieldNanos());
+        assertTrue(idle.nextParkNanos() > 0, "the wait yields and parks as a crowded one");
+    }
+
+    @Test
     void theFixedPoliciesNeverLearn() {
         AtomicLong now = new AtomicLong(1);
         PollingIdleStrategy idle = fixed(PollingIdleStrategy.SPIN, PollingIdleStrategy.MAX_PARK_NANOS, now::get);
