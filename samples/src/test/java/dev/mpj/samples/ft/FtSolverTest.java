@@ -43,7 +43,8 @@ class FtSolverTest {
                         int ii = Math.floorMod(i + layout.xstart[3] - 2 + c.nx / 2, c.nx) - c.nx / 2;
                         int jj = Math.floorMod(j + layout.ystart[3] - 2 + c.ny / 2, c.ny) - c.ny / 2;
                         int kk = Math.floorMod(k + layout.zstart[3] - 2 + c.nz / 2, c.nz) - c.nz / 2;
-                        int at = zeroD ? (i - 1) + dx * ((j - 1) + dy * (k - 1)) : (k - 1) + dz * ((i - 1) + dx * (j - 1));
+                        int at = zeroD ? (i - 1) + dx * ((j - 1) + dy * (k - 1))
+                                : (k - 1) + dz * ((i - 1) + dx * (j - 1));
                         assertEquals(Math.exp(ap * (double) (kk * kk + (jj * jj + ii * ii))), solver.twiddle[at], 0.0,
                                 layout.kind + " at (" + i + ", " + j + ", " + k + ")");
                     }
