@@ -18,7 +18,7 @@ final class FtSolver {
     final double[] u0;
     final double[] u1;
     final double[] u2;
-    private final double[] twiddle;
+    final double[] twiddle;
     private final FtTimers timers;
 
     FtSolver(FtLayout layout, Intracomm slice1, Intracomm slice2, FtTimers timers) {
@@ -64,40 +64,56 @@ final class FtSolver {
         FtClass c = layout.cls;
         int[] d = layout.dims[3];
         double ap = -4.0 * ALPHA * Math.PI * Math.PI;
-        int xs = layout.xstart[3], ys = layout.ystart[3], zs = layout.zstart[3];
         if (layout.kind == FtLayout.Kind.ZERO_D) {
-            for (int i = 1; i <= d[0]; i++) {
-                int ii = Math.floorMod(i + xs - 2 + c.nx / 2, c.nx) - c.nx / 2;
-                int ii2 = ii * ii;
-                for (int j = 1; j <= d[1]; j++) {
-                    int jj = Math.floorMod(j + ys - 2 + c.ny / 2, c.ny) - c.ny / 2;
-                    int ij2 = jj * jj + ii2;
-                    twiddleLine(ap, ij2, zs, c.nz, d[2], (i - 1) + d[0] * (j - 1), d[0] * d[1]);
+            // (x, y, z): lines along x
+            int[] ii2 = squaredWaveNumbers(layout.xstart[3], c.nx, d[0]);
+            int[] jj2 = squaredWaveNumbers(layout.ystart[3], c.ny, d[1]);
+            int[] kk2 = squaredWaveNumbers(layout.zstart[3], c.nz, d[2]);
+            for (int k = 0; k < d[2]; k++) {
+                for (int j = 0; j < d[1]; j++) {
+                    twiddleLine(ap, jj2[j] + kk2[k], ii2, d[0] * (j + d[1] * k));
                 }
             }
             return;
         }
-        // layout 3 is (z, x, y)
-        for (int i = 1; i <= d[1]; i++) {
-            int ii = Math.floorMod(i + xs - 2 + c.nx / 2, c.nx) - c.nx / 2;
-            int ii2 = ii * ii;
-            for (int j = 1; j <= d[2]; j++) {
-                int jj = Math.floorMod(j + ys - 2 + c.ny / 2, c.ny) - c.ny / 2;
-                int ij2 = jj * jj + ii2;
-                twiddleLine(ap, ij2, zs, c.nz, d[0], d[0] * ((i - 1) + d[1] * (j - 1)), 1);
+        // layout 3 is (z, x, y): lines along z
+        int[] ii2 = squaredWaveNumbers(layout.xstart[3], c.nx, d[1]);
+        int[] jj2 = squaredWaveNumbers(layout.ystart[3], c.ny, d[2]);
+        int[] kk2 = squaredWaveNumbers(layout.zstart[3], c.nz, d[0]);
+        for (int i = 0; i < d[1]; i++) {
+            for (int j = 0; j < d[2]; j++) {
+                twiddleLine(ap, ii2[i] + jj2[j], kk2, d[0] * (i + d[1] * j));
             }
         }
     }
 
     /**
-     * One z line of {@link #computeIndexMap}: {@code twiddle[at + stride * (k - 1)]} for k = 1..count. A method
-     * called once per line, so that the JIT compiles it from whole calls rather than on the stack of the one
-     * call of {@code computeIndexMap}, whose profile has not yet seen the outer loops end.
+     * The squared wave numbers of {@code count} points of a dimension of {@code n} from 1-based {@code start}:
+     * {@code (mod(k + start - 2 + n/2, n) - n/2)²} for k = 1..count. Computed once per dimension rather than at
+     * every point, where its integer division is much of the point's cost.
      */
-    private void twiddleLine(double ap, int ij2, int zs, int nz, int count, int at, int stride) {
-        for (int k = 1; k <= count; k++, at += stride) {
-            int kk = Math.floorMod(k + zs - 2 + nz / 2, nz) - nz / 2;
-            twiddle[at] = Math.exp(ap * (double) (kk * kk + ij2));
+    static int[] squaredWaveNumbers(int start, int n, int count) {
+        int[] squares = new int[count];
+        for (int k = 1; k <= count; k++) {
+            int w = Math.floorMod(k + start - 2 + n / 2, n) - n / 2;
+            squares[k - 1] = w * w;
+        }
+        return squares;
+    }
+
+    /**
+     * One line of {@link #computeIndexMap} along the array's first dimension, whose points are contiguous:
+     * {@code twiddle[at + p] = exp(ap (others + squares[p]))} for every p of {@code squares}, {@code others} being
+     * the line's squared wave numbers in the other two dimensions (integers, so their sum does not depend on the
+     * order). Contiguous, as the JIT compiles a loop indexed by its counter much better than one that steps a
+     * second index by a stride it does not know. A method called once per line, so that the JIT compiles it from
+     * whole calls rather than on the stack of the one call of {@code computeIndexMap}, whose profile has not yet
+     * seen the outer loops end.
+     */
+    private void twiddleLine(double ap, int others, int[] squares, int at) {
+        double[] t = twiddle;
+        for (int p = 0; p < squares.length; p++) {
+            t[at + p] = Math.exp(ap * (double) (squares[p] + others));
         }
     }
 
