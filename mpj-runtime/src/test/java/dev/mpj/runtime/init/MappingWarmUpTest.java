@@ -1,11 +1,9 @@
 package dev.mpj.runtime.init;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
+import dev.mpj.runtime.testing.SmallJvm;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,12 +23,8 @@ class MappingWarmUpTest {
     @Tag("multi-jvm")
     @Timeout(60)
     void initialisesTheFirstMappingsStartUp() throws Exception {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m", "-XX:TieredStopAtLevel=1", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-                "-Xlog:class+init=info", "-cp", System.getProperty("java.class.path"), WarmUpMain.class.getName())
-                .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.PIPE).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), output);
+        String output = SmallJvm.run(WarmUpMain.class, "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
+                "-Xlog:class+init=info");
         assertTrue(output.contains("warmed up"), output);
         for (String initialised : new String[] {MappingWarmUp.EXTENDED_MAP_MODE, "org.agrona.SystemUtil",
                 "org.agrona.BufferUtil"}) {

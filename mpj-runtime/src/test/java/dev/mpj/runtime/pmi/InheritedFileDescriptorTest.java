@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.mpj.runtime.pmi.wire.PmiException;
+import dev.mpj.runtime.testing.SmallJvm;
 
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -47,12 +48,7 @@ class InheritedFileDescriptorTest {
     @Tag("multi-jvm")
     @Timeout(60)
     void opensTheDescriptorWithoutSpinningProxyClasses() throws Exception {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-Xlog:class+load=info", "-cp",
-                System.getProperty("java.class.path"), InheritedDescriptorMain.class.getName())
-                .redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.PIPE).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), output);
+        String output = SmallJvm.run(InheritedDescriptorMain.class, "-Xlog:class+load=info");
         assertTrue(output.contains("opened true"), output);
         assertTrue(output.contains("dev.mpj.runtime.pmi.InheritedFileDescriptor "), "class+load logged: " + output);
         assertFalse(output.contains("$Proxy"), "a proxy class was spun:\n" + output);
