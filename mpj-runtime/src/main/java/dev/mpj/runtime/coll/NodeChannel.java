@@ -159,7 +159,9 @@ final class NodeChannel extends RoomWait {
         this.target = target;
         this.only = only;
         this.cursor = only < 0 ? 0 : only;
-        awaitReached();
+        if (!reached()) {
+            awaitNotYetReached();
+        }
     }
 
     /**
@@ -188,6 +190,11 @@ final class NodeChannel extends RoomWait {
         }
         seenWritten[v] = value;
         return true;
+    }
+
+    @Override
+    public boolean getAsBoolean() {
+        return reached() || revokedMeanwhile();
     }
 
     @Override

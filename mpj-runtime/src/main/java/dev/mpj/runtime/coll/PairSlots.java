@@ -106,7 +106,9 @@ final class PairSlots extends RoomWait {
         this.call = call;
         this.field = field;
         this.target = target;
-        awaitReached();
+        if (!reached()) {
+            awaitNotYetReached();
+        }
     }
 
     /** Fails the call when the other member's {@code step}, seen written, is not of {@code n} bytes in all as this one's is. */
@@ -129,6 +131,11 @@ final class PairSlots extends RoomWait {
     @Override
     boolean reached() {
         return room.getLongVolatile(theirs + field) >= target;
+    }
+
+    @Override
+    public boolean getAsBoolean() {
+        return reached() || revokedMeanwhile();
     }
 
     @Override

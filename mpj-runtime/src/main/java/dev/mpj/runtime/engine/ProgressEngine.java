@@ -612,15 +612,17 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
 
     /**
      * Waits, as {@link #await} does, for a condition that another process or thread makes true by a store (a
-     * collective room's counters) rather than this rank's progress pass. Before the wait loop it tests the condition
-     * {@link #POLLS_BEFORE_WAIT} more times, a spin-wait hint between, with no pass, no clock read and no publishing
+     * collective room's counters) rather than this rank's progress pass, once the caller has found it false. The
+     * caller makes that first test in its own code, where the JIT binds it to the caller's class: a test here, shared
+     * by every caller, would speculate on the class of the job's first waits and trap at the first wait of another
+     * (a pair's fold room after its collective room), discarding the compiled waits. It tests the condition up to
+     * {@link #POLLS_BEFORE_WAIT} times, a spin-wait hint before each, with no pass, no clock read and no publishing
      * of the wait: a peer a core away stores within that spin, and a pass at every test would read the rings for
-     * nothing. A receive's condition only a pass makes true, so {@link #await} makes one right after its first test.
+     * nothing. Then the wait loop; a receive's condition only a pass makes true, so {@link #await} makes one right
+     * after its first test.
      */
     public void awaitSetByOthers(BooleanSupplier done) {
-        if (!done.getAsBoolean()) {
-            awaitPending(done, POLLS_BEFORE_WAIT);
-        }
+        awaitPending(done, POLLS_BEFORE_WAIT);
     }
 
     /**
