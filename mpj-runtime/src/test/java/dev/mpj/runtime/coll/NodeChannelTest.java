@@ -3,6 +3,7 @@ package dev.mpj.runtime.coll;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.CollectiveRoom;
+import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
@@ -12,9 +13,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class NodeChannelTest {
@@ -108,5 +112,26 @@ class NodeChannelTest {
         MPIException e = assertThrows(MPIException.class,
                 () -> member(0).copy(1, 1, 4, 0, 4, ByteBuffer.allocate(4), 0));
         assertEquals(MPIException.ERR_COUNT, e.getErrorClass());
+    }
+
+    /** The other member never arrives: the wait's own test sees the revocation and ends with its error. */
+    @Test
+    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aWaitForAnotherMemberEndsWhenTheCollectivesAreRevoked() {
+        engine.setThreadLevel(MPI.THREAD_MULTIPLE); // the revocation comes from this thread while another waits
+        NodeChannel ch = member(0);
+        CompletableFuture<?> call = CompletableFuture.runAsync(() -> {
+            long c = ch.nextCall();
+            ch.arrive(c);
+            ch.awaitWritten(c);
+        });
+        int written = Math.toIntExact(CollectiveRoom.slotOffset(MEMBERS, 0, 0)) + CollectiveRoom.WRITTEN_OFFSET;
+        while (room.getLongVolatile(written) == 0) {
+            Thread.onSpinWait(); // until the call has arrived and waits for the other member
+        }
+        engine.revoke(2, new int[] {0}, "a member failed");
+        ExecutionException e = assertThrows(ExecutionException.class, call::get);
+        assertEquals(engine.revocationError(2).getMessage(),
+                assertInstanceOf(MPIException.class, e.getCause()).getMessage(), "the revocation's error");
     }
 }
