@@ -58,6 +58,12 @@ class CollectivesIT {
         List<Long> exchanges = nodeLocalCalls(r, "fold room alltoalls rank"); // a pair's long blocks
         assertTrue(exchanges.size() == np && exchanges.stream().allMatch(n -> (n > 0) == folded),
                 () -> "fold room alltoalls " + exchanges + "\n" + r);
+        // a pair's blocks of 64 KiB to 512 KiB, and no others, go through the room
+        String blocks = folded ? "[65536,262140,262144,262148,524288]" : "[]";
+        assertEquals(np, r.linesContaining("fold room alltoall blocks rank"), r::toString);
+        for (int rank = 0; rank < np; rank++) {
+            assertEquals(1, r.linesContaining("fold room alltoall blocks rank " + rank + ": " + blocks), r::toString);
+        }
     }
 
     @ParameterizedTest(name = "np={0} node-local collectives {1}")

@@ -5,6 +5,8 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.StringJoiner;
+import java.util.stream.IntStream;
 
 import dev.mpj.runtime.MpjRuntime;
 import mpi.Datatype;
@@ -340,15 +342,25 @@ public final class CollectivesProgram {
     /** Uneven blocks at displacements with gaps: rank r has r + 1 items, placed at 3·r. */
     /**
      * Alltoalls of long blocks around the sizes where a pair's path changes (a block of 16 KiB, the fold room's
-     * regions of 256 KiB, two pieces of them, its longest block and one past it), from and into arrays at offsets
-     * other than 0.
+     * regions of 256 KiB, two pieces of them: its longest block, and one past it; for a pair also four pieces and
+     * one more int, which keep the bulk channel's stream), from and into arrays at offsets other than 0; prints the
+     * blocks, in bytes, that went through the fold room.
      */
     static void longBlocks() {
         int region = (256 << 10) / Integer.BYTES;
-        for (int block : new int[] {4095, 4096, 16_384, region - 1, region, region + 1, 2 * region, 2 * region + 1}) {
+        int[] blocks = {4095, 4096, 16_384, region - 1, region, region + 1, 2 * region, 2 * region + 1};
+        if (size == 2) {
+            blocks = IntStream.concat(Arrays.stream(blocks), IntStream.of(4 * region, 4 * region + 1)).toArray();
+        }
+        StringJoiner throughRoom = new StringJoiner(",", "[", "]");
+        for (int block : blocks) {
             int[] out = ints(rank, 3 + block * size);
             int[] in = new int[5 + block * size];
+            long before = MpjRuntime.current().foldRoomAlltoalls();
             world.Alltoall(out, 3, block, MPI.INT, in, 5, block, MPI.INT);
+            if (MpjRuntime.current().foldRoomAlltoalls() > before) {
+                throughRoom.add(Integer.toString(block * Integer.BYTES));
+            }
             for (int r = 0; r < size; r++) {
                 int from = 3 + rank * block;
                 same(Arrays.copyOfRange(ints(r, 3 + block * size), from, from + block),
@@ -356,6 +368,7 @@ public final class CollectivesProgram {
                         "Alltoall of long blocks, block " + block + " from " + r);
             }
         }
+        System.out.println("fold room alltoall blocks rank " + rank + ": " + throughRoom);
     }
 
     /** A long-block alltoall of a strided type: every item's two ints land apart, the int between is left alone. */
