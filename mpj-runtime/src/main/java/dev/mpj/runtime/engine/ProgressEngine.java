@@ -436,8 +436,8 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     private Operation receiveLocked(ByteBuffer room, Arrival arrival, int source, int tag, int context) {
         ReceiveOperation op = spares.take(this, nextId++, room, source, tag, context);
         op.arrival = arrival;
-        op.markPending(); // the caller's request, pending until its message has come
         if (!matchedAtOnce(op)) {
+            op.markPending(); // the caller's request, pending until its message has come
             posted.add(op);
         }
         return op;
