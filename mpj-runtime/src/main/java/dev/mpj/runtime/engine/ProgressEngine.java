@@ -174,7 +174,9 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      * this the four links fell in the rank's first message.
      */
     private void linkAccessors() {
-        new ReceiveOperation(this, 0, null, 0, 0, 0).markComplete();
+        ReceiveOperation op = new ReceiveOperation(this, 0, null, 0, 0, 0);
+        op.markPending();
+        op.markComplete();
         WAITING_FOR.setRelease(this, WAITING_FOR.getAcquire(this));
     }
 
@@ -435,6 +437,7 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         ReceiveOperation op = spares.take(this, nextId++, room, source, tag, context);
         op.arrival = arrival;
         if (!matchedAtOnce(op)) {
+            op.markPending(); // the caller's request, pending until its message has come
             posted.add(op);
         }
         return op;
@@ -487,6 +490,7 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         if (m == null) {
             return false;
         }
+        op.markPending(); // a rendezvous message leaves it in flight
         consumeUnexpected(op, m);
         returnCredit();
         return true;
@@ -537,7 +541,8 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
                 if (from < 0) {
                     postAndProgress(op, pending, !shared);
                 } else {
-                    completeEager(op, direct.source(), direct.tag(), memory.memory(), from, direct.length());
+                    // the operation, new or spare, reads complete until put in flight (ReceiveOperation#reuse)
+                    takeEager(op, direct.source(), direct.tag(), memory.memory(), from, direct.length());
                     returnCredit();
                 }
             }
@@ -558,6 +563,7 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      * time meets no branch its compiled receive has never seen taken (a trap, which throws that code away).
      */
     private void postAndProgress(ReceiveOperation op, PendingCall pending, boolean wait) {
+        op.markPending();
         posted.park(op);
         if (wait) {
             // the operation is its own condition: a call of PendingCall's here, on the first declined take, made
@@ -974,15 +980,20 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         }
     }
 
+    /** Completes the posted {@code r} with an eager payload, as {@link #takeEager} fills it. */
+    private void completeEager(ReceiveOperation r, int peer, int tag, ByteBuffer frame, int from, int length) {
+        takeEager(r, peer, tag, frame, from, length);
+        r.markComplete();
+    }
+
     /**
-     * Completes {@code r} with the eager payload of {@code length} bytes at {@code from} in {@code frame}, charged to
+     * Fills {@code r} with the eager payload of {@code length} bytes at {@code from} in {@code frame}, charged to
      * {@code peer}'s credit: a frame handled by a pass and one a blocking receive took itself alike.
      */
-    private void completeEager(ReceiveOperation r, int peer, int tag, ByteBuffer frame, int from, int length) {
+    private void takeEager(ReceiveOperation r, int peer, int tag, ByteBuffer frame, int from, int length) {
         credit.consumed(peer, length);
         r.match(peer, tag, length);
         r.deliver(0, frame, from, length);
-        r.markComplete();
     }
 
     private void onRequestToSend(int peer, int context, int tag, long cookie, long length) {

@@ -54,11 +54,16 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
     ReceiveOperation(ProgressEngine engine, long id, ByteBuffer room, int source, int tag, int context) {
         this.engine = engine;
         reuse(id, room, source, tag, context);
+        markComplete(); // as a spare reads, until put in flight
     }
 
     /**
      * Makes this operation a new, unmatched receive, every field as a new one's: for an operation that completed
-     * without error and that nothing (bin, table of receives in flight, waiter) refers to any more.
+     * without error and that nothing (bin, table of receives in flight, waiter) refers to any more. It still reads
+     * complete, as a new one does, until the engine puts it in flight ({@link #markPending}): posts it or matches it
+     * to a rendezvous message. A blocking receive that takes its message in the call never does, so it neither
+     * clears nor sets the flag: in C1's profiled code, which a woken receiver runs until C2 has compiled its path,
+     * each store through the flag's {@code VarHandle} is a chain of calls.
      */
     void reuse(long newId, ByteBuffer newRoom, int source, int tag, int newContext) {
         id = newId;
@@ -80,7 +85,6 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
         byteCount = 0;
         cancelled = false;
         error = null;
-        markPending();
     }
 
     /**

@@ -218,6 +218,57 @@ class ProgressEngineTest {
         assertEquals(bytes(8, 1), first.rewind(), "the first room keeps the first message");
     }
 
+    /**
+     * A spare reads complete until the engine puts it in flight: a blocking receive made of one waits for its own
+     * message when none has come, and one matched to an unexpected rendezvous message waits for the data.
+     */
+    @Test
+    void aBlockingReceiveMadeOfASpareWaitsForItsOwnMessageAndForRendezvousData() throws Exception {
+        ProgressEngine receiver = h.get(1);
+        ByteBuffer first = room(8);
+        h.get(0).send(bytes(8, 1), 1, 3, 0, SendMode.STANDARD);
+        h.pumpAll();
+        receiver.release(receiver.receiveAndWait(first, 0, 3, 0, (source, tag) -> "Recv"));
+        assertEquals(1, receiver.spareReceives());
+        ByteBuffer second = room(8);
+        Operation[] got = new Operation[1];
+        Thread mpi = new Thread(() -> got[0] = receiver.receiveAndWait(second, 2, 4, 0, (source, tag) -> "Recv"),
+                "mpi");
+        mpi.start();
+        while (!receiver.waitReport().get(0).contains("waits in")) {
+            Thread.sleep(5);
+        }
+        assertTrue(mpi.isAlive(), "no message of its own yet");
+        h.get(0).send(bytes(8, 9), 1, 4, 0, SendMode.STANDARD); // another source's: not this receive's
+        h.get(2).send(bytes(6, 2), 1, 4, 0, SendMode.STANDARD);
+        mpi.join(10_000);
+        assertFalse(mpi.isAlive());
+        assertEquals(2, got[0].source());
+        assertEquals(4, got[0].tag());
+        assertEquals(6, got[0].byteCount());
+        assertEquals(bytes(6, 2), second.rewind().limit(6));
+        receiver.release(got[0]);
+        assertEquals(1, receiver.unexpectedCount(), "the other source's message waits");
+
+        int large = EAGER * 3;
+        Operation sent = h.get(2).send(bytes(large, 5), 1, 5, 0, SendMode.STANDARD);
+        receiver.poll();
+        assertEquals(2, receiver.unexpectedCount(), "the rendezvous message's request waits");
+        ByteBuffer third = room(large);
+        Thread mpi2 = new Thread(() -> got[0] = receiver.receiveAndWait(third, 2, 5, 0, (source, tag) -> "Recv"),
+                "mpi");
+        mpi2.start();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while ((mpi2.isAlive() || !sent.isComplete()) && System.nanoTime() < deadline) {
+            h.get(2).poll(); // the sender answers the receiver's clear-to-send with the data
+        }
+        mpi2.join(1_000);
+        assertFalse(mpi2.isAlive());
+        assertTrue(got[0].isComplete());
+        assertEquals(large, got[0].byteCount(), "completed with the rendezvous data, not before it");
+        assertEquals(bytes(large, 5), third.rewind());
+    }
+
     @Test
     void failedCancelledPendingAndLargeReceivesAreNotKept() {
         ProgressEngine receiver = h.get(1);

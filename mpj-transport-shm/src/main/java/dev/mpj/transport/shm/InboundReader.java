@@ -130,12 +130,14 @@ final class InboundReader implements DirectSource {
      * The index in {@link #memory} of the next record's payload when it is a whole frame {@code receive} accepts,
      * read past: a blocking receive's message taken in one call from the engine, with none of a read's hand-offs to
      * the sink. The header's words are read from the ring itself and the payload is copied from the fixed view, so
-     * no buffer moves over the frame. Any other record (a piece, a bulk notice, a record the general read reports as
-     * malformed) and a frame not accepted stay for {@link #read}. The room read before goes back first, so the
-     * payload stays until the next call. Returns -1 when called from the sink.
+     * no buffer moves over the frame. Any other record (a piece, a bulk notice, the padding at the ring's end, a
+     * record the general read reports as malformed) and a frame not accepted stay for {@link #read}, so each take
+     * reads the record's two header words once, where skipping the padding itself would read them twice. The room
+     * read before goes back first, so the payload stays until the next call. Returns -1 when called from the sink.
      *
      * <p>The take that gives room back (every {@value #COMMIT_BYTES} bytes) leaves its record for {@link #read},
-     * through the same test as an empty ring: a stream of blocking receives then sees -1 within its first thousands
+     * through the same test as an empty ring and a record other than a whole frame (the padding, at every wrap of
+     * the ring): a stream of blocking receives then sees -1 within its first thousands
      * of messages, so the JIT compiles the engine's way on from -1 with the rest. A receiver woken into a full ring
      * otherwise meets an empty ring only once it has caught up with its sender, long after its path was compiled,
      * and a branch never taken before is a trap there that throws the compiled receive away.
@@ -149,18 +151,17 @@ final class InboundReader implements DirectSource {
         if (due < 0) {
             commit();
         }
-        position += paddingAt((int) position & mask);
         int index = (int) position & mask;
         int length = buffer.getIntVolatile(RecordDescriptor.lengthOffset(index));
-        if (((length - 1) | due) < 0) {
-            return -1; // an empty ring (length 0), or room just given back: one branch, seen taken early
-        }
         int type = buffer.getInt(RecordDescriptor.typeOffset(index));
+        // piece is 0 for a whole frame only; Agrona's padding (type -1) and the pieces of longer frames are not
+        if (((length - 1) | due | -RecordType.piece(type)) < 0) {
+            return -1; // empty ring (length 0), room given back, or not a whole frame: one branch, seen taken early
+        }
         int sender = RecordType.sender(type);
         int frame = index + RecordDescriptor.HEADER_LENGTH;
         int payloadLength = length - RecordDescriptor.HEADER_LENGTH - FrameHeader.LENGTH;
-        if (RecordType.piece(type) != RecordType.WHOLE || !RecordType.isValid(type)
-                || locals.localRankOf(sender) < 0 || payloadLength < 0
+        if (!RecordType.isValid(type) || locals.localRankOf(sender) < 0 || payloadLength < 0
                 || !receive.accepts(sender, buffer.getLong(frame + FrameHeader.KIND_OFFSET, ByteOrder.LITTLE_ENDIAN),
                 buffer.getLong(frame + FrameHeader.SOURCE_OFFSET, ByteOrder.LITTLE_ENDIAN), payloadLength)) {
             return -1;

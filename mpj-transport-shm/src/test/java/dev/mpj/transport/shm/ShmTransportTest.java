@@ -459,6 +459,83 @@ class ShmTransportTest {
         }
     }
 
+    /**
+     * A direct take reads a record's header words once and leaves the padding at the ring's end to the general read,
+     * as it leaves an empty ring: the frame after the padding is read by the next poll, in its turn, and the one
+     * after that taken directly again.
+     */
+    @Test
+    void theDirectTakeLeavesThePaddingAtTheRingsEndToTheNextPoll() throws Exception {
+        try (ShmNode node = node(2)) {
+            OneAtATimeSink polled = new OneAtATimeSink(frame -> frame.getLong(frame.position() + FrameHeader.LENGTH));
+            ShmTransport receiver = node.start(1, polled);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            DirectSource source = receiver.directSource();
+            DirectReceive receive = new DirectReceive();
+            ByteBuffer payload = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            int fit = RING / RECORD_OF_8;
+            for (long i = 0; i < fit; i++) {
+                sender.send(1, Frames.header(FrameHeader.EAGER, 1, 8), payload.putLong(0, i));
+            }
+            pollUntil(receiver, () -> polled.taken.size() == fit);
+            assertEquals(0, receiver.poll()); // the end of what was written: all the room goes back
+            for (long i = fit; i < fit + 2; i++) {
+                sender.send(1, Frames.header(FrameHeader.EAGER, 1, 8), payload.putLong(0, i));
+            }
+            assertEquals(RING + 2L * RECORD_OF_8, node.layout().ring(1).producerPosition(), "padded, then at 0");
+            receive.ask(7, 0, 1, 8);
+            assertEquals(-1, source.takeDirect(receive), "the padding is left");
+            assertEquals(1, receiver.poll(), "the poll skips the padding and reads the frame after it");
+            assertEquals(fit, (long) polled.taken.get(fit), "the frame after the padding, in its turn");
+            int at = source.takeDirect(receive);
+            assertTrue(at >= 0, "the next frame taken directly");
+            assertEquals(fit + 1, source.memory().getLong(at));
+            assertEquals(-1, source.takeDirect(receive), "an empty ring");
+        }
+    }
+
+    /**
+     * A receiver that takes each frame directly when it can and polls when the take declines (an empty ring, the
+     * room going back, the padding at each wrap) gets every frame once, in the order sent, while the sender waits
+     * for room.
+     */
+    @Test
+    void directTakesAndPollsTogetherGoRoundTheRingInOrder() throws Exception {
+        try (ShmNode node = node(2)) {
+            int count = 20_000; // the 64 KiB ring wraps about 15 times, with padding
+            OneAtATimeSink polled = new OneAtATimeSink(frame -> frame.getLong(frame.position() + FrameHeader.LENGTH));
+            List<Long> taken = polled.taken;
+            ShmTransport receiver = node.start(1, polled);
+            ShmTransport sender = node.start(0, new RecordingSink());
+            DirectSource source = receiver.directSource();
+            DirectReceive receive = new DirectReceive();
+            receive.ask(7, 0, 1, 8);
+            Future<?> sent = CompletableFuture.runAsync(() -> {
+                ByteBuffer payload = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+                for (long i = 0; i < count; i++) {
+                    sender.send(1, Frames.header(FrameHeader.EAGER, 1, 8), payload.putLong(0, i));
+                }
+            });
+            int direct = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (taken.size() < count && System.nanoTime() < deadline) {
+                int at = source.takeDirect(receive);
+                if (at >= 0) {
+                    taken.add(source.memory().getLong(at));
+                    direct++;
+                } else {
+                    receiver.poll();
+                }
+            }
+            sent.get(10, TimeUnit.SECONDS);
+            assertEquals(count, taken.size());
+            for (int i = 0; i < count; i++) {
+                assertEquals(i, (long) taken.get(i), "frame " + i);
+            }
+            assertTrue(direct > count / 2, "most frames taken directly: " + direct);
+        }
+    }
+
     /** Bytes of the ring record of a frame with 8 payload bytes. */
     private static final int RECORD_OF_8 = RecordDescriptor.HEADER_LENGTH + FrameHeader.LENGTH + 8;
 
