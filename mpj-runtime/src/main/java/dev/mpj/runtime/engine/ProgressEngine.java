@@ -174,9 +174,7 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      * this the four links fell in the rank's first message.
      */
     private void linkAccessors() {
-        ReceiveOperation op = new ReceiveOperation(this, 0, null, 0, 0, 0);
-        op.markPending();
-        op.markComplete();
+        new ReceiveOperation(this, 0, null, 0, 0, 0).markPending(); // its constructor has run markComplete
         WAITING_FOR.setRelease(this, WAITING_FOR.getAcquire(this));
     }
 
