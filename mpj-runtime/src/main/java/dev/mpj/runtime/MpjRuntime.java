@@ -28,6 +28,7 @@ import dev.mpj.runtime.init.InitReport;
 import dev.mpj.runtime.init.InitSequence;
 import dev.mpj.runtime.init.World;
 import dev.mpj.runtime.node.NodeMap;
+import dev.mpj.runtime.node.NodePlacement;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.pmi.PmiClient;
 import mpi.MPIException;
@@ -71,15 +72,14 @@ public final class MpjRuntime implements MpiBackend {
             CollectiveTuning tuning = CollectiveTuning.from(settings);
             world = w;
             engine = w.engine();
-            int localRanks = w.nodeMap().localSize(w.nodeMap().nodeOf(w.rank()));
-            int cores = Runtime.getRuntime().availableProcessors();
-            if (localRanks > cores) {
+            NodePlacement placement = NodePlacement.of(w.nodeMap(), w.rank());
+            if (placement.crowded()) {
                 engine.ranksOutnumberCores();
             }
             sharedMemoryCollectives = w.segment() == null
                     || settings.sharedMemoryCollectives() == CollectiveAlgorithms.SharedMemory.OFF ? null
                     : new SharedMemoryCollectives(w.segment().collectiveRegion(), engine, w.nodeMap(), w.rank(),
-                            NodeLocalKinds.of(settings.sharedMemoryCollectives(), localRanks, cores));
+                            NodeLocalKinds.of(settings.sharedMemoryCollectives(), placement));
             foldRoom = sharedMemoryCollectives == null ? null
                     : new PairFoldRoom(w.segment().foldRegion(), engine, w.nodeMap(), w.rank());
             collectives = new Collectives(this, tuning, w.nodeMap(), sharedMemoryCollectives, foldRoom);

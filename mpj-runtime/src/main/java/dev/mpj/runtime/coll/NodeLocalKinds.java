@@ -1,6 +1,7 @@
 package dev.mpj.runtime.coll;
 
 import dev.mpj.runtime.config.CollectiveAlgorithms.SharedMemory;
+import dev.mpj.runtime.node.NodePlacement;
 
 /**
  * Which collectives of up to 2 KiB per member run through the node segment's room ({@link SharedMemoryCollectives})
@@ -29,11 +30,11 @@ public final class NodeLocalKinds {
         this.everyKind = everyKind;
     }
 
-    /** The kinds for {@code mode} on a node of {@code localRanks} ranks and {@code cores} cores. */
-    public static NodeLocalKinds of(SharedMemory mode, int localRanks, int cores) {
+    /** The kinds for {@code mode} on a node placed as {@code placement}. */
+    public static NodeLocalKinds of(SharedMemory mode, NodePlacement placement) {
         return switch (mode) {
             case ON -> new NodeLocalKinds(true, true);
-            case AUTO -> new NodeLocalKinds(true, localRanks > cores);
+            case AUTO -> new NodeLocalKinds(true, placement.crowded());
             case OFF -> new NodeLocalKinds(false, false);
         };
     }

@@ -1,6 +1,7 @@
 package dev.mpj.runtime.coll;
 
 import dev.mpj.runtime.config.CollectiveAlgorithms.SharedMemory;
+import dev.mpj.runtime.node.NodePlacement;
 import org.junit.jupiter.api.Test;
 
 import java.util.EnumSet;
@@ -25,29 +26,29 @@ class NodeLocalKindsTest {
     @Test
     void automaticSendsTheBarrierAndBcastThroughTheRoomWhenEveryRankHasACore() {
         assertEquals(EnumSet.of(CollectiveKind.BARRIER, CollectiveKind.BCAST),
-                served(NodeLocalKinds.of(SharedMemory.AUTO, 4, 4), 3));
+                served(NodeLocalKinds.of(SharedMemory.AUTO, new NodePlacement(4, 4)), 3));
     }
 
     @Test
     void automaticSendsAPairsAllreduceAllgatherAndAlltoallThroughTheRoomWhenEveryRankHasACore() {
         Set<CollectiveKind> pairKinds = EnumSet.of(CollectiveKind.BARRIER, CollectiveKind.BCAST,
                 CollectiveKind.ALLREDUCE, CollectiveKind.ALLGATHER, CollectiveKind.ALLTOALL);
-        assertEquals(pairKinds, served(NodeLocalKinds.of(SharedMemory.AUTO, 2, 2), 2));
-        assertEquals(pairKinds, served(NodeLocalKinds.of(SharedMemory.AUTO, 4, 4), 2));
+        assertEquals(pairKinds, served(NodeLocalKinds.of(SharedMemory.AUTO, new NodePlacement(2, 2)), 2));
+        assertEquals(pairKinds, served(NodeLocalKinds.of(SharedMemory.AUTO, new NodePlacement(4, 4)), 2));
     }
 
     @Test
     void automaticSendsEverySmallCollectiveThroughTheRoomWhenRanksOutnumberCores() {
-        assertEquals(ROOM_KINDS, served(NodeLocalKinds.of(SharedMemory.AUTO, 3, 2), 3));
+        assertEquals(ROOM_KINDS, served(NodeLocalKinds.of(SharedMemory.AUTO, new NodePlacement(3, 2)), 3));
     }
 
     @Test
     void onSendsEverySmallCollectiveThroughTheRoomWhateverTheCores() {
-        assertEquals(ROOM_KINDS, served(NodeLocalKinds.of(SharedMemory.ON, 4, 64), 4));
+        assertEquals(ROOM_KINDS, served(NodeLocalKinds.of(SharedMemory.ON, new NodePlacement(4, 64)), 4));
     }
 
     @Test
     void offSendsNoneThroughTheRoom() {
-        assertEquals(EnumSet.noneOf(CollectiveKind.class), served(NodeLocalKinds.of(SharedMemory.OFF, 8, 2), 2));
+        assertEquals(EnumSet.noneOf(CollectiveKind.class), served(NodeLocalKinds.of(SharedMemory.OFF, new NodePlacement(8, 2)), 2));
     }
 }
