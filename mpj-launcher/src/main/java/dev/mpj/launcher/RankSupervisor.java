@@ -1,5 +1,6 @@
 package dev.mpj.launcher;
 
+import dev.mpj.runtime.pmi.wire.PmiSecret;
 import dev.mpj.runtime.pmi.wire.PmiVariables;
 
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import java.util.List;
  *       (SIGKILL of {@code mpjrun} included), or is itself killed.</li>
  * </ul>
  * Before it starts the rank, the supervisor opens the rank's connection to mpjrun's PMI server ({@code PMI_PORT})
- * through bash's {@code /dev/tcp} and hands it over as descriptor {@value #PMI_FD}
+ * through bash's {@code /dev/tcp}, shows the job's secret on it, and hands it over as descriptor {@value #PMI_FD}
  * ({@link PmiVariables#PORT_FD}), so that the rank JVM opens no socket of its own in {@code MPI.Init}; where that
  * fails the rank connects itself, as before.
  * The watcher follows the parent link rather than a pipe, because rank 0 may read the user's stdin. Where
@@ -40,7 +41,11 @@ final class RankSupervisor {
             "exec 3>&2 2>/dev/null", // the rank writes to stderr, the shell's own job reports go nowhere
             "trap '' " + WaitReports.SIGNAL,
             // the rank's PMI connection, made here by bash: the rank JVM then starts no network classes for it
+            // and shown the job's secret at once, so the server holds it without a deadline until the rank's
+            // MPI.Init, however late that comes
             "if [ -n \"$PMI_PORT\" ] && exec " + PMI_FD + "<>\"/dev/tcp/${PMI_PORT%:*}/${PMI_PORT##*:}\"; then"
+                    + " [ -z \"$" + PmiVariables.SECRET + "\" ] || printf '" + PmiSecret.message("%s")
+                    + "\\n' \"$" + PmiVariables.SECRET + "\" >&" + PMI_FD + ";"
                     + " export " + PmiVariables.PORT_FD + "=" + PMI_FD + "; fi",
             "if command -v setsid >/dev/null; then setsid \"$@\" <&0 2>&3 3>&- & else \"$@\" <&0 2>&3 3>&- & fi",
             "rank=$!",

@@ -1,5 +1,6 @@
 package dev.mpj.launcher;
 
+import dev.mpj.runtime.pmi.wire.PmiSecret;
 import dev.mpj.runtime.pmi.wire.PmiVariables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,13 +41,18 @@ class RankSupervisorTest {
     }
 
     @Test
-    void handsTheRankItsConnectionToPmiPortAsADescriptor() throws Exception {
+    void handsTheRankItsConnectionToPmiPortAsADescriptorWithTheSecretShown() throws Exception {
+        String secret = PmiSecret.newSecret();
         try (ServerSocket server = pmiServer()) {
-            Process p = start(List.of("sh", "-c", "echo \"$" + PmiVariables.PORT_FD + "\"; echo over-the-fd >&"
+            ProcessBuilder pb = supervised(List.of("sh", "-c", "echo \"$" + PmiVariables.PORT_FD + "\"; echo over-the-fd >&"
                     + RankSupervisor.PMI_FD), server);
+            pb.environment().put(PmiVariables.SECRET, secret);
+            Process p = pb.start();
             try (Socket rank = server.accept()) {
-                assertEquals("over-the-fd", new BufferedReader(new InputStreamReader(rank.getInputStream(),
-                        StandardCharsets.US_ASCII)).readLine());
+                BufferedReader lines = new BufferedReader(new InputStreamReader(rank.getInputStream(),
+                        StandardCharsets.US_ASCII));
+                assertEquals(PmiSecret.message(secret).toString(), lines.readLine());
+                assertEquals("over-the-fd", lines.readLine());
             }
             assertEquals(RankSupervisor.PMI_FD + "\n", new String(p.getInputStream().readAllBytes(),
                     StandardCharsets.UTF_8));
@@ -84,9 +90,14 @@ class RankSupervisorTest {
     }
 
     private static Process start(List<String> command, ServerSocket server) throws IOException {
+        return supervised(command, server).start();
+    }
+
+    private static ProcessBuilder supervised(List<String> command, ServerSocket server) {
         ProcessBuilder pb = new ProcessBuilder(RankSupervisor.wrap(command));
         pb.environment().put("PMI_PORT", "127.0.0.1:" + server.getLocalPort());
-        return pb.start();
+        pb.environment().remove(PmiVariables.SECRET);
+        return pb;
     }
 
     private static Process run(List<String> command, String input) throws Exception {

@@ -113,13 +113,13 @@ public final class PmiClients {
     }
 
     /**
-     * The connection to {@code PMI_PORT}: the one the rank's starter opened ({@value PmiVariables#PORT_FD}), else a
-     * new TCP connection; either shows the job's secret first.
+     * The connection to {@code PMI_PORT}: the one the rank's starter opened and showed the job's secret on
+     * ({@value PmiVariables#PORT_FD}), else a new TCP connection that shows it first.
      */
     private static PmiConnection portConnection(String port, Map<String, String> env) {
         String fd = variable(env, PmiVariables.PORT_FD);
         return fd == null ? PmiConnection.overPort(port, secret(env))
-                : PmiConnection.overConnectedFd(parseInt(PmiVariables.PORT_FD, fd), secret(env));
+                : PmiConnection.overFd(parseInt(PmiVariables.PORT_FD, fd));
     }
 
     /**

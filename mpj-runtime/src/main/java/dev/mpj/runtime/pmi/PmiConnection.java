@@ -46,8 +46,8 @@ final class PmiConnection implements Closeable {
     }
 
     /**
-     * A connection over the AF_UNIX socket the process manager left open as file descriptor {@code fd}
-     * ({@code PMI_FD}).
+     * A connection over the socket the process's starter left open as file descriptor {@code fd}: the AF_UNIX socket
+     * of {@code PMI_FD}, or mpjrun's TCP connection to {@code PMI_PORT} ({@code MPJ_PMI_PORT_FD}).
      */
     static PmiConnection overFd(int fd) {
         FileDescriptor descriptor = InheritedFileDescriptor.of(fd);
@@ -79,7 +79,11 @@ final class PmiConnection implements Closeable {
         try {
             socket.setTcpNoDelay(true);
             socket.connect(address);
-            return new PmiConnection(socket.getInputStream(), socket.getOutputStream(), socket).showing(secret);
+            PmiConnection connection = new PmiConnection(socket.getInputStream(), socket.getOutputStream(), socket);
+            if (secret != null) {
+                connection.send(PmiSecret.message(secret));
+            }
+            return connection;
         } catch (IOException e) {
             try {
                 socket.close();
@@ -89,28 +93,6 @@ final class PmiConnection implements Closeable {
             throw new PmiException("cannot connect to the process manager at PMI_PORT=" + hostPort + ": "
                     + e.getMessage(), e);
         }
-    }
-
-    /**
-     * A TCP connection to {@code PMI_PORT} that the process's starter opened and left open as file descriptor
-     * {@code fd} ({@value PmiVariables#PORT_FD}): as {@link #overPort}, without a socket of this JVM's.
-     */
-    static PmiConnection overConnectedFd(int fd, String secret) {
-        PmiConnection connection = overFd(fd);
-        try {
-            return connection.showing(secret);
-        } catch (RuntimeException e) {
-            connection.close();
-            throw e;
-        }
-    }
-
-    /** Shows mpjrun's job {@code secret} first, unanswered, when it is not null. */
-    private PmiConnection showing(String secret) {
-        if (secret != null) {
-            send(PmiSecret.message(secret));
-        }
-        return this;
     }
 
     /**

@@ -17,9 +17,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A rank whose starter opened its connection to {@code PMI_PORT} ({@link PmiVariables#PORT_FD}), as mpjrun's rank
- * supervisor does through bash's {@code /dev/tcp}: the client shows the secret and speaks port mode over that
- * descriptor, in either dialect, and opens no socket of its own.
+ * A rank whose starter opened its connection to {@code PMI_PORT} and showed the job's secret on it
+ * ({@link PmiVariables#PORT_FD}), as mpjrun's rank supervisor does through bash's {@code /dev/tcp}: the client speaks
+ * port mode over that descriptor from {@code initack} on, in either dialect, without showing the secret again, and
+ * opens no socket of its own.
  */
 @Tag("multi-jvm")
 @Timeout(60)
@@ -32,7 +33,8 @@ class PortDescriptorTest {
     void speaksPortModeOverTheInheritedConnectionWithoutASocket(String dialect) throws Throwable {
         try (ScriptedPmiServer server = script(new ScriptedPmiServer(), dialect).start()) {
             List<String> command = new ArrayList<>(List.of("bash", "-c",
-                    "exec " + FD + "<>/dev/tcp/127.0.0.1/" + server.port() + " && exec \"$@\"", "rank"));
+                    "exec " + FD + "<>/dev/tcp/127.0.0.1/" + server.port() + " && printf '" + PmiSecret.message("%s")
+                            + "\\n' \"$" + PmiVariables.SECRET + "\" >&" + FD + " && exec \"$@\"", "rank"));
             command.addAll(SmallJvm.command(PortDescriptorMain.class, "-Xlog:class+load=info"));
             ProcessBuilder builder = new ProcessBuilder(command);
             Map<String, String> env = builder.environment();

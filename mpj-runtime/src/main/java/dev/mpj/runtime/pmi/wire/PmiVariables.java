@@ -15,9 +15,10 @@ public final class PmiVariables {
     public static final String SECRET = "MPJ_PMI_SECRET";
 
     /**
-     * Set by mpjrun's rank supervisor when it has opened the rank's TCP connection to {@code PMI_PORT} itself: the
-     * number of the descriptor the rank inherits it as. The client speaks port mode over that descriptor and opens
-     * no socket, so a rank on one node starts none of the JDK's network classes.
+     * Set by mpjrun's rank supervisor when it has opened the rank's TCP connection to {@code PMI_PORT} itself and
+     * shown the job's secret on it: the number of the descriptor the rank inherits it as. The client speaks port
+     * mode over that descriptor, from {@code initack} on, and opens no socket, so a rank on one node starts none of
+     * the JDK's network classes.
      */
     public static final String PORT_FD = "MPJ_PMI_PORT_FD";
 
