@@ -64,7 +64,7 @@ public final class RankCommand {
     /** Variables an enclosing process manager may have set; a rank's PMI client must not see them. */
     static final List<String> ENCLOSING_PMI_VARIABLES = List.of("PMI_FD", "PMI_PORT", "PMI_ID", "PMI_RANK",
             "PMI_SIZE", "PMI_JOBID", "PMI_SPAWNED", "PMI_TOTALVIEW", "MPI_LOCALRANKID", "MPI_LOCALNRANKS",
-            PmiVariables.PIPELINE, PmiVariables.SECRET);
+            PmiVariables.PIPELINE, PmiVariables.SECRET, PmiVariables.PORT_FD);
 
     private final Map<String, String> environment;
     private final String workingDirectory;

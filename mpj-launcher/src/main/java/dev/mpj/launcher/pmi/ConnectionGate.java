@@ -12,9 +12,11 @@ import java.util.Map;
 
 /**
  * Who may talk to the job: a connection is served only once it has shown the job's secret, and counts for
- * the job once it has identified itself as a rank ({@code initack}). Until then it is unidentified: at most
- * {@link Limits#maxUnidentified} such connections are kept (a new one beyond is closed at once), and each must
- * identify itself within {@link Limits#identifyTimeout}. Every rejected connection is closed and counted, and
+ * the job once it has identified itself as a rank ({@code initack}). Until it shows the secret it is unidentified:
+ * at most {@link Limits#maxUnidentified} such connections are kept (a new one beyond is closed at once), and each
+ * must show the secret within {@link Limits#identifyTimeout}. A connection that has shown it is the job's own, and
+ * may wait without a deadline before its {@code initack}: mpjrun's rank supervisor opens a rank's connection and
+ * shows the secret before the rank's JVM starts, and a program may do any amount of work before {@code MPI.Init}. Every rejected connection is closed and counted, and
  * told to the listener through a {@link RejectionLog}, so no stranger can fail or flood the job. Used on the
  * server thread only.
  */
@@ -60,7 +62,7 @@ final class ConnectionGate {
         return false;
     }
 
-    /** {@code c} was accepted: it must identify itself in time. */
+    /** {@code c} was accepted: it must show the secret in time. */
     void accepted(PmiClientConnection c, long nowNanos) {
         unidentified.put(c, nowNanos + limits.identifyTimeout().toNanos());
     }
@@ -70,7 +72,7 @@ final class ConnectionGate {
         return PmiSecret.shows(first, secret);
     }
 
-    /** {@code c} identified itself as a rank, or closed: it no longer counts as unidentified. */
+    /** {@code c} showed the secret, identified itself as a rank, or closed: it no longer counts as unidentified. */
     void settled(PmiClientConnection c) {
         unidentified.remove(c);
     }
@@ -99,7 +101,7 @@ final class ConnectionGate {
         }
         for (PmiClientConnection c : late) {
             long millis = limits.identifyTimeout().toMillis();
-            c.reject("did not identify itself within " + (millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms"));
+            c.reject("did not show the job's secret within " + (millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms"));
         }
         for (String summary : log.due(nowNanos, false)) {
             listener.connectionsRejected(summary);

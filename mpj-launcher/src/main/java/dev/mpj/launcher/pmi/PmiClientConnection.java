@@ -199,6 +199,7 @@ final class PmiClientConnection {
                 pmi1.handle(this, m);
             } else if (gate.showsSecret(m)) {
                 showedSecret = true;
+                gate.settled(this);
             } else {
                 reject("sent " + quote(line) + " without showing the job's secret first");
             }

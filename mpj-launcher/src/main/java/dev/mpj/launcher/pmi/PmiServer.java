@@ -36,8 +36,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code abort} ends the job with its {@code exitcode} field (1 without one).
  *
  * <p>Only the job's ranks are served ({@link ConnectionGate}): a connection's first line must show the job's
- * secret ({@code cmd=mpj_secret secret=<hex>}, from {@code MPJ_PMI_SECRET}), and it must identify itself as a
- * rank within the ranks' init timeout; unidentified connections are capped. A connection that breaks the protocol (a line over 1024
+ * secret ({@code cmd=mpj_secret secret=<hex>}, from {@code MPJ_PMI_SECRET}) within the ranks' init timeout;
+ * connections that have not shown it are capped. A connection that breaks the protocol (a line over 1024
  * bytes, a PMI-2 length field that is not a number or announces more than
  * {@link dev.mpj.runtime.pmi.wire.Pmi2Message#MAX_BODY} bytes, a message the parsers reject, a command out of
  * order) is closed. When it had identified itself as a rank that rank is broken and the {@link Listener} is told;
@@ -98,7 +98,7 @@ public final class PmiServer implements AutoCloseable {
      * @param mapping  the job's size and rank placement, served as {@value ProcessMapping#KEY}
      * @param kvsName  the name served by {@code get_my_kvsname} (see {@link #newKvsName()})
      * @param secret   what every connection must show first (see {@link PmiSecret#newSecret()})
-     * @param initTimeout the ranks' {@code mpj.initTimeout}: how long a connection may take to identify itself
+     * @param initTimeout the ranks' {@code mpj.initTimeout}: how long a connection may take to show the secret
      * @param listener receives the job's PMI events
      */
     public PmiServer(ProcessMapping mapping, String kvsName, String secret, Duration initTimeout, Listener listener) {

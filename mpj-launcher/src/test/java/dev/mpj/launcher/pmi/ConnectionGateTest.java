@@ -87,14 +87,27 @@ class ConnectionGateTest {
     }
 
     @Test
-    void aConnectionThatDoesNotIdentifyItselfWithinTheRanksInitTimeoutIsClosed() throws IOException {
+    void aConnectionThatDoesNotShowTheSecretWithinTheRanksInitTimeoutIsClosed() throws IOException {
         server = new PmiServer(ProcessMapping.singleNode(2), KVS, SECRET, Duration.ofMillis(300), events);
         server.start((ServerSocketChannel a) -> a.accept());
-        RawPmiClient idle = RawPmiClient.connect(server.portVariable(), 5000, SECRET);
+        RawPmiClient idle = RawPmiClient.connect(server.portVariable(), 5000);
         clients.add(idle);
         assertNull(idle.readLineOrReset(), "closed when its time is up");
-        assertTrue(events.next().contains("did not identify itself within 300 ms"));
+        assertTrue(events.next().contains("did not show the job's secret within 300 ms"));
         assertEquals(1, server.rejectedConnections());
+    }
+
+    /** As mpjrun's rank supervisor opens a rank's connection before the rank's program gets to MPI.Init. */
+    @Test
+    void aConnectionThatShowedTheSecretMayIdentifyItselfLaterThanTheTimeout() throws Exception {
+        server = new PmiServer(ProcessMapping.singleNode(2), KVS, SECRET, Duration.ofMillis(300), events);
+        server.start((ServerSocketChannel a) -> a.accept());
+        RawPmiClient late = RawPmiClient.connect(server.portVariable(), 5000, SECRET);
+        clients.add(late);
+        assertTrue(late.silentFor(900), "the connection was closed or answered before it asked anything");
+        assertEquals("1", late.initack(1).stream().filter(m -> m.command().equals("set") && m.get("rank") != null)
+                .findFirst().orElseThrow().get("rank"));
+        assertEquals(0, server.rejectedConnections());
     }
 
     @Test

@@ -134,7 +134,11 @@ public final class Pmi1Client implements PmiClient {
 
     /** As {@link #overPort(String, int, boolean)}, showing mpjrun's job {@code secret} first when not null. */
     public static Pmi1Client overPort(String hostPort, int pmiId, boolean pipelined, String secret) {
-        PmiConnection connection = PmiConnection.overPort(hostPort, secret);
+        return overPort(PmiConnection.overPort(hostPort, secret), pmiId, pipelined);
+    }
+
+    /** As {@link #overPort(String, int, boolean, String)}, over a port-mode {@code connection} already open. */
+    static Pmi1Client overPort(PmiConnection connection, int pmiId, boolean pipelined) {
         int[] rankAndSize;
         try {
             connection.send(Pmi1Message.of("initack", "pmiid", Integer.toString(pmiId)));

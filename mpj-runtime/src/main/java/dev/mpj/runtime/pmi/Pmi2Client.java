@@ -129,7 +129,11 @@ public final class Pmi2Client implements PmiClient {
      * (mpjrun's server, not Hydra's {@code -pmi-port}).
      */
     public static Pmi2Client overPort(String hostPort, int pmiId, Map<String, String> env) {
-        PmiConnection connection = PmiConnection.overPort(hostPort, PmiClients.secret(env));
+        return overPort(PmiConnection.overPort(hostPort, PmiClients.secret(env)), pmiId, env);
+    }
+
+    /** As {@link #overPort(String, int, Map)}, over a port-mode {@code connection} already open. */
+    static Pmi2Client overPort(PmiConnection connection, int pmiId, Map<String, String> env) {
         int rank;
         try {
             rank = Pmi1Client.initAck(connection, pmiId)[0];

@@ -81,13 +81,13 @@ public final class PmiClients {
 
     /**
      * When the environment offers the process manager over TCP ({@code PMI_PORT} without {@code PMI_FD}, the one
-     * {@link #fromEnvironment} would connect to), readies the JDK's network start-up for that connection; for any
+     * {@link #fromEnvironment} would connect to) and no connection to it is open yet, readies the JDK's network start-up for that connection; for any
      * other environment does nothing. Needs no settings, so another thread may run it while they are read; never
      * throws.
      */
     public static void warmUpConnection(Map<String, String> env) {
         String port = variable(env, "PMI_PORT");
-        if (port != null && variable(env, "PMI_FD") == null) {
+        if (port != null && variable(env, "PMI_FD") == null && variable(env, PmiVariables.PORT_FD) == null) {
             PmiConnection.warmUpPort(port);
         }
     }
@@ -105,10 +105,21 @@ public final class PmiClients {
             String idName = variable(env, "PMI_ID") != null ? "PMI_ID"
                     : variable(env, "PMI_RANK") != null ? "PMI_RANK" : null;
             int id = idName == null ? 0 : parseInt(idName, variable(env, idName));
-            return pmi2 ? Pmi2Client.overPort(port, id, env) : Pmi1Client.overPort(port, id,
-                    "1".equals(variable(env, PmiVariables.PIPELINE)), secret(env));
+            PmiConnection connection = portConnection(port, env);
+            return pmi2 ? Pmi2Client.overPort(connection, id, env) : Pmi1Client.overPort(connection, id,
+                    "1".equals(variable(env, PmiVariables.PIPELINE)));
         }
         return null;
+    }
+
+    /**
+     * The connection to {@code PMI_PORT}: the one the rank's starter opened and showed the job's secret on
+     * ({@value PmiVariables#PORT_FD}), else a new TCP connection that shows it first.
+     */
+    private static PmiConnection portConnection(String port, Map<String, String> env) {
+        String fd = variable(env, PmiVariables.PORT_FD);
+        return fd == null ? PmiConnection.overPort(port, secret(env))
+                : PmiConnection.overFd(parseInt(PmiVariables.PORT_FD, fd));
     }
 
     /**

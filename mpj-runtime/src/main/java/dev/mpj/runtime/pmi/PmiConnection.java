@@ -46,8 +46,8 @@ final class PmiConnection implements Closeable {
     }
 
     /**
-     * A connection over the AF_UNIX socket the process manager left open as file descriptor {@code fd}
-     * ({@code PMI_FD}).
+     * A connection over the socket the process's starter left open as file descriptor {@code fd}: the AF_UNIX socket
+     * of {@code PMI_FD}, or mpjrun's TCP connection to {@code PMI_PORT} ({@code MPJ_PMI_PORT_FD}).
      */
     static PmiConnection overFd(int fd) {
         FileDescriptor descriptor = InheritedFileDescriptor.of(fd);

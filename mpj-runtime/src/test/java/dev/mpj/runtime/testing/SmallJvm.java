@@ -16,12 +16,21 @@ public final class SmallJvm {
 
     /** Runs {@code main} with {@code jvmFlags} and returns its output, once it has exited with status 0. */
     public static String run(Class<?> main, String... jvmFlags) throws IOException, InterruptedException {
+        return run(new ProcessBuilder(command(main, jvmFlags)));
+    }
+
+    /** The command that runs {@code main} with {@code jvmFlags} in a small JVM of the test's class path. */
+    public static List<String> command(Class<?> main, String... jvmFlags) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m", "-XX:TieredStopAtLevel=1"));
         command.addAll(List.of(jvmFlags));
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.PIPE)
-                .start();
+        return command;
+    }
+
+    /** Runs {@code builder}'s command and returns its output, once it has exited with status 0. */
+    public static String run(ProcessBuilder builder) throws IOException, InterruptedException {
+        Process p = builder.redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.PIPE).start();
         try {
             String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(30, TimeUnit.SECONDS)) {

@@ -15,6 +15,14 @@ public final class PmiVariables {
     public static final String SECRET = "MPJ_PMI_SECRET";
 
     /**
+     * Set by mpjrun's rank supervisor when it has opened the rank's TCP connection to {@code PMI_PORT} itself and
+     * shown the job's secret on it: the number of the descriptor the rank inherits it as. The client speaks port
+     * mode over that descriptor, from {@code initack} on, and opens no socket, so a rank on one node starts none of
+     * the JDK's network classes.
+     */
+    public static final String PORT_FD = "MPJ_PMI_PORT_FD";
+
+    /**
      * Set to 1 by the {@code mpjrun} script when it starts a job of one rank as a singleton, without its launcher:
      * the singleton client then names the rank on {@code MPI.Abort} and ends a rank that leaves without
      * {@code MPI.Finalize} with status 1, as the launcher would.
