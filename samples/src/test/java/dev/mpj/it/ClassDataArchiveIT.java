@@ -107,6 +107,28 @@ class ClassDataArchiveIT {
         assertEquals(List.of(), loads.stream().filter(l -> l.contains("ProgressEngine$$Lambda")).toList());
     }
 
+    /**
+     * A halo exchange of faces above the eager threshold (128 KiB) through shared memory loads none of the
+     * shared-memory transport's classes from the jars: the rendezvous's first frames that the ring hands over
+     * rather than lets be taken in place find their class in the archive (decision 0135).
+     */
+    @Test
+    void rendezvousFacesThroughSharedMemoryLoadNoSharedMemoryClassFromTheJars(@TempDir Path cache) throws IOException {
+        Job.Result first = job(cache).run("hello");
+        assertEquals(0, first.exitCode(), first::err);
+
+        Job.Result r = job(cache).env("MPJ_JVM_OPTS", SHARING_REQUIRED + " -Xlog:class+load")
+                .run("stencil3d", "128", "2");
+        assertEquals(0, r.exitCode(), r::err);
+        assertTrue(r.out().contains("n=128"), r::out);
+        List<String> loads = r.out().lines().filter(l -> l.contains(" source: ")).toList();
+        assertTrue(loads.stream().anyMatch(l -> l.contains(" dev.mpj.transport.shm.FramePool$PooledFrame source: "
+                + "shared objects file")), "the ring's frame copies not loaded from the archive: " + r.out());
+        assertEquals(List.of(), loads.stream()
+                .filter(l -> l.contains(" dev.mpj.transport.shm.") && !l.contains("source: shared objects file"))
+                .toList());
+    }
+
     @Test
     void turnedOffRanksRunWithoutAnArchive(@TempDir Path cache) throws IOException {
         Job.Result r = job(cache).env("MPJ_CDS", "off").run("hello");
