@@ -58,8 +58,8 @@ class CollectivesIT {
         List<Long> exchanges = nodeLocalCalls(r, "fold room alltoalls rank"); // a pair's long blocks
         assertTrue(exchanges.size() == np && exchanges.stream().allMatch(n -> (n > 0) == folded),
                 () -> "fold room alltoalls " + exchanges + "\n" + r);
-        // a pair's blocks of 64 KiB to 512 KiB, and no others, go through the room
-        String blocks = folded ? "[65536,262140,262144,262148,524288]" : "[]";
+        // a pair's blocks longer than the collective room's, up to 1 MiB, and no others, go through the room
+        String blocks = folded ? "[1028,16380,16384,65536,262140,262144,262148,524288,524292,1048576]" : "[]";
         assertEquals(np, r.linesContaining("fold room alltoall blocks rank"), r::toString);
         for (int rank = 0; rank < np; rank++) {
             assertEquals(1, r.linesContaining("fold room alltoall blocks rank " + rank + ": " + blocks), r::toString);

@@ -341,14 +341,14 @@ public final class CollectivesProgram {
 
     /** Uneven blocks at displacements with gaps: rank r has r + 1 items, placed at 3·r. */
     /**
-     * Alltoalls of long blocks around the sizes where a pair's path changes (a block of 16 KiB, the fold room's
-     * regions of 256 KiB, two pieces of them: its longest block, and one past it; for a pair also four pieces and
-     * one more int, which keep the bulk channel's stream), from and into arrays at offsets other than 0; prints the
-     * blocks, in bytes, that went through the fold room.
+     * Alltoalls of long blocks around the sizes where a pair's path changes (the collective room's longest block
+     * and one int more, the fold room's regions of 256 KiB, two pieces of them; for a pair also four pieces, its
+     * longest block, and one more int, which keeps the bulk channel's stream), from and into arrays at offsets other
+     * than 0; prints the blocks, in bytes, that went through the fold room.
      */
     static void longBlocks() {
         int region = (256 << 10) / Integer.BYTES;
-        int[] blocks = {4095, 4096, 16_384, region - 1, region, region + 1, 2 * region, 2 * region + 1};
+        int[] blocks = {256, 257, 4095, 4096, 16_384, region - 1, region, region + 1, 2 * region, 2 * region + 1};
         if (size == 2) {
             blocks = IntStream.concat(Arrays.stream(blocks), IntStream.of(4 * region, 4 * region + 1)).toArray();
         }

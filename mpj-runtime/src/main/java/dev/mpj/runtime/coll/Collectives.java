@@ -343,8 +343,9 @@ public final class Collectives {
     }
 
     /**
-     * The room a pair's alltoall of {@code block} bytes to a member runs through when the blocks are long (up to
-     * 512 KiB), the algorithm is left to the runtime and its members share this node, else null.
+     * The room a pair's alltoall of {@code block} bytes to a member runs through when the blocks are too long for the
+     * collective room and at most 1 MiB, the algorithm is left to the runtime and its members share this node, else
+     * null.
      */
     private PairAlltoall pairAlltoall(CommSpec comm, int block) {
         if (folds == null || comm.size() != 2 || block < PairAlltoall.MIN_BLOCK || block > PairAlltoall.MAX_BLOCK

@@ -1,5 +1,6 @@
 package dev.mpj.runtime.coll;
 
+import dev.mpj.runtime.node.CollectiveRoom;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -23,13 +24,18 @@ import static dev.mpj.runtime.node.FoldRoom.WRITTEN_OFFSET;
  * has read what that region held ({@link PairSlots#readBefore}).
  */
 final class PairAlltoall {
-    /** The shortest block that comes here: shorter ones are cheaper as one eager exchange over point-to-point. */
-    static final int MIN_BLOCK = 64 * 1024;
     /**
-     * The longest block that comes here: longer ones keep the bulk channel's stream, which the room's pieces, each
-     * with a wait for the other member, did not beat.
+     * The shortest block that comes here: the first the collective room does not hold. A pair's blocks then take no
+     * other path between the two rooms, so no size met later leaves the compiled alltoall for a branch it has never
+     * taken, nor for point-to-point code its smaller blocks never ran.
      */
-    static final int MAX_BLOCK = 512 * 1024;
+    static final int MIN_BLOCK = CollectiveRoom.DATA_CAPACITY / 2 + 1;
+    /**
+     * The longest block that comes here: longer ones (a transpose's blocks of many MiB) keep the bulk channel's
+     * stream, which writes a whole block after one meeting of the two members where the room meets them at every
+     * piece.
+     */
+    static final int MAX_BLOCK = 1024 * 1024;
     private static final String CALL = "alltoall";
 
     private final PairSlots slots;

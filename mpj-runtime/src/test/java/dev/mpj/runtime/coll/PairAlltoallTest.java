@@ -90,7 +90,8 @@ class PairAlltoallTest {
         PairAlltoall[] exchange = {new PairAlltoall(slots[0]), new PairAlltoall(slots[1])};
         PairFold[] fold = {new PairFold(slots[0]), new PairFold(slots[1])};
         Reduction sum = TestVectors.SUM;
-        for (int block : new int[] {2 * CAPACITY + 12, PairAlltoall.MIN_BLOCK, CAPACITY + 4}) {
+        int shortest = PairAlltoall.MIN_BLOCK + 3; // whole ints, as the allreduce needs
+        for (int block : new int[] {2 * CAPACITY + 12, shortest, CAPACITY + 4}) {
             int bytes = 2 * block;
             ByteBuffer[] recv = {zeros(bytes), zeros(bytes)};
             both(r -> exchange[r].alltoall(of(r, bytes, block), recv[r]));
