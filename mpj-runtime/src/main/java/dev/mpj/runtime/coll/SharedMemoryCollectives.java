@@ -4,6 +4,7 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.Reduction;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.CollectiveRoom;
+import dev.mpj.runtime.node.Doorbell;
 import dev.mpj.runtime.node.NodeMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -34,11 +35,17 @@ public final class SharedMemoryCollectives {
     private final AtomicLong calls = new AtomicLong();
     /** Which collectives come here. */
     private final NodeLocalKinds kinds;
+    /** Where the channels' waits sleep, when the node's ranks outnumber its cores; else null. */
+    private final Doorbell bell;
 
-    /** Collectives through {@code region}: those of {@code kinds}, up to 2 KiB per member. */
+    /**
+     * Collectives through {@code region}: those of {@code kinds}, up to 2 KiB per member; their waits sleep on
+     * {@code bell} until the member they wait for wakes them, unless it is null.
+     */
     public SharedMemoryCollectives(ByteBuffer region, ProgressEngine engine, NodeMap nodeMap, int worldRank,
-                                   NodeLocalKinds kinds) {
+                                   NodeLocalKinds kinds, Doorbell bell) {
         this.kinds = kinds;
+        this.bell = bell;
         this.room = new UnsafeBuffer(region);
         this.engine = engine;
         this.nodeMap = nodeMap;
@@ -71,7 +78,7 @@ public final class SharedMemoryCollectives {
         for (int i = 0; i < world.length; i++) {
             slots[i] = base + Math.toIntExact(CollectiveRoom.slotOffset(localSize, 0, nodeMap.localRank(world[i])));
         }
-        return new NodeChannel(room, engine, comm.collectiveContext(), owner, slots, comm.rank());
+        return new NodeChannel(room, engine, comm.collectiveContext(), owner, slots, comm.rank(), bell);
     }
 
     /**
