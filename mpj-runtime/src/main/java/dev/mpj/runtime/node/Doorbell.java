@@ -18,7 +18,8 @@ import java.util.function.Consumer;
  * whose port the sleeper publishes where the waker looks (the node segment). The sleeper blocks in {@link #sleep};
  * the waker sends one datagram to that port ({@link #ring}), and the kernel makes the sleeper runnable at once,
  * with no timer between, as a futex wakes a thread of the same process. Opened at its first use, so a process that
- * never sleeps holds no socket; one thread at a time uses it.
+ * never sleeps holds no socket. One thread at a time sleeps on it; any thread may ring from it (the collectives of
+ * several communicators may run at once under {@code THREAD_MULTIPLE}).
  */
 public final class Doorbell implements Closeable {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
@@ -48,7 +49,7 @@ public final class Doorbell implements Closeable {
     }
 
     /** The port others ring this doorbell at, opening it if need be; 0 when it cannot be opened. */
-    public int port() {
+    public synchronized int port() {
         if (channel == null && !broken) {
             open();
         }
@@ -76,32 +77,32 @@ public final class Doorbell implements Closeable {
      */
     public void sleep() {
         Selector s = selector;
-        if (s == null) {
+        DatagramChannel c = channel;
+        if (s == null || c == null) {
             return;
         }
         try {
             s.select(rung, longestSleepMillis);
             do {
                 received.clear();
-            } while (channel.receive(received) != null);
+            } while (c.receive(received) != null);
         } catch (IOException e) {
-            broken = true;
-            closeQuietly();
+            close();
         }
     }
 
     /**
-     * Wakes the process whose doorbell is at {@code port}; a ring lost (the socket's buffer full of rings the
+     * Wakes the process whose doorbell is at {@code sleeperPort}; a ring lost (the socket's buffer full of rings the
      * sleeper has not taken yet) changes nothing, since those rings wake it anyway.
      */
-    public void ring(int port) {
+    public synchronized void ring(int sleeperPort) {
         if (port() == 0) {
             return;
         }
-        InetSocketAddress to = peers.get(port);
+        InetSocketAddress to = peers.get(sleeperPort);
         if (to == null) {
-            to = new InetSocketAddress(LOOPBACK, port);
-            peers.put(port, to);
+            to = new InetSocketAddress(LOOPBACK, sleeperPort);
+            peers.put(sleeperPort, to);
         }
         try {
             ding.clear();
@@ -112,12 +113,8 @@ public final class Doorbell implements Closeable {
     }
 
     @Override
-    public void close() {
-        closeQuietly();
+    public synchronized void close() {
         broken = true;
-    }
-
-    private void closeQuietly() {
         try {
             if (selector != null) {
                 selector.close();
