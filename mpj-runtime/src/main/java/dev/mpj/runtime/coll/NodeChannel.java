@@ -156,11 +156,7 @@ final class NodeChannel extends RoomWait implements SignalledSleep {
         return (long) (v + 1) << 32 | (long) counter << 16;
     }
 
-    /**
-     * Sleeps until the member the wait in progress waits for now stores, or the doorbell's longest sleep passes. The
-     * test after the announcement may find that member's store and move on to the next member that has not stored:
-     * the sleep is then announced anew, for that one, since the one named would never ring.
-     */
+    /** Sleeps until the member the wait in progress waits for now stores, or the doorbell's longest sleep passes. */
     @Override
     public void sleep() {
         int port = bell.port();
@@ -169,16 +165,9 @@ final class NodeChannel extends RoomWait implements SignalledSleep {
             return;
         }
         int at = slot[me] + SLEEPER_OFFSET;
-        while (true) {
-            int awaited = cursor;
-            room.putLongVolatile(at, sleeperWord(awaited, field) | port);
-            if (reached()) {
-                break;
-            }
-            if (cursor == awaited) {
-                bell.sleep();
-                break;
-            }
+        room.putLongVolatile(at, sleeperWord(only < 0 ? cursor : only, field) | port);
+        if (!reached()) {
+            bell.sleep();
         }
         room.putLongVolatile(at, 0);
     }

@@ -18,8 +18,7 @@ import java.util.function.Consumer;
  * whose port the sleeper publishes where the waker looks (the node segment). The sleeper blocks in {@link #sleep};
  * the waker sends one datagram to that port ({@link #ring}), and the kernel makes the sleeper runnable at once,
  * with no timer between, as a futex wakes a thread of the same process. Opened at its first use, so a process that
- * never sleeps holds no socket. One thread at a time sleeps on it; any thread may ring from it (the collectives of
- * several communicators may run at once under {@code THREAD_MULTIPLE}).
+ * never sleeps holds no socket; one thread at a time uses it.
  */
 public final class Doorbell implements Closeable {
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
@@ -49,7 +48,7 @@ public final class Doorbell implements Closeable {
     }
 
     /** The port others ring this doorbell at, opening it if need be; 0 when it cannot be opened. */
-    public synchronized int port() {
+    public int port() {
         if (channel == null && !broken) {
             open();
         }
@@ -77,32 +76,32 @@ public final class Doorbell implements Closeable {
      */
     public void sleep() {
         Selector s = selector;
-        DatagramChannel c = channel;
-        if (s == null || c == null) {
+        if (s == null) {
             return;
         }
         try {
             s.select(rung, longestSleepMillis);
             do {
                 received.clear();
-            } while (c.receive(received) != null);
+            } while (channel.receive(received) != null);
         } catch (IOException e) {
-            close();
+            broken = true;
+            closeQuietly();
         }
     }
 
     /**
-     * Wakes the process whose doorbell is at {@code sleeperPort}; a ring lost (the socket's buffer full of rings the
+     * Wakes the process whose doorbell is at {@code port}; a ring lost (the socket's buffer full of rings the
      * sleeper has not taken yet) changes nothing, since those rings wake it anyway.
      */
-    public synchronized void ring(int sleeperPort) {
+    public void ring(int port) {
         if (port() == 0) {
             return;
         }
-        InetSocketAddress to = peers.get(sleeperPort);
+        InetSocketAddress to = peers.get(port);
         if (to == null) {
-            to = new InetSocketAddress(LOOPBACK, sleeperPort);
-            peers.put(sleeperPort, to);
+            to = new InetSocketAddress(LOOPBACK, port);
+            peers.put(port, to);
         }
         try {
             ding.clear();
@@ -113,8 +112,12 @@ public final class Doorbell implements Closeable {
     }
 
     @Override
-    public synchronized void close() {
+    public void close() {
+        closeQuietly();
         broken = true;
+    }
+
+    private void closeQuietly() {
         try {
             if (selector != null) {
                 selector.close();
