@@ -20,7 +20,6 @@ import dev.mpj.runtime.coll.SharedMemoryCollectives;
 import dev.mpj.runtime.config.CollectiveAlgorithms;
 import dev.mpj.runtime.config.ConnectionMode;
 import dev.mpj.runtime.config.Settings;
-import dev.mpj.runtime.config.WaitPolicy;
 import dev.mpj.runtime.spi.ConnectionStats;
 import dev.mpj.runtime.connect.EagerReport;
 import dev.mpj.runtime.engine.ProgressEngine;
@@ -28,7 +27,6 @@ import dev.mpj.runtime.engine.WaitReport;
 import dev.mpj.runtime.init.InitReport;
 import dev.mpj.runtime.init.InitSequence;
 import dev.mpj.runtime.init.World;
-import dev.mpj.runtime.node.Doorbell;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodeSegment;
 import dev.mpj.runtime.pmi.PmiClient;
@@ -53,16 +51,6 @@ public final class MpjRuntime implements MpiBackend {
     private ProgressEngine engine;
     private Collectives collectives;
     private SharedMemoryCollectives sharedMemoryCollectives;
-    /**
-     * How long at most a node-local collective's wait sleeps on the {@link #doorbell} before a progress pass: how
-     * late it then notices point-to-point frames, a revocation or a failed job, which ring no doorbell.
-     */
-    private static final long LONGEST_SLEEP_MILLIS = 1;
-    /**
-     * Where the node-local collectives' waits sleep, under {@code auto} waits on a node whose ranks outnumber its
-     * cores; else null.
-     */
-    private Doorbell doorbell;
     private PairFoldRoom foldRoom;
     private NonBlockingCollectives nonBlocking;
     /**
@@ -87,14 +75,11 @@ public final class MpjRuntime implements MpiBackend {
             int cores = Runtime.getRuntime().availableProcessors();
             if (localRanks > cores) {
                 engine.ranksOutnumberCores();
-                if (settings.waitPolicy() == WaitPolicy.AUTO) {
-                    doorbell = new Doorbell(LONGEST_SLEEP_MILLIS);
-                }
             }
             sharedMemoryCollectives = w.segment() == null
                     || settings.sharedMemoryCollectives() == CollectiveAlgorithms.SharedMemory.OFF ? null
                     : new SharedMemoryCollectives(w.segment().collectiveRegion(), engine, w.nodeMap(), w.rank(),
-                            NodeLocalKinds.of(settings.sharedMemoryCollectives(), localRanks, cores), doorbell);
+                            NodeLocalKinds.of(settings.sharedMemoryCollectives(), localRanks, cores));
             foldRoom = sharedMemoryCollectives == null ? null
                     : new PairFoldRoom(w.segment().foldRegion(), engine, w.nodeMap(), w.rank());
             collectives = new Collectives(this, tuning, w.nodeMap(), sharedMemoryCollectives, foldRoom);
@@ -183,9 +168,6 @@ public final class MpjRuntime implements MpiBackend {
         try {
             world.leave();
         } finally {
-            if (doorbell != null) {
-                doorbell.close();
-            }
             WaitReportSignal.unregister(this);
         }
     }

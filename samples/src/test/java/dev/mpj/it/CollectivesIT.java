@@ -7,7 +7,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.stream.IntStream;
@@ -71,29 +70,13 @@ class CollectivesIT {
     @CsvSource({"2, on", "3, on", "5, on", "2, auto"})
     void smallCollectivesOnDuplicatedSplitManyAndConcurrentCommunicatorsThroughTheNodeSegment(int np,
                                                                                                String sharedMemory) {
-        assertNodeCollectivesOk(Job.np(np).env("MPJ_COLL_SHARED_MEMORY", sharedMemory)
-                .run(NodeCollectivesProgram.class), np);
-    }
-
-    /** Every rank of a {@link NodeCollectivesProgram} job checked its results and ran collectives in the room. */
-    private static void assertNodeCollectivesOk(Job.Result r, int np) {
+        Job.Result r = Job.np(np).env("MPJ_COLL_SHARED_MEMORY", sharedMemory).run(NodeCollectivesProgram.class);
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals(np, r.linesContaining("node collectives OK rank"), r::toString);
         assertTrue(r.leftovers().isEmpty(), "rank JVMs left behind");
         List<Long> calls = nodeLocalCalls(r, "node collectives rank");
         assertEquals(np, calls.size(), r::toString);
         assertTrue(calls.stream().allMatch(n -> n > 0), () -> "node-local calls " + calls + "\n" + r);
-    }
-
-    /**
-     * Each rank JVM sees one core, so the node's ranks outnumber its cores: the room's waits sleep until the rank
-     * they wait for wakes them, on duplicated, split, many and concurrent communicators alike.
-     */
-    @ParameterizedTest(name = "np={0}")
-    @ValueSource(ints = {3, 5})
-    void smallCollectivesWhereRanksOutnumberCoresThroughTheNodeSegment(int np) {
-        assertNodeCollectivesOk(Job.np(np).rankJvmOptions(Job.RANK_JVM_OPTS + " -XX:ActiveProcessorCount=1")
-                .run(NodeCollectivesProgram.class), np);
     }
 
     @ParameterizedTest(name = "np={0} on {1} fake nodes")

@@ -1,8 +1,6 @@
 package dev.mpj.runtime.coll;
 
 import dev.mpj.runtime.engine.ProgressEngine;
-import dev.mpj.runtime.engine.SignalledSleep;
-import dev.mpj.runtime.node.Doorbell;
 import mpi.MPIException;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -15,7 +13,6 @@ import static dev.mpj.runtime.node.CollectiveRoom.INLINE_CAPACITY;
 import static dev.mpj.runtime.node.CollectiveRoom.INLINE_OFFSET;
 import static dev.mpj.runtime.node.CollectiveRoom.LENGTH_OFFSET;
 import static dev.mpj.runtime.node.CollectiveRoom.READ_OFFSET;
-import static dev.mpj.runtime.node.CollectiveRoom.SLEEPER_OFFSET;
 import static dev.mpj.runtime.node.CollectiveRoom.WRITTEN_OFFSET;
 
 /**
@@ -31,17 +28,8 @@ import static dev.mpj.runtime.node.CollectiveRoom.WRITTEN_OFFSET;
  * only after it finished reading the one before, so another's {@code written} counter seen at call − 1 proves its
  * {@code read} at call − 2: a write right after a call whose data every member wrote reads no {@code read}
  * counter, which the others' finishing moves to their own caches at every call. Waits are {@link RoomWait}'s.
- *
- * <p>Where the node's ranks outnumber its cores, a wait that has idled a while sleeps on this process's {@link
- * Doorbell} until the member it waits for wakes it: polling or yielding would take its share of a core from that
- * member, which is then off-core, and a timed park would sleep a timer tick longer than that member needs. The
- * sleeper puts in its slot's sleeper word whom it waits for (member and counter) and its doorbell's port, then
- * tests once more; a member whose store could end such a wait reads the others' sleeper words after the store and
- * rings those that wait for it. Both sides store before they read, with full fences, so either the sleeper sees
- * the store or the storer sees the sleeper.
  */
-final class NodeChannel extends RoomWait implements SignalledSleep {
-    private static final long PORT_BITS = 0xFFFF;
+final class NodeChannel extends RoomWait {
     private final UnsafeBuffer room;
     /** Each member's slot offset in the room, by communicator rank. */
     private final int[] slot;
@@ -58,8 +46,6 @@ final class NodeChannel extends RoomWait implements SignalledSleep {
      * k − 1, so a write's wait for the others' reads is decided from it without reading their {@code read}.
      */
     private final long[] seenWritten;
-    /** Null where the node has a core per rank: its waits idle as the engine's others, and stores ring nobody. */
-    private final Doorbell bell;
 
     // the wait in progress: members from `cursor` on must have `field` ≥ `target`
     private int field;
@@ -67,13 +53,8 @@ final class NodeChannel extends RoomWait implements SignalledSleep {
     private int cursor;
     private int only;
 
-    NodeChannel(UnsafeBuffer room, ProgressEngine engine, int context, RoomOwner owner, int[] slotOffsets, int me,
-                Doorbell bell) {
+    NodeChannel(UnsafeBuffer room, ProgressEngine engine, int context, RoomOwner owner, int[] slotOffsets, int me) {
         super(engine, context);
-        this.bell = bell;
-        if (bell != null) {
-            sleepThrough(this);
-        }
         this.room = room;
         this.owner = owner;
         this.slot = slotOffsets;
@@ -119,57 +100,13 @@ final class NodeChannel extends RoomWait implements SignalledSleep {
 
     /** Marks {@code call} as started by this member without data of its own. */
     void arrive(long call) {
+        room.putLongOrdered(slot[me] + WRITTEN_OFFSET, call);
         written = call;
-        store(WRITTEN_OFFSET, call);
     }
 
     /** Marks the others' data of {@code call} as read by this member: they may overwrite them. */
     void finish(long call) {
-        store(READ_OFFSET, call);
-    }
-
-    private void store(int counter, long call) {
-        if (bell == null) {
-            room.putLongOrdered(slot[me] + counter, call);
-        } else {
-            room.putLongVolatile(slot[me] + counter, call);
-            wakeSleepersOn(counter);
-        }
-    }
-
-    /** Rings the members asleep until this member's {@code counter} grows. */
-    private void wakeSleepersOn(int counter) {
-        long waitingForMe = sleeperWord(me, counter);
-        for (int v = 0; v < slot.length; v++) {
-            if (v != me) {
-                int at = slot[v] + SLEEPER_OFFSET;
-                long word = room.getLongVolatile(at);
-                if (word != 0 && (word & ~PORT_BITS) == waitingForMe && room.compareAndSetLong(at, word, 0)) {
-                    bell.ring((int) (word & PORT_BITS));
-                }
-            }
-        }
-    }
-
-    /** A sleeper word without its port: who sleeps until member {@code v}'s {@code counter} grows. */
-    private static long sleeperWord(int v, int counter) {
-        return (long) (v + 1) << 32 | (long) counter << 16;
-    }
-
-    /** Sleeps until the member the wait in progress waits for now stores, or the doorbell's longest sleep passes. */
-    @Override
-    public void sleep() {
-        int port = bell.port();
-        if (port == 0) {
-            Thread.yield();
-            return;
-        }
-        int at = slot[me] + SLEEPER_OFFSET;
-        room.putLongVolatile(at, sleeperWord(only < 0 ? cursor : only, field) | port);
-        if (!reached()) {
-            bell.sleep();
-        }
-        room.putLongVolatile(at, 0);
+        room.putLongOrdered(slot[me] + READ_OFFSET, call);
     }
 
     /** Waits until every member has written {@code call}. */

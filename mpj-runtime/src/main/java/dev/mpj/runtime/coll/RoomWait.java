@@ -2,7 +2,6 @@ package dev.mpj.runtime.coll;
 
 import dev.mpj.api.WaitCondition;
 import dev.mpj.runtime.engine.ProgressEngine;
-import dev.mpj.runtime.engine.SignalledSleep;
 import mpi.MPIException;
 
 /**
@@ -20,18 +19,11 @@ import mpi.MPIException;
 abstract class RoomWait implements WaitCondition {
     private final ProgressEngine engine;
     private final int context;
-    /** How the waits sleep until the awaited member wakes them; null where they idle as the engine's others. */
-    private SignalledSleep sleep;
     private MPIException revoked;
 
     RoomWait(ProgressEngine engine, int context) {
         this.engine = engine;
         this.context = context;
-    }
-
-    /** From now on the waits sleep through {@code s} once they have idled a while. */
-    final void sleepThrough(SignalledSleep s) {
-        sleep = s;
     }
 
     /**
@@ -46,7 +38,7 @@ abstract class RoomWait implements WaitCondition {
      */
     final void awaitNotYetReached() {
         revoked = null;
-        engine.awaitSetByOthers(this, sleep);
+        engine.awaitSetByOthers(this);
         if (revoked != null) {
             throw revoked;
         }

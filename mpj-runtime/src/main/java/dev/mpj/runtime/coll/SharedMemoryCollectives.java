@@ -4,7 +4,6 @@ import dev.mpj.api.CommSpec;
 import dev.mpj.api.Reduction;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.CollectiveRoom;
-import dev.mpj.runtime.node.Doorbell;
 import dev.mpj.runtime.node.NodeMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
@@ -35,17 +34,11 @@ public final class SharedMemoryCollectives {
     private final AtomicLong calls = new AtomicLong();
     /** Which collectives come here. */
     private final NodeLocalKinds kinds;
-    /** Where the channels' waits sleep, when the node's ranks outnumber its cores; else null. */
-    private final Doorbell bell;
 
-    /**
-     * Collectives through {@code region}: those of {@code kinds}, up to 2 KiB per member; their waits sleep on
-     * {@code bell} until the member they wait for wakes them, unless it is null.
-     */
+    /** Collectives through {@code region}: those of {@code kinds}, up to 2 KiB per member. */
     public SharedMemoryCollectives(ByteBuffer region, ProgressEngine engine, NodeMap nodeMap, int worldRank,
-                                   NodeLocalKinds kinds, Doorbell bell) {
+                                   NodeLocalKinds kinds) {
         this.kinds = kinds;
-        this.bell = bell;
         this.room = new UnsafeBuffer(region);
         this.engine = engine;
         this.nodeMap = nodeMap;
@@ -78,7 +71,7 @@ public final class SharedMemoryCollectives {
         for (int i = 0; i < world.length; i++) {
             slots[i] = base + Math.toIntExact(CollectiveRoom.slotOffset(localSize, 0, nodeMap.localRank(world[i])));
         }
-        return new NodeChannel(room, engine, comm.collectiveContext(), owner, slots, comm.rank(), bell);
+        return new NodeChannel(room, engine, comm.collectiveContext(), owner, slots, comm.rank());
     }
 
     /**

@@ -53,13 +53,6 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     private static final int MAX_REASON_BYTES = 2048;
     /** Tests of a condition set by others, after the first, before its wait loop: the loop's spins per clock read. */
     static final int POLLS_BEFORE_WAIT = PollingIdleStrategy.SPINS_PER_CLOCK_READ;
-    /**
-     * How long a wait that can sleep ({@link SignalledSleep}) idles before it sleeps: its crowded idling yields, and
-     * among the job's own ranks a yield hands the core at once to the next one, where a sleep costs the rank that
-     * ends the wait a system call to wake this one, so the short waits of warm calls keep yielding; a wait this long
-     * is one for a rank that other work, or the JIT, keeps off the cores, and yielding on would take CPU from it.
-     */
-    static final long IDLE_BEFORE_SLEEP_NANOS = 1_000_000;
     private static final VarHandle WAITING_FOR;
 
     static {
@@ -617,7 +610,7 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      */
     public void await(BooleanSupplier done) {
         if (!done.getAsBoolean()) {
-            awaitPending(done, 0, null);
+            awaitPending(done, 0);
         }
     }
 
@@ -633,17 +626,7 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      * after its first test.
      */
     public void awaitSetByOthers(BooleanSupplier done) {
-        awaitPending(done, POLLS_BEFORE_WAIT, null);
-    }
-
-    /**
-     * As {@link #awaitSetByOthers(BooleanSupplier)}, but once the wait loop has idled for {@link
-     * #IDLE_BEFORE_SLEEP_NANOS} it sleeps through {@code sleep} between passes instead of idling, unless other
-     * threads of the process may wait on the engine at the same time ({@code THREAD_MULTIPLE}), whose idling hands
-     * the engine over; with {@code sleep} null it is that wait.
-     */
-    public void awaitSetByOthers(BooleanSupplier done, SignalledSleep sleep) {
-        awaitPending(done, POLLS_BEFORE_WAIT, sleep);
+        awaitPending(done, POLLS_BEFORE_WAIT);
     }
 
     /**
@@ -652,7 +635,7 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
      * condition class rather than here on whichever classes the job's first waits happened to pass. The spin of a
      * wait for others' stores is here too, out of the callers' compiles, which a collective inlines once per wait.
      */
-    private void awaitPending(BooleanSupplier done, int polls, SignalledSleep sleep) {
+    private void awaitPending(BooleanSupplier done, int polls) {
         for (int i = 0; i < polls; i++) {
             Thread.onSpinWait();
             if (holds(done)) {
@@ -664,7 +647,6 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         IdleStrategy idle = idleStrategy();
         idle.reset();
         boolean published = false;
-        long idleSince = 0;
         l.lock();
         try {
             while (true) {
@@ -695,19 +677,7 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
                 } else {
                     parked = Thread.currentThread();
                     if (!holds(frameWaiting) && !holds(jobFailed)) {
-                        if (sleep == null) {
-                            idle.idle(0);
-                        } else {
-                            long now = System.nanoTime();
-                            if (idleSince == 0) {
-                                idleSince = now;
-                            }
-                            if (now - idleSince < IDLE_BEFORE_SLEEP_NANOS) {
-                                idle.idle(0);
-                            } else {
-                                sleep.sleep();
-                            }
-                        }
+                        idle.idle(0);
                     }
                     parked = null;
                 }

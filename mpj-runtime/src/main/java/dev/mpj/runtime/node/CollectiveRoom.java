@@ -19,7 +19,6 @@ import static org.agrona.BitUtil.CACHE_LINE_LENGTH;
  *        +8    length (32 bits) of the data of even calls, then of odd calls
  *        +16   data of even calls, then of odd calls, when they are at most INLINE_CAPACITY bytes
  *        +64   read (64 bits): the last call this rank has finished reading others' slots for
- *        +72   sleeper (64 bits): 0, or whom this rank sleeps until and where to wake it (NodeChannel)
  *        +128  data of even calls, then of odd calls, longer than INLINE_CAPACITY, up to DATA_CAPACITY bytes each
  * </pre>
  */
@@ -37,7 +36,6 @@ public final class CollectiveRoom {
     /** The longest contribution kept on the written counter's cache line, in each of the two calls' buffers. */
     public static final int INLINE_CAPACITY = (CACHE_LINE_LENGTH - INLINE_OFFSET) / 2;
     public static final int READ_OFFSET = CACHE_LINE_LENGTH;
-    public static final int SLEEPER_OFFSET = READ_OFFSET + Long.BYTES;
     public static final int DATA_OFFSET = 2 * CACHE_LINE_LENGTH;
     public static final int SLOT_LENGTH = DATA_OFFSET + 2 * DATA_CAPACITY;
 

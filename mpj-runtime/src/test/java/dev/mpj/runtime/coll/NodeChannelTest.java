@@ -3,11 +3,9 @@ package dev.mpj.runtime.coll;
 import dev.mpj.runtime.config.Settings;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.CollectiveRoom;
-import dev.mpj.runtime.node.Doorbell;
 import mpi.MPI;
 import mpi.MPIException;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,8 +13,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -32,19 +28,13 @@ class NodeChannelTest {
             .order(ByteOrder.nativeOrder());
     private final UnsafeBuffer room = new UnsafeBuffer(region);
     private final ProgressEngine engine = new ProgressEngine(0, Settings.defaults());
-    private static final int SLEEPING_MEMBERS = 3;
-    /** Longer than any test: a sleep that ends before it was rung. */
-    private static final long LONGER_THAN_THE_TEST = 600_000;
-    private final UnsafeBuffer sleepingRoom = new UnsafeBuffer(ByteBuffer.allocateDirect(
-            (int) CollectiveRoom.channelLength(SLEEPING_MEMBERS)).order(ByteOrder.nativeOrder()));
-    private final List<Doorbell> bells = new ArrayList<>();
 
     private NodeChannel member(int me) {
         int[] slots = new int[MEMBERS];
         for (int i = 0; i < MEMBERS; i++) {
             slots[i] = Math.toIntExact(CollectiveRoom.slotOffset(MEMBERS, 0, i));
         }
-        return new NodeChannel(room, engine, 2, new RoomOwner(room, CollectiveRoom.OWNER_OFFSET, 7), slots, me, null);
+        return new NodeChannel(room, engine, 2, new RoomOwner(room, CollectiveRoom.OWNER_OFFSET, 7), slots, me);
     }
 
     @Test
@@ -122,97 +112,6 @@ class NodeChannelTest {
         MPIException e = assertThrows(MPIException.class,
                 () -> member(0).copy(1, 1, 4, 0, 4, ByteBuffer.allocate(4), 0));
         assertEquals(MPIException.ERR_COUNT, e.getErrorClass());
-    }
-
-    /**
-     * Where ranks outnumber cores a wait sleeps, until the member it waits for now stores: a wait for every member
-     * sleeps on each in turn and is woken by its store. The sleeps outlast the test, so a wait that ends was woken.
-     */
-    @ParameterizedTest
-    @ValueSource(ints = {CollectiveRoom.WRITTEN_OFFSET, CollectiveRoom.READ_OFFSET})
-    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void aSleepingWaitForEveryMemberIsWokenByEachStoreItWaitsFor(int counter) throws Exception {
-        NodeChannel[] ch = sleepingMembers();
-        CompletableFuture<?> waiting = CompletableFuture.runAsync(counter == CollectiveRoom.WRITTEN_OFFSET
-                ? () -> {
-                    ch[0].arrive(1);
-                    ch[0].awaitWritten(1);
-                }
-                : () -> { // the third write waits for the others to have read the first
-                    for (long call = 1; call <= 3; call++) {
-                        ch[0].write(call, ByteBuffer.wrap(new byte[] {1}));
-                    }
-                });
-        for (int v = 1; v < SLEEPING_MEMBERS; v++) {
-            awaitSleeperWaitingFor(v, waiting);
-            if (counter == CollectiveRoom.WRITTEN_OFFSET) {
-                ch[v].arrive(1);
-            } else {
-                ch[v].finish(1);
-            }
-        }
-        waiting.get();
-        assertEquals(0, sleepingRoom.getLongVolatile(sleeperWordAt(0)), "the sleeper withdrew its word");
-    }
-
-    /** A wait for one member (a bcast's for its root) is not woken by another member's store. */
-    @Test
-    @Timeout(value = 30, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void aSleepingWaitForOneMemberIsWokenByThatMemberAlone() throws Exception {
-        NodeChannel[] ch = sleepingMembers();
-        CompletableFuture<?> waiting = CompletableFuture.runAsync(() -> {
-            ch[0].arrive(1);
-            ch[0].awaitWrittenBy(2, 1);
-        });
-        long word = awaitSleeperWaitingFor(2, waiting);
-        ch[1].arrive(1);
-        assertEquals(word, sleepingRoom.getLongVolatile(sleeperWordAt(0)), "still asleep, not rung");
-        ch[2].arrive(1);
-        waiting.get();
-    }
-
-    /** Members of a channel whose waits sleep on doorbells of their own, each with its own engine and thread. */
-    private NodeChannel[] sleepingMembers() {
-        int[] slots = new int[SLEEPING_MEMBERS];
-        for (int i = 0; i < SLEEPING_MEMBERS; i++) {
-            slots[i] = sleeperSlot(i);
-        }
-        NodeChannel[] members = new NodeChannel[SLEEPING_MEMBERS];
-        for (int i = 0; i < SLEEPING_MEMBERS; i++) {
-            Doorbell bell = new Doorbell(LONGER_THAN_THE_TEST);
-            bells.add(bell);
-            members[i] = new NodeChannel(sleepingRoom, new ProgressEngine(i, Settings.defaults()), 2,
-                    new RoomOwner(sleepingRoom, CollectiveRoom.OWNER_OFFSET, 7), slots, i, bell);
-        }
-        return members;
-    }
-
-    @AfterEach
-    void closeBells() {
-        bells.forEach(Doorbell::close);
-    }
-
-    private static int sleeperSlot(int member) {
-        return Math.toIntExact(CollectiveRoom.slotOffset(SLEEPING_MEMBERS, 0, member));
-    }
-
-    private static int sleeperWordAt(int member) {
-        return sleeperSlot(member) + CollectiveRoom.SLEEPER_OFFSET;
-    }
-
-    /** Waits until member 0 sleeps until member {@code v} stores; returns its sleeper word. */
-    private long awaitSleeperWaitingFor(int v, CompletableFuture<?> waiting) {
-        while (true) {
-            long word = sleepingRoom.getLongVolatile(sleeperWordAt(0));
-            if (word >>> 32 == v + 1) {
-                return word;
-            }
-            if (waiting.isDone()) {
-                waiting.join();
-                throw new AssertionError("the wait ended before member " + v + " stored");
-            }
-            Thread.onSpinWait();
-        }
     }
 
     /** The other member never arrives: the wait's own test sees the revocation and ends with its error. */

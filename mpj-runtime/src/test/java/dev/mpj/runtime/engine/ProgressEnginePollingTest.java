@@ -77,18 +77,6 @@ class ProgressEnginePollingTest {
     }
 
     @Test
-    void aWaitThatCanSleepSleepsOnceItHasIdledAndEndsWhenItsConditionHoldsAfterTheSleep() {
-        ProgressEngine engine = new ProgressEngine(0, Settings.defaults());
-        PolledRouter router = new PolledRouter(engine, Integer.MAX_VALUE);
-        engine.setRouter(router);
-        int[] sleeps = {0};
-        // the condition holds once the wait has slept once: the store of the rank that woke it
-        engine.awaitSetByOthers(() -> sleeps[0] > 0, () -> sleeps[0]++);
-        assertEquals(1, sleeps[0]);
-        assertTrue(router.polls > 1, "passes that idled before the one that slept: " + router.polls);
-    }
-
-    @Test
     void aPlainWaitMakesAPassAfterItsFirstTest() {
         ProgressEngine engine = new ProgressEngine(0, Settings.defaults());
         PolledRouter router = new PolledRouter(engine, 2);
