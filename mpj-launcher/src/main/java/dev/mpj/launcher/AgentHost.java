@@ -165,13 +165,12 @@ final class AgentHost {
          */
         private void startRanks(AgentJob job, NodeAgent agent) throws IOException {
             RankCommand command = RankCommand.of(job, agent.pmiPort(), secret);
-            CoreBinding binding = CoreBinding.of(job.environment(), job.size());
             int[] local = IntStream.range(0, job.size()).filter(r -> job.mapping().nodeOf(r) == agent.node())
                     .toArray();
             boolean inherit = output.inherit() && !job.prefixOutput();
             Process[] started = new Process[local.length];
             IOException failure = ParallelStarts.start(i -> {
-                ProcessBuilder pb = command.processBuilder(local[i], binding);
+                ProcessBuilder pb = command.processBuilder(local[i]);
                 pb.command(RankSupervisor.wrap(pb.command()));
                 if (inherit) {
                     pb.redirectOutput(ProcessBuilder.Redirect.INHERIT).redirectError(ProcessBuilder.Redirect.INHERIT);

@@ -69,8 +69,6 @@ public final class Job {
     private final PrintStream err;
     private final boolean inheritOutput;
     private final RankJvmFlags rankFlags;
-    /** The CPU of each rank, decided before the first starts. */
-    private CoreBinding binding = CoreBinding.NONE;
     private final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
     /** Written by the supervising thread while ranks start, read by the shutdown hook too. */
     private final List<RankProcess> ranks = new CopyOnWriteArrayList<>();
@@ -154,7 +152,6 @@ public final class Job {
             return EXIT_USAGE;
         }
         boolean withAgents = settings.agents() && options.mapping().nodes() > 1;
-        binding = CoreBinding.of(options.environment(), options.processes());
         PmiServer server = withAgents ? null
                 : new PmiServer(options.mapping(), kvsName, secret, Duration.ofSeconds(settings.initTimeoutSeconds()),
                         new EventQueueListener());
@@ -324,7 +321,7 @@ public final class Job {
     }
 
     private ProcessBuilder processBuilder(RankCommand command, int rank) {
-        ProcessBuilder pb = command.processBuilder(rank, binding);
+        ProcessBuilder pb = command.processBuilder(rank);
         pb.command(RankSupervisor.wrap(pb.command()));
         if (inheritOutput) {
             pb.redirectOutput(ProcessBuilder.Redirect.INHERIT); // stderr is always read, for its traces

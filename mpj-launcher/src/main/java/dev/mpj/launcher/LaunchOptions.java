@@ -1,7 +1,5 @@
 package dev.mpj.launcher;
 
-import dev.mpj.runtime.config.BindTo;
-import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.pmi.wire.ProcessMapping;
 
 import java.math.BigDecimal;
@@ -119,8 +117,6 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
                         p.setHosts(arg, HostList.parseMachinefile(arg, Path.of(valueOf(args, i++))));
                 case "-launcher" -> p.launcher = valueOf(args, i++);
                 case "--no-srun" -> p.noSrun = true;
-                case "--bind-to", "-bind-to" ->
-                        p.env.put(Setting.BIND_TO.environmentVariable(), bindTo(arg, valueOf(args, i++)));
                 case "-l", "--prefix-rank" -> p.prefix = true;
                 case "--timeout" -> p.timeout = seconds(arg, valueOf(args, i++));
                 case "-jar" -> {
@@ -296,16 +292,6 @@ public record LaunchOptions(int processes, String classPath, int fakeNodes, Map<
             throw new UsageException(args.get(optionIndex) + " needs a value");
         }
         return args.get(optionIndex + 1);
-    }
-
-    /** {@code --bind-to}'s value as {@link Setting#BIND_TO} spells it. */
-    private static String bindTo(String option, String value) throws UsageException {
-        for (BindTo b : BindTo.values()) {
-            if (b.settingValue().equalsIgnoreCase(value)) {
-                return b.settingValue();
-            }
-        }
-        throw new UsageException(option + " needs core, none or auto, not '" + value + "'");
     }
 
     static int positiveInt(String option, String value) throws UsageException {

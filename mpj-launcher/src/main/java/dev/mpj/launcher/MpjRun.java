@@ -137,8 +137,6 @@ public final class MpjRun {
                 .append("  -x NAME[=VALUE]      as -env; without =VALUE pass on mpjrun's own value\n")
                 .append("  -wdir DIR            the ranks' working directory (--wdir too)\n")
                 .append("  --oversubscribe      more ranks than cores is meant: no warning\n")
-                .append("  --bind-to core|none|auto  bind rank i to the i-th CPU mpjrun may run on (taskset);\n")
-                .append("                       auto, the default: core unless the ranks outnumber those CPUs\n")
                 .append("  -dev NAME            accepted and ignored: mpj chooses its transports itself\n")
                 .append("  -l, --prefix-rank    prefix every output line with [rank]\n")
                 .append("  --timeout S          stop the job after S seconds (exit status 124), first printing\n")

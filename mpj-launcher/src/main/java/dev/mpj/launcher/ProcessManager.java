@@ -51,11 +51,6 @@ enum ProcessManager {
 
     /** The manager's executable on {@code path} (a PATH value), if it is there. */
     Optional<Path> find(String path) {
-        return onPath(executable, path);
-    }
-
-    /** The program {@code executable} on {@code path} (a PATH value), if it is there. */
-    static Optional<Path> onPath(String executable, String path) {
         if (path == null) {
             return Optional.empty();
         }

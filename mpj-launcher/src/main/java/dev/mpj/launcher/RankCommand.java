@@ -218,19 +218,13 @@ public final class RankCommand {
         return v;
     }
 
-    /** A process builder for one unbound rank; redirections are left to the caller. */
+    /** A process builder for one rank; redirections are left to the caller. */
     ProcessBuilder processBuilder(int rank) {
-        return processBuilder(rank, CoreBinding.NONE);
-    }
-
-    /** A process builder for one rank, on its CPU of {@code binding}; redirections are left to the caller. */
-    ProcessBuilder processBuilder(int rank, CoreBinding binding) {
-        ProcessBuilder pb = new ProcessBuilder(binding.command(rank, commandLine(rank)));
+        ProcessBuilder pb = new ProcessBuilder(commandLine(rank));
         Map<String, String> env = pb.environment();
         for (String variable : ENCLOSING_PMI_VARIABLES) {
             env.remove(variable);
         }
-        binding.addTo(env);
         env.putAll(variables(rank));
         if (workingDirectory != null) {
             pb.directory(new File(workingDirectory));

@@ -84,13 +84,6 @@ class LaunchOptionsTest {
     }
 
     @Test
-    void bindToReachesTheRanksAsTheirSetting() throws UsageException {
-        assertEquals(Map.of("MPJ_BIND_TO", "none"), parse("-np", "2", "--bind-to", "none", "Main").environment());
-        assertEquals(Map.of("MPJ_BIND_TO", "core"), parse("-np", "2", "-bind-to", "CORE", "Main").environment());
-        assertUsageError("--bind-to needs core, none or auto, not 'socket'", "-np", "2", "--bind-to", "socket", "Main");
-    }
-
-    @Test
     void rankJvmOptionsComeFromMpjJvmOpts() throws UsageException {
         LaunchOptions o = LaunchOptions.parse(List.of("-np", "1", "Main"), SAMPLES,
                 Map.of("MPJ_JVM_OPTS", "  -Xmx64m   -Dx=y "));

@@ -1,6 +1,5 @@
 package dev.mpj.launcher;
 
-import dev.mpj.runtime.config.BindTo;
 import dev.mpj.runtime.pmi.wire.PmiVariables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -123,16 +122,6 @@ class RankCommandTest {
                 cmd.get(cmd.indexOf("-cp") + 1));
         assertEquals(null, RankCommand.of(options(Map.of(), "-np", "1", "org.x.Main"), LAUNCHER_CP, "127.0.0.1:1")
                 .processBuilder(0).directory());
-    }
-
-    @Test
-    void aBoundRankRunsBehindTasksetAndLearnsItsNodesCpus() throws UsageException {
-        RankCommand c = RankCommand.of(options(Map.of(), "-np", "2", "org.x.Main"), LAUNCHER_CP, "127.0.0.1:1");
-        ProcessBuilder pb = c.processBuilder(1, CoreBinding.of(BindTo.CORE, 2, List.of(4, 6)));
-        List<String> expected = new ArrayList<>(List.of("taskset", "-c", "6"));
-        expected.addAll(c.commandLine());
-        assertEquals(expected, pb.command());
-        assertEquals("2", pb.environment().get("MPJ_NODE_CPUS"));
     }
 
     @Test

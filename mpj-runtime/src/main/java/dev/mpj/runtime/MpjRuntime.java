@@ -72,7 +72,7 @@ public final class MpjRuntime implements MpiBackend {
             CollectiveTuning tuning = CollectiveTuning.from(settings);
             world = w;
             engine = w.engine();
-            NodePlacement placement = NodePlacement.of(w.nodeMap(), w.rank(), settings.nodeCpus());
+            NodePlacement placement = NodePlacement.of(w.nodeMap(), w.rank());
             if (placement.crowded()) {
                 engine.ranksOutnumberCores();
             }

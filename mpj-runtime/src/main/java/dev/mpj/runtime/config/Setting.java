@@ -93,15 +93,6 @@ public enum Setting {
             "how a rank waits on shared memory: spin (keep the core, then back off after 2 ms), yield (back off"
                     + " after 20 us), auto (as spin while the waits find the cores free, as yield while other work competes for them)",
             choice(WaitPolicy.class)),
-    BIND_TO("mpj.bindTo", "auto",
-            "mpjrun binds each rank to one CPU of those it may run on itself (rank i to the i-th, with taskset):"
-                    + " core, none, or auto (core unless the machine's ranks outnumber those CPUs); srun and"
-                    + " Hydra bind as they are told",
-            choice(BindTo.class)),
-    NODE_CPUS("mpj.nodeCpus", "0",
-            "the CPUs a node's ranks share, for whether its ranks outnumber its cores (0: the CPUs this JVM may run"
-                    + " on); mpjrun sets it when it binds, as a bound rank may run on one CPU only",
-            atLeast(0, " (0: the JVM's own)")),
     CONNECTIONS("mpj.connections", "auto",
             "when TCP connections open: eager (every pair during MPI.Init), ondemand (a pair at its first message),"
                     + " auto (eager up to 16 ranks, else ondemand)",

@@ -38,8 +38,6 @@ public final class Settings {
     private final int shmTransportBytes;
     private final TransportMode transports;
     private final WaitPolicy waitPolicy;
-    private final BindTo bindTo;
-    private final int nodeCpus;
     private final ConnectionMode connections;
     private final int connectWindow;
     private final boolean connectionStats;
@@ -80,8 +78,6 @@ public final class Settings {
         shmTransportBytes = (Integer) v.get(Setting.SHM_TRANSPORT_BYTES);
         transports = (TransportMode) v.get(Setting.TRANSPORTS);
         waitPolicy = (WaitPolicy) v.get(Setting.WAIT_POLICY);
-        bindTo = (BindTo) v.get(Setting.BIND_TO);
-        nodeCpus = (Integer) v.get(Setting.NODE_CPUS);
         connections = (ConnectionMode) v.get(Setting.CONNECTIONS);
         connectWindow = (Integer) v.get(Setting.CONNECT_WINDOW);
         bcast = (Bcast) v.get(Setting.COLL_BCAST);
@@ -228,15 +224,6 @@ public final class Settings {
     /** The wait policy asked for (maybe {@link WaitPolicy#AUTO}). */
     public WaitPolicy waitPolicy() {
         return waitPolicy;
-    }
-
-    public BindTo bindTo() {
-        return bindTo;
-    }
-
-    /** The CPUs of this rank's node as mpjrun counted them when it bound the ranks; 0 when it did not. */
-    public int nodeCpus() {
-        return nodeCpus;
     }
 
     /** When TCP connections open (maybe {@link ConnectionMode#AUTO}). */

@@ -63,7 +63,7 @@ class SettingsTest {
     void valuesAreTypedInAnyCaseAndTrimmed() {
         Settings s = Settings.from(Map.of("MPJ_TRANSPORTS", " TCP ", "MPJ_CONNECTIONS", "on-demand",
                 "MPJ_COLL_BCAST", "Scatter-Ring", "MPJ_PMI", "Singleton", "MPJ_TEST_KILL_AFTER_PHASE", "segment@3",
-                "MPJ_TCP_NETTY_LOG", "netty", "MPJ_IRREGULAR_CARDS", "yes", "MPJ_BIND_TO", " None"), Map.of());
+                "MPJ_TCP_NETTY_LOG", "netty", "MPJ_IRREGULAR_CARDS", "yes"), Map.of());
         assertEquals(TransportMode.TCP, s.transports());
         assertEquals(ConnectionMode.ONDEMAND, s.connections());
         assertEquals(Bcast.SCATTER_RING, s.bcastAlgorithm());
@@ -71,7 +71,6 @@ class SettingsTest {
         assertEquals(new KillAfterPhase("segment", 3), s.killAfterPhase());
         assertEquals(NettyLogging.NETTY, s.tcpNettyLog());
         assertTrue(s.irregularCards());
-        assertEquals(BindTo.NONE, s.bindTo());
     }
 
     @Test
@@ -134,11 +133,7 @@ class SettingsTest {
         assertEquals("MPJ_TEST_KILL_AFTER_PHASE", Setting.TEST_KILL_AFTER_PHASE.environmentVariable());
         assertEquals("mpj.coll.hierarchical", Setting.COLL_HIERARCHICAL.property());
         assertEquals("MPJ_COLL_SHARED_MEMORY", Setting.COLL_SHARED_MEMORY.environmentVariable());
-        assertEquals(35, Setting.values().length);
-        assertEquals("MPJ_BIND_TO", Setting.BIND_TO.environmentVariable());
-        assertEquals(BindTo.AUTO, Settings.defaults().bindTo());
-        assertEquals("MPJ_NODE_CPUS", Setting.NODE_CPUS.environmentVariable());
-        assertEquals(0, Settings.defaults().nodeCpus(), "unbound ranks count the CPUs they may run on");
+        assertEquals(33, Setting.values().length);
         assertEquals("MPJ_AGENT_JVMS", Setting.AGENT_JVMS.environmentVariable());
         assertEquals(AgentJvms.LAUNCHER, Settings.defaults().agentJvms(), "fake nodes are one machine: the launcher's JVM");
         assertEquals("MPJ_TCP_INTERFACE", Setting.TCP_INTERFACE.environmentVariable());

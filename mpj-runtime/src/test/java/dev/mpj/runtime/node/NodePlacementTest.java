@@ -19,16 +19,8 @@ class NodePlacementTest {
     void aRanksPlacementCountsTheRanksOfItsOwnNode() {
         // Ranks 0, 2 and 4 on node 0, ranks 1 and 3 on node 1.
         NodeMap map = NodeMap.fromProcessMapping("(vector,(2,1,1),(3,1,1))", 5);
-        assertEquals(3, NodePlacement.of(map, 4, 0).localRanks());
-        assertEquals(2, NodePlacement.of(map, 3, 0).localRanks());
-        assertEquals(Runtime.getRuntime().availableProcessors(), NodePlacement.of(map, 0, 0).cores());
-    }
-
-    @Test
-    void theCoresALauncherPassedOnWinOverThoseABoundRankSees() {
-        NodeMap map = NodeMap.fromProcessMapping("(vector,(0,1,3))", 3);
-        assertEquals(48, NodePlacement.of(map, 1, 48).cores());
-        assertFalse(NodePlacement.of(map, 1, 4).crowded());
-        assertTrue(NodePlacement.of(map, 1, 2).crowded());
+        assertEquals(3, NodePlacement.of(map, 4).localRanks());
+        assertEquals(2, NodePlacement.of(map, 3).localRanks());
+        assertEquals(Runtime.getRuntime().availableProcessors(), NodePlacement.of(map, 0).cores());
     }
 }
