@@ -2,6 +2,7 @@ package dev.mpj.launcher;
 
 import dev.mpj.runtime.bootstrap.CardTableAllgather;
 import dev.mpj.runtime.bootstrap.RootsAllgatherExchange;
+import dev.mpj.runtime.config.Setting;
 import dev.mpj.runtime.init.InitSequence;
 import dev.mpj.runtime.pmi.SingletonPmiClient;
 import mpi.Datatype;
@@ -23,8 +24,9 @@ public final class ArchiveTraining {
     /** Doubles of the training's faces, a column of them strided {@link #FACE_STRIDE} apart. */
     private static final int FACE_VALUES = 64;
     private static final int FACE_STRIDE = 3;
-    /** Doubles of the training's large face: 128 KiB, above the default eager threshold (64 KiB). */
-    private static final int LARGE_FACE_VALUES = 16384;
+    /** Doubles of the training's large face: twice the default eager threshold, so it goes by rendezvous. */
+    private static final int LARGE_FACE_VALUES =
+            2 * Integer.parseInt(Setting.EAGER_THRESHOLD.defaultValue()) / Double.BYTES;
 
     private ArchiveTraining() {
     }

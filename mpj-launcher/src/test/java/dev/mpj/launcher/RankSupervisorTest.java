@@ -44,8 +44,8 @@ class RankSupervisorTest {
     void handsTheRankItsConnectionToPmiPortAsADescriptorWithTheSecretShown() throws Exception {
         String secret = PmiSecret.newSecret();
         try (ServerSocket server = pmiServer()) {
-            ProcessBuilder pb = supervised(List.of("sh", "-c", "echo \"$" + PmiVariables.PORT_FD + "\"; echo over-the-fd >&"
-                    + RankSupervisor.PMI_FD), server);
+            ProcessBuilder pb = supervised(List.of("sh", "-c", "echo \"$" + PmiVariables.PORT_FD
+                    + "\"; echo over-the-fd >&" + RankSupervisor.PMI_FD), server);
             pb.environment().put(PmiVariables.SECRET, secret);
             Process p = pb.start();
             try (Socket rank = server.accept()) {

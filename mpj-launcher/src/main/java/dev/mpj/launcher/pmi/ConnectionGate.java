@@ -16,9 +16,9 @@ import java.util.Map;
  * at most {@link Limits#maxUnidentified} such connections are kept (a new one beyond is closed at once), and each
  * must show the secret within {@link Limits#identifyTimeout}. A connection that has shown it is the job's own, and
  * may wait without a deadline before its {@code initack}: mpjrun's rank supervisor opens a rank's connection and
- * shows the secret before the rank's JVM starts, and a program may do any amount of work before {@code MPI.Init}. Every rejected connection is closed and counted, and
- * told to the listener through a {@link RejectionLog}, so no stranger can fail or flood the job. Used on the
- * server thread only.
+ * shows the secret before the rank's JVM starts, and a program may do any amount of work before {@code MPI.Init}.
+ * Every rejected connection is closed and counted, and told to the listener through a {@link RejectionLog}, so no
+ * stranger can fail or flood the job. Used on the server thread only.
  */
 final class ConnectionGate {
     /**
@@ -29,10 +29,10 @@ final class ConnectionGate {
      */
     record Limits(int maxUnidentified, Duration identifyTimeout) {
         /**
-         * Room for every rank to reconnect a few times, and as long to identify itself as the rank waits for the
-         * answer ({@code initTimeout}, the ranks' {@code mpj.initTimeout}): a rank sends its lines at once, but on
-         * a machine crowded with booting JVMs its process, or the server's, can stall for longer than 10 s
-         * between the connect and the lines.
+         * Room for every rank to reconnect a few times, and as long to show the secret as the rank waits for the
+         * answer ({@code initTimeout}, the ranks' {@code mpj.initTimeout}): a rank sends its first line at once, but
+         * on a machine crowded with booting JVMs its process, or the server's, can stall for longer than 10 s
+         * between the connect and the line.
          */
         static Limits forJob(int size, Duration initTimeout) {
             return new Limits(4 * size + 64, initTimeout);
@@ -101,7 +101,8 @@ final class ConnectionGate {
         }
         for (PmiClientConnection c : late) {
             long millis = limits.identifyTimeout().toMillis();
-            c.reject("did not show the job's secret within " + (millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms"));
+            c.reject("did not show the job's secret within "
+                    + (millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms"));
         }
         for (String summary : log.due(nowNanos, false)) {
             listener.connectionsRejected(summary);

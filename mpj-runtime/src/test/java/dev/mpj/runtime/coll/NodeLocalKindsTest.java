@@ -49,6 +49,7 @@ class NodeLocalKindsTest {
 
     @Test
     void offSendsNoneThroughTheRoom() {
-        assertEquals(EnumSet.noneOf(CollectiveKind.class), served(NodeLocalKinds.of(SharedMemory.OFF, new NodePlacement(8, 2)), 2));
+        assertEquals(EnumSet.noneOf(CollectiveKind.class),
+                served(NodeLocalKinds.of(SharedMemory.OFF, new NodePlacement(8, 2)), 2));
     }
 }
