@@ -12,9 +12,9 @@ import java.util.Map;
 
 /**
  * Who may talk to the job: a connection is served only once it has shown the job's secret, and counts for
- * the job once it has identified itself as a rank ({@code initack}). Until it shows the secret it is unidentified:
- * at most {@link Limits#maxUnidentified} such connections are kept (a new one beyond is closed at once), and each
- * must show the secret within {@link Limits#identifyTimeout}. A connection that has shown it is the job's own, and
+ * the job once it has identified itself as a rank ({@code initack}). Until it shows the secret it is a stranger:
+ * at most {@link Limits#maxStrangers} such connections are kept (a new one beyond is closed at once), and each
+ * must show the secret within {@link Limits#secretTimeout}. A connection that has shown it is the job's own, and
  * may wait without a deadline before its {@code initack}: mpjrun's rank supervisor opens a rank's connection and
  * shows the secret before the rank's JVM starts, and a program may do any amount of work before {@code MPI.Init}.
  * Every rejected connection is closed and counted, and told to the listener through a {@link RejectionLog}, so no
@@ -22,12 +22,12 @@ import java.util.Map;
  */
 final class ConnectionGate {
     /**
-     * The bounds on unidentified connections.
+     * The bounds on strangers: connections that have not shown the secret yet.
      *
-     * @param maxUnidentified how many may be open at once
-     * @param identifyTimeout how long one may stay unidentified
+     * @param maxStrangers how many may be open at once
+     * @param secretTimeout how long one may take to show the secret
      */
-    record Limits(int maxUnidentified, Duration identifyTimeout) {
+    record Limits(int maxStrangers, Duration secretTimeout) {
         /**
          * Room for every rank to reconnect a few times, and as long to show the secret as the rank waits for the
          * answer ({@code initTimeout}, the ranks' {@code mpj.initTimeout}): a rank sends its first line at once, but
@@ -43,8 +43,8 @@ final class ConnectionGate {
     private final Limits limits;
     private final PmiServer.Listener listener;
     private final RejectionLog log = new RejectionLog();
-    /** The unidentified connections in the order they came, each with the time it must identify by. */
-    private final Map<PmiClientConnection, Long> unidentified = new LinkedHashMap<>();
+    /** The strangers in the order they came, each with the time it must show the secret by. */
+    private final Map<PmiClientConnection, Long> strangers = new LinkedHashMap<>();
 
     ConnectionGate(String secret, Limits limits, PmiServer.Listener listener) {
         this.secret = secret;
@@ -54,17 +54,17 @@ final class ConnectionGate {
 
     /** Whether a newly accepted connection may stay; one beyond the cap is counted as rejected. */
     boolean admits(InetAddress source, long nowNanos) {
-        if (unidentified.size() < limits.maxUnidentified()) {
+        if (strangers.size() < limits.maxStrangers()) {
             return true;
         }
-        rejected(source, "came while " + limits.maxUnidentified() + " connections were waiting to identify"
-                + " themselves", nowNanos);
+        rejected(source, "came while " + limits.maxStrangers() + " connections were waiting to show"
+                + " the secret", nowNanos);
         return false;
     }
 
     /** {@code c} was accepted: it must show the secret in time. */
     void accepted(PmiClientConnection c, long nowNanos) {
-        unidentified.put(c, nowNanos + limits.identifyTimeout().toNanos());
+        strangers.put(c, nowNanos + limits.secretTimeout().toNanos());
     }
 
     /** Whether {@code first}, a connection's first line, shows the job's secret. */
@@ -72,9 +72,9 @@ final class ConnectionGate {
         return PmiSecret.shows(first, secret);
     }
 
-    /** {@code c} showed the secret, identified itself as a rank, or closed: it no longer counts as unidentified. */
+    /** {@code c} showed the secret, identified itself as a rank, or closed: it is no longer a stranger. */
     void settled(PmiClientConnection c) {
-        unidentified.remove(c);
+        strangers.remove(c);
     }
 
     /** Counts a connection closed for {@code problem} (phrased to follow "it") and logs it when due. */
@@ -86,13 +86,13 @@ final class ConnectionGate {
     }
 
     /**
-     * Closes the connections that stayed unidentified too long and logs the summaries that are due; returns the
+     * Closes the strangers that did not show the secret in time and logs the summaries that are due; returns the
      * nanoseconds until it has something to do again.
      */
     long tick(long nowNanos) {
         List<PmiClientConnection> late = new ArrayList<>();
         long next = Long.MAX_VALUE;
-        for (Map.Entry<PmiClientConnection, Long> e : unidentified.entrySet()) {
+        for (Map.Entry<PmiClientConnection, Long> e : strangers.entrySet()) {
             if (e.getValue() - nowNanos > 0) {
                 next = e.getValue() - nowNanos; // the oldest left: all others came later
                 break;
@@ -100,7 +100,7 @@ final class ConnectionGate {
             late.add(e.getKey());
         }
         for (PmiClientConnection c : late) {
-            long millis = limits.identifyTimeout().toMillis();
+            long millis = limits.secretTimeout().toMillis();
             c.reject("did not show the job's secret within "
                     + (millis % 1000 == 0 ? millis / 1000 + " s" : millis + " ms"));
         }
@@ -120,8 +120,8 @@ final class ConnectionGate {
         return log.rejected();
     }
 
-    /** How many connections are open and unidentified. */
-    int unidentifiedConnections() {
-        return unidentified.size();
+    /** How many strangers are open. */
+    int strangers() {
+        return strangers.size();
     }
 }

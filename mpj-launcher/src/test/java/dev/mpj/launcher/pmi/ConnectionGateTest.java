@@ -75,14 +75,14 @@ class ConnectionGateTest {
     }
 
     @Test
-    void beyondTheCapANewUnidentifiedConnectionIsClosedAtOnce() throws IOException {
+    void beyondTheCapANewStrangerIsClosedAtOnce() throws IOException {
         start(new ConnectionGate.Limits(3, Duration.ofSeconds(30)));
         for (int i = 0; i < 3; i++) {
             stranger();
         }
         RawPmiClient fourth = stranger();
         assertNull(fourth.readLineOrReset(), "closed at once");
-        assertTrue(events.next().contains("came while 3 connections were waiting to identify themselves"));
+        assertTrue(events.next().contains("came while 3 connections were waiting to show the secret"));
         assertEquals(1, server.rejectedConnections());
     }
 
