@@ -274,7 +274,8 @@ public final class NodeSegmentFiles {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
-    private static boolean deleteQuietly(Path file) {
+    /** Removes {@code file}, if it exists; false when it did not or could not be removed. */
+    static boolean deleteQuietly(Path file) {
         try {
             return Files.deleteIfExists(file);
         } catch (IOException | RuntimeException e) {

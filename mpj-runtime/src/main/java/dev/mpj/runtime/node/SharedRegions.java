@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -188,14 +187,10 @@ public final class SharedRegions implements AutoCloseable {
         }
     }
 
+    /** Removes a region's file, if it has one; one that cannot be removed is left to the sweeps of the job's files. */
     private static void remove(Path file) {
-        if (file == null) {
-            return;
-        }
-        try {
-            Files.deleteIfExists(file);
-        } catch (IOException e) {
-            // the sweep of the job's segments removes it
+        if (file != null) {
+            NodeSegmentFiles.deleteQuietly(file);
         }
     }
 
