@@ -234,6 +234,33 @@ public final class MPI {
         return Environment.backend().processorName();
     }
 
+    // ---- memory ----
+
+    /**
+     * Memory for message buffers, as {@code MPI_Alloc_mem}: a direct little-endian {@link ByteBuffer} of {@code size}
+     * bytes, zeroed. The runtime places it in memory the ranks of this node can map, so a large message sent from it
+     * to one of them is copied once, by the receiver, out of it; anywhere else it is an ordinary direct buffer. Give
+     * it back with {@link #Free_mem}; as in C, it must not be freed, or written, while a send from it is pending.
+     *
+     * @throws MPIException {@code ERR_ARG} when {@code size} is negative
+     */
+    public static ByteBuffer Alloc_mem(int size) {
+        if (size < 0) {
+            throw new MPIException(MPI.ERR_ARG, "Alloc_mem: size " + size + " is negative");
+        }
+        return Environment.backend().allocMem(size);
+    }
+
+    /**
+     * Gives back memory {@link #Alloc_mem} returned (the buffer itself, not a slice or duplicate of it). The buffer
+     * stays readable memory until it is unreachable, but is no longer shared.
+     *
+     * @throws MPIException {@code ERR_BUFFER} when {@code buffer} is not from {@code Alloc_mem} or was freed already
+     */
+    public static void Free_mem(ByteBuffer buffer) {
+        Environment.backend().freeMem(buffer);
+    }
+
     // ---- buffered-send buffer ----
 
     /**

@@ -43,6 +43,18 @@ public interface MpiBackend extends BlockingReceiver {
     void abort(int errorCode);
 
     /**
+     * {@code MPI.Alloc_mem}: a direct little-endian buffer of {@code bytes} bytes (not negative), which sends may
+     * read in place; this default is plain direct memory, the mpj runtime's is shared with the ranks of the node.
+     */
+    default ByteBuffer allocMem(int bytes) {
+        return ByteBuffer.allocateDirect(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /** {@code MPI.Free_mem} of a buffer {@link #allocMem} returned; this default keeps no record and checks nothing. */
+    default void freeMem(ByteBuffer buffer) {
+    }
+
+    /**
      * Starts a send of {@code data} (position to limit). The bytes are copied or on the wire before the
      * returned operation completes, so the caller may reuse the buffer once it has.
      */

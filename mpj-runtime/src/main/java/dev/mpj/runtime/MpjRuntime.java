@@ -30,6 +30,7 @@ import dev.mpj.runtime.init.World;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodePlacement;
 import dev.mpj.runtime.node.NodeSegment;
+import dev.mpj.runtime.node.SharedRegions;
 import dev.mpj.runtime.pmi.PmiClient;
 import mpi.MPIException;
 
@@ -54,6 +55,7 @@ public final class MpjRuntime implements MpiBackend {
     private SharedMemoryCollectives sharedMemoryCollectives;
     private PairFoldRoom foldRoom;
     private NonBlockingCollectives nonBlocking;
+    private SharedRegions regions;
     /**
      * For the wait report, read on another thread: {@code MPI.Init} or {@code MPI.Finalize} while the rank is in
      * them (else null, and the engine's wait is reported), and since when.
@@ -84,6 +86,10 @@ public final class MpjRuntime implements MpiBackend {
                     : new PairFoldRoom(w.segment().foldRegion(), engine, w.nodeMap(), w.rank());
             collectives = new Collectives(this, tuning, w.nodeMap(), sharedMemoryCollectives, foldRoom);
             nonBlocking = new NonBlockingCollectives(this, engine);
+            regions = new SharedRegions(w.segment() == null ? null : w.segment().file(), w.rank());
+            if (w.router() != null) {
+                w.router().shareRegions(regions);
+            }
             current = this;
             if (settings.initTimings()) {
                 System.err.println("mpj: rank " + w.rank() + " of " + w.size() + " on node "
@@ -167,6 +173,7 @@ public final class MpjRuntime implements MpiBackend {
         enterOuterCall("MPI.Finalize");
         try {
             world.leave();
+            regions.close(); // after the last barrier: no peer copies from this rank's regions any more
         } finally {
             WaitReportSignal.unregister(this);
         }
@@ -182,6 +189,16 @@ public final class MpjRuntime implements MpiBackend {
             // The process manager may already be gone; exiting is what matters now.
         }
         Runtime.getRuntime().halt(errorCode);
+    }
+
+    @Override
+    public ByteBuffer allocMem(int bytes) {
+        return regions.allocate(bytes);
+    }
+
+    @Override
+    public void freeMem(ByteBuffer buffer) {
+        regions.free(buffer);
     }
 
     @Override
@@ -405,6 +422,11 @@ public final class MpjRuntime implements MpiBackend {
     public long foldRoomAllreduces() {
         PairFoldRoom f = foldRoom;
         return f == null ? 0 : f.allreduces();
+    }
+
+    /** Messages this rank copied straight out of a node peer's {@code MPI.Alloc_mem} region. */
+    public long sharedRegionReceives() {
+        return engine.sharedRegionReceives();
     }
 
     /** Alltoalls this rank ran through the node segment's fold room (0 when that path is off). */

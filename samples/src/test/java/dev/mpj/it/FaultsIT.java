@@ -100,6 +100,12 @@ class FaultsIT {
                 List.of(Integer.toString(victim)), expected, named);
     }
 
+    /** Every rank holds {@code MPI.Alloc_mem} memory, a file beside the node segment, when rank 1 is killed. */
+    private static Row killedHoldingAllocMem(Integer expected, String... named) {
+        return Row.of("rank 1 SIGKILLed holding Alloc_mem memory", 3, KilledRankProgram.class, List.of("1", "alloc"),
+                expected, named);
+    }
+
     private static Row collective(String how, Integer expected, String... named) {
         return Row.of("collective error, " + how, CollectiveErrorIT.NP, CollectiveErrorProgram.class,
                 List.of("allreduce", how), expected, named);
@@ -114,6 +120,7 @@ class FaultsIT {
                 killedAfterInit(1, 137, "rank 1 (pid", "exited with status 137"),
                 Row.of("rank 1 SIGKILLed while its partner waits in a pair's alltoall", 2, KilledRankProgram.class,
                         List.of("1", "alltoall"), 137, "rank 1 (pid", "exited with status 137"),
+                killedHoldingAllocMem(137, "rank 1 (pid", "exited with status 137"),
                 failing("uncaught exception", "throw", null, "rank 1 fails on purpose"),
                 failing("MPI.Abort(3)", "abort3", 3, "rank 1"),
                 collective("uncaught", null, "mpjrun: rank ", "MPIException").with(Map.of("MPJ_TRANSPORTS", "shm")),
@@ -134,6 +141,7 @@ class FaultsIT {
                 // Hydra's banner is missing when the survivors, told of the lost rank, end first: status only
                 failing("rank exits 7 after MPI.Init", "exit7", null),
                 killedAfterInit(1, null, "BAD TERMINATION"),
+                killedHoldingAllocMem(null, "BAD TERMINATION"),
                 failing("uncaught exception", "throw", null, "rank 1 fails on purpose"),
                 failing("MPI.Abort(3)", "abort3", 3),
                 collective("catch", 0).everyRankCatches(),

@@ -6,7 +6,9 @@ import mpi.MPI;
  * Rank {@code args[0]} SIGKILLs itself after MPI.Init, as a crash would; every other rank waits for it in a
  * receive (over shared memory from its node, over TCP from the other nodes), or with {@code alltoall} as
  * {@code args[1]} in an alltoall of 64 KiB blocks (a pair's runs through the node segment's fold room), and then in a
- * barrier, so the job can only end through the runtime's failure detection or the process manager.
+ * barrier, so the job can only end through the runtime's failure detection or the process manager. With
+ * {@code alloc} as {@code args[1]}, every rank first takes {@code MPI.Alloc_mem} memory, whose files the victim
+ * cannot remove.
  */
 public final class KilledRankProgram {
     private KilledRankProgram() {
@@ -16,6 +18,9 @@ public final class KilledRankProgram {
         MPI.Init(args);
         int victim = Integer.parseInt(args[0]);
         int rank = MPI.COMM_WORLD.Rank();
+        if (args.length > 1 && args[1].equals("alloc")) {
+            MPI.Alloc_mem(1 << 20).put(0, (byte) 1);
+        }
         System.out.println("ready rank " + rank);
         System.out.flush();
         if (rank == victim) {

@@ -80,6 +80,10 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     private final Long2ObjectHashMap<SendOperation> sendsInFlight = new Long2ObjectHashMap<>();
     private final Long2ObjectHashMap<ReceiveOperation> receivesInFlight = new Long2ObjectHashMap<>();
     private final ByteBuffer header = FrameHeader.allocate();
+    /** The payload of an {@code RTS_SHARED}: where the data lies in the sender's region. */
+    private final ByteBuffer sharedPlace = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+    /** Messages received by a copy straight out of a peer's shared region; read without the lock, by tests. */
+    private volatile long sharedRegionReceives;
     /** What a blocking receive asks a polled transport for ({@link #receiveAndWait}); under the lock. */
     private final DirectReceive direct = new DirectReceive();
     private final WaitPolicy waitPolicy;
@@ -138,6 +142,23 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         /** Whether some frames arrive only through {@link #poll}, so waits must not park for long. */
         default boolean needsPolling() {
             return false;
+        }
+
+        /**
+         * Where {@code data} lies in a shared region of this rank's that {@code peer} can map (region id in the high
+         * 32 bits, offset in the low), or -1: not wholly in one, or {@code peer} shares no memory with this rank.
+         */
+        default long sharedPlace(int peer, ByteBuffer data) {
+            return -1;
+        }
+
+        /**
+         * The bytes of region {@code id} of {@code owner}, a rank that named it in an {@code RTS_SHARED}.
+         *
+         * @throws java.io.IOException when it cannot be mapped
+         */
+        default ByteBuffer sharedRegion(int owner, int id) throws java.io.IOException {
+            throw new java.io.IOException("rank " + owner + " shares no memory with this rank");
         }
     }
 
@@ -364,8 +385,15 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
             sendToSelf(op, sync);
         } else {
             sendsInFlight.put(op.id, op);
-            FrameHeader.write(header, FrameHeader.RTS, context, rank, tag, op.id, length);
-            router.send(dest, header, op.data.slice(0, 0));
+            long place = router.sharedPlace(dest, op.data);
+            if (place < 0) {
+                FrameHeader.write(header, FrameHeader.RTS, context, rank, tag, op.id, length);
+                router.send(dest, header, op.data.slice(0, 0));
+            } else {
+                // the receiver copies straight out of this rank's region, then acknowledges
+                FrameHeader.write(header, FrameHeader.RTS_SHARED, context, rank, tag, op.id, length);
+                router.send(dest, header, sharedPlace.putLong(0, place).clear());
+            }
         }
         return op;
     }
@@ -886,6 +914,11 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         return failure;
     }
 
+    /** Messages this rank copied straight out of a peer's shared region (for diagnostics and tests). */
+    public long sharedRegionReceives() {
+        return sharedRegionReceives;
+    }
+
     /** Messages that arrived with no receive posted yet (for diagnostics and tests). */
     public int unexpectedCount() {
         lock.lock();
@@ -948,6 +981,7 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         int length = frame.limit() - from;
         switch (kind) {
             case FrameHeader.RTS -> onRequestToSend(peer, context, tag, cookie, arg);
+            case FrameHeader.RTS_SHARED -> onSharedRequestToSend(peer, context, tag, cookie, arg, frame, from, length);
             case FrameHeader.CTS -> onClearToSend(peer, cookie, arg);
             case FrameHeader.DATA -> onData(cookie, arg, frame, from, length);
             case FrameHeader.ACK -> onAck(cookie);
@@ -1001,6 +1035,55 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         } else {
             startRendezvousReceive(r, peer, tag, cookie, length);
         }
+    }
+
+    /**
+     * A request to send data that lies in the sender's shared region: copied from there once matched, where the
+     * payload (its place) waits with the envelope while unmatched.
+     */
+    private void onSharedRequestToSend(int peer, int context, int tag, long cookie, long length, ByteBuffer frame,
+                                       int from, int payloadLength) {
+        if (payloadLength != Long.BYTES) {
+            fail("rank " + peer + " sent a shared request to send with " + payloadLength + " bytes of place");
+            return;
+        }
+        long place = frame.getLong(from);
+        ReceiveOperation r = posted.take(context, peer, tag);
+        if (r == null) {
+            ByteBuffer kept = ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(0, place);
+            unexpected.add(new UnexpectedMessage(FrameHeader.RTS_SHARED, context, peer, tag, length, cookie, kept,
+                    null));
+        } else {
+            copyFromSharedRegion(r, peer, tag, cookie, length, place);
+        }
+    }
+
+    /**
+     * Completes {@code r} with the message at {@code place} in {@code peer}'s shared region, copied from there in
+     * one pass, and tells the sender, whose send completes on that. A region that cannot be mapped or does not
+     * hold the message fails the job, as a peer lost: the sender may be gone.
+     */
+    private void copyFromSharedRegion(ReceiveOperation r, int peer, int tag, long cookie, long length, long place) {
+        r.match(peer, tag, length);
+        if (length > 0) {
+            ByteBuffer region;
+            try {
+                region = router.sharedRegion(peer, (int) (place >>> 32));
+            } catch (java.io.IOException | RuntimeException e) {
+                onPeerLost(peer, e);
+                return;
+            }
+            long offset = place & 0xffffffffL;
+            if (offset + length > region.capacity()) {
+                fail("rank " + peer + " named " + length + " bytes at " + offset + " of a shared region of "
+                        + region.capacity());
+                return;
+            }
+            r.deliver(0, region, (int) offset, (int) length);
+            sharedRegionReceives++;
+        }
+        r.markComplete();
+        sendControl(peer, FrameHeader.ACK, cookie, 0);
     }
 
     private void startRendezvousReceive(ReceiveOperation r, int peer, int tag, long cookie, long length) {
@@ -1058,6 +1141,8 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
             m.selfSend.finish();
         } else if (m.kind == FrameHeader.RTS) {
             startRendezvousReceive(r, m.source, m.tag, m.cookie, m.length);
+        } else if (m.kind == FrameHeader.RTS_SHARED) {
+            copyFromSharedRegion(r, m.source, m.tag, m.cookie, m.length, m.data.getLong(0));
         } else {
             if (m.source != rank) {
                 credit.consumed(m.source, m.length);

@@ -16,7 +16,10 @@ final class UnexpectedMessage {
     final long length;
     /** The sender's request id (synchronous eager and rendezvous). */
     final long cookie;
-    /** Eager payload copy, limit its length, or null. */
+    /**
+     * Eager payload copy, limit its length; for an {@code RTS_SHARED}, the data's place in the sender's region (a
+     * long); else null.
+     */
     final ByteBuffer data;
     /** For a message this rank sent to itself above the eager threshold or synchronously: the send. */
     final SendOperation selfSend;

@@ -3,10 +3,12 @@ package dev.mpj.runtime.init;
 import dev.mpj.runtime.config.TransportMode;
 import dev.mpj.runtime.engine.ProgressEngine;
 import dev.mpj.runtime.node.NodeMap;
+import dev.mpj.runtime.node.SharedRegions;
 import dev.mpj.runtime.spi.DirectSource;
 import dev.mpj.runtime.spi.Transport;
 import mpi.MPIException;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,6 +28,7 @@ public final class TransportRouter implements ProgressEngine.FrameRouter, AutoCl
     private final List<Transport> transports = new ArrayList<>(2);
     private Transport[] polled = new Transport[0];
     private DirectSource direct;
+    private SharedRegions regions;
 
     /** A router for {@code rank} in a job of {@code size} ranks, with no peer routed yet. */
     public TransportRouter(int rank, int size) {
@@ -66,6 +69,26 @@ public final class TransportRouter implements ProgressEngine.FrameRouter, AutoCl
         }
     }
 
+    /** This rank's shared regions and its views of its node peers' ({@code MPI.Alloc_mem}). */
+    public void shareRegions(SharedRegions regions) {
+        this.regions = regions;
+    }
+
+    @Override
+    public long sharedPlace(int peer, ByteBuffer data) {
+        Transport t = transportTo(peer);
+        return regions != null && t != null && t.sharesMemory() ? regions.locate(data) : -1;
+    }
+
+    @Override
+    public ByteBuffer sharedRegion(int owner, int id) throws IOException {
+        Transport t = transportTo(owner);
+        if (regions == null || t == null || !t.sharesMemory()) {
+            throw new IOException("rank " + owner + " shares no memory with rank " + rank);
+        }
+        return regions.view(owner, id);
+    }
+
     /** The transport that carries frames to {@code peer}, or null when none is routed. */
     public Transport transportOf(int peer) {
         return byPeer[peer];
@@ -73,11 +96,15 @@ public final class TransportRouter implements ProgressEngine.FrameRouter, AutoCl
 
     @Override
     public void send(int peer, ByteBuffer header, ByteBuffer payload) {
-        Transport t = peer >= 0 && peer < byPeer.length ? byPeer[peer] : null;
+        Transport t = transportTo(peer);
         if (t == null) {
             throw new MPIException(MPIException.ERR_RANK, "no transport reaches rank " + peer + " from rank " + rank);
         }
         t.send(peer, header, payload);
+    }
+
+    private Transport transportTo(int peer) {
+        return peer >= 0 && peer < byPeer.length ? byPeer[peer] : null;
     }
 
     @Override

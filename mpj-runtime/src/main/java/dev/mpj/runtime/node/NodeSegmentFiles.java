@@ -21,6 +21,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 public final class NodeSegmentFiles {
     public static final String PREFIX = "mpj-";
     private static final String PART = ".part-";
+    /** Between a segment's name and the owner rank and id of a region of shared memory ({@link #regionPath}). */
+    private static final String REGION = ".mem-";
     /** Job ids are at most 255 characters (PMI-1's kvsname_max); file names too, so long ids are shortened. */
     private static final int MAX_ID_LENGTH = 96;
 
@@ -75,8 +77,17 @@ public final class NodeSegmentFiles {
     }
 
     /**
+     * The file of region {@code id} that rank {@code rank} allocated ({@code MPI.Alloc_mem}) beside {@code segment}:
+     * the segment's name, then {@value #REGION}, the rank, '-' and the id, so the job's sweeps remove it with the
+     * segment.
+     */
+    public static Path regionPath(Path segment, int rank, int id) {
+        return segment.resolveSibling(segment.getFileName() + REGION + rank + "-" + id);
+    }
+
+    /**
      * Removes every segment of the job from {@code directory} (files named {@code mpj-<job id>-n<digits>}, those
-     * being filled as well, and nothing else); returns how many it removed. Failures are ignored: this runs while
+     * being filled and the regions beside them as well, and nothing else); returns how many it removed. Failures are ignored: this runs while
      * a job is torn down.
      */
     public static int removeAll(Path directory, String jobId) {
@@ -95,7 +106,8 @@ public final class NodeSegmentFiles {
     }
 
     /**
-     * Whether {@code name} is {@code jobPrefix} then a node number, then optionally {@value #PART} and a number.
+     * Whether {@code name} is {@code jobPrefix} then a node number, then optionally {@value #PART} and a number, or
+     * {@value #REGION} and a region's two numbers.
      * Read by hand rather than by a regular expression or a glob, whose character classes link lambdas in the
      * launcher's last steps.
      */
@@ -111,7 +123,25 @@ public final class NodeSegmentFiles {
             return true;
         }
         int part = node + PART.length();
-        return name.startsWith(PART, node) && part < name.length() && digitsFrom(name, part) == name.length();
+        return name.startsWith(PART, node) && part < name.length() && digitsFrom(name, part) == name.length()
+                || isRegionSuffix(name, node);
+    }
+
+    /** Whether {@code name} from {@code at} is {@value #REGION}, digits, '-', digits, and nothing more. */
+    private static boolean isRegionSuffix(String name, int at) {
+        if (!name.startsWith(REGION, at)) {
+            return false;
+        }
+        int owner = at + REGION.length();
+        int dash = digitsFrom(name, owner);
+        return dash > owner && dash + 1 < name.length() && name.charAt(dash) == '-'
+                && digitsFrom(name, dash + 1) == name.length();
+    }
+
+    /** {@code mpj-<something>-n<digits>.mem-<digits>-<digits>}: a region's file. */
+    static boolean isRegionName(String name) {
+        int region = name.lastIndexOf(REGION);
+        return region > 0 && isSegmentName(name.substring(0, region)) && isRegionSuffix(name, region);
     }
 
     /** The index of the first character at or after {@code from} that is not an ASCII digit. */
@@ -127,8 +157,8 @@ public final class NodeSegmentFiles {
      * Removes the segments in {@code directory} whose creator is gone: files named like a segment
      * ({@code mpj-<id>-n<digits>}) whose header carries the {@link NodeSegmentDescriptor#MAGIC magic} and a
      * creator pid that no longer runs on this machine, and files being filled ({@link #partPath}) whose pid no
-     * longer runs. A job whose last rank on a node was killed leaves its segment; the next job on that node removes
-     * it. A file this user may not read or remove (another user's), and one whose creator's pid has been reused,
+     * longer runs, and regions of shared memory ({@link #regionPath}) whose header says the same of their creator. A
+     * job whose last rank on a node was killed leaves its segment; the next job on that node removes it. A file this user may not read or remove (another user's), and one whose creator's pid has been reused,
      * are left alone.
      * Returns how many it removed; failures are ignored. The directory must be node-local, as the default is.
      */
@@ -142,7 +172,8 @@ public final class NodeSegmentFiles {
                     continue;
                 }
                 long partCreator = partCreator(name);
-                boolean stale = partCreator > 0 ? !isRunning(partCreator) : isSegmentName(name) && isStale(file);
+                boolean stale = partCreator > 0 ? !isRunning(partCreator)
+                        : (isSegmentName(name) || isRegionName(name)) && isStale(file);
                 if (stale && deleteQuietly(file)) {
                     removed++;
                 }
@@ -243,7 +274,8 @@ public final class NodeSegmentFiles {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
-    private static boolean deleteQuietly(Path file) {
+    /** Removes {@code file}, if it exists; false when it did not or could not be removed. */
+    static boolean deleteQuietly(Path file) {
         try {
             return Files.deleteIfExists(file);
         } catch (IOException | RuntimeException e) {

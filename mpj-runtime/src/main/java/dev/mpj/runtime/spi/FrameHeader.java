@@ -44,6 +44,12 @@ public final class FrameHeader {
      * context; the payload is the reason, UTF-8.
      */
     public static final byte REVOKE = 8;
+    /**
+     * Rendezvous request to send data that lies in the sender's shared region ({@code MPI.Alloc_mem}), to a rank of
+     * its node: as RTS, with the payload the data's place (long: region id in the high half, offset in the low). The
+     * receiver copies it out of the region and answers ACK (cookie), which completes the send.
+     */
+    public static final byte RTS_SHARED = 9;
 
     private FrameHeader() {
     }
@@ -116,6 +122,6 @@ public final class FrameHeader {
     }
 
     public static boolean isKnownKind(byte kind) {
-        return kind >= EAGER && kind <= REVOKE;
+        return kind >= EAGER && kind <= RTS_SHARED;
     }
 }

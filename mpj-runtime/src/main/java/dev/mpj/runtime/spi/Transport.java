@@ -57,6 +57,14 @@ public interface Transport extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Whether the peers it reaches share this rank's memory (ranks of one node), so a peer can map the regions of
+     * {@code MPI.Alloc_mem} and copy a message out of them itself.
+     */
+    default boolean sharesMemory() {
+        return false;
+    }
+
     /** Flushes what was sent, tells connected peers this rank leaves in order, and releases everything. */
     @Override
     void close();

@@ -58,6 +58,31 @@ class NodeSegmentFilesTest {
     }
 
     @Test
+    void removeAllRemovesTheSharedRegionsOfTheJob() throws IOException {
+        Path segment = NodeSegmentFiles.path(dir, "job", 1);
+        Files.createFile(NodeSegmentFiles.regionPath(segment, 3, 12));
+        for (String kept : new String[]{"mpj-job-n1.mem-3", "mpj-job-n1.mem--1", "mpj-job-n1.mem-3-",
+                "mpj-jobs-n1.mem-3-12"}) {
+            Files.createFile(dir.resolve(kept));
+        }
+        assertEquals(dir.resolve("mpj-job-n1.mem-3-12"), NodeSegmentFiles.regionPath(segment, 3, 12));
+        assertEquals(1, NodeSegmentFiles.removeAll(dir, "job"));
+        try (var left = Files.list(dir)) {
+            assertEquals(4, left.count(), "names this runtime does not make, or another job's");
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void removeStaleRemovesSharedRegionsWhoseCreatorIsGone() throws Exception {
+        writeSegment("mpj-old-job-n0.mem-1-0", goneProcessId());
+        writeSegment("mpj-running-job-n0.mem-1-0", ProcessHandle.current().pid());
+
+        assertEquals(1, NodeSegmentFiles.removeStale(dir));
+        assertTrue(Files.exists(dir.resolve("mpj-running-job-n0.mem-1-0")));
+    }
+
+    @Test
     void removeAllInAMissingDirectoryRemovesNothing() {
         assertEquals(0, NodeSegmentFiles.removeAll(dir.resolve("missing"), "job"));
     }

@@ -365,6 +365,11 @@ public final class ShmTransport implements Transport {
         return true;
     }
 
+    @Override
+    public boolean sharesMemory() {
+        return true;
+    }
+
     /** Marks this rank closed in its liveness slot, so peers do not take its exit for a crash. */
     @Override
     public void close() {

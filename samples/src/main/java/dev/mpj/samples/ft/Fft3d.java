@@ -3,11 +3,14 @@ package dev.mpj.samples.ft;
 import mpi.Intracomm;
 import mpi.MPI;
 
+import java.nio.ByteBuffer;
+
 /**
  * FT's distributed 3D FFT ({@code fft(dir, x1, x2)}): 1D FFTs along the dimension each layout holds
  * whole, with global transposes between layouts. The input array {@code x1} is used as scratch and
  * the result lands in {@code x2}, as in NPB. Forward: layout 1 to layout 3; inverse: 3 to 1. The transposes
- * exchange {@link ComplexBytes} buffers of their own, kept for the whole run.
+ * exchange {@link ComplexBytes} buffers of their own, kept for the whole run, in {@code MPI.Alloc_mem} memory: the
+ * ranks of a node then copy each other's blocks once, straight out of the sender's buffer.
  */
 final class Fft3d {
     private final FtLayout layout;
@@ -17,8 +20,9 @@ final class Fft3d {
     /** Ranks with the same {@code me2}, ranked by {@code me1} (NPB's {@code commslice2}). */
     private final Intracomm slice2;
     private final FtTimers timers;
-    private final byte[] sent;
-    private final byte[] received;
+    /** Made by the first transpose, so a solver that transforms nothing (a test of its index map) needs no MPI. */
+    private ByteBuffer sent;
+    private ByteBuffer received;
 
     Fft3d(FtLayout layout, Intracomm slice1, Intracomm slice2, FtTimers timers) {
         this.layout = layout;
@@ -26,9 +30,6 @@ final class Fft3d {
         this.fft = new Stockham(layout.maxdim(), layout.fftblock, layout.fftblockpad);
         this.slice1 = slice1;
         this.slice2 = slice2;
-        boolean transposes = layout.kind != FtLayout.Kind.ZERO_D;
-        this.sent = ComplexBytes.allocate(transposes ? layout.ntdivnp : 0);
-        this.received = ComplexBytes.allocate(transposes ? layout.ntdivnp : 0);
     }
 
     void forward(double[] x1, double[] x2) {
@@ -134,6 +135,10 @@ final class Fft3d {
      * {@code comm} into {@link #received}, and the final reordering out of it.
      */
     private void exchange(Runnable local, Intracomm comm, Runnable finish) {
+        if (sent == null) {
+            sent = MPI.Alloc_mem(ComplexBytes.bytes(layout.ntdivnp));
+            received = MPI.Alloc_mem(ComplexBytes.bytes(layout.ntdivnp));
+        }
         timers.start(FtTimers.TRANSPOSE_LOCAL);
         local.run();
         timers.stop(FtTimers.TRANSPOSE_LOCAL);
@@ -146,13 +151,13 @@ final class Fft3d {
     }
 
     /** Alltoall of equal shares of {@code send} to every member; a copy on a one-rank slice. */
-    private static void alltoall(Intracomm comm, byte[] send, byte[] recv) {
+    private static void alltoall(Intracomm comm, ByteBuffer send, ByteBuffer recv) {
         int size = comm.Size();
         if (size == 1) {
-            System.arraycopy(send, 0, recv, 0, send.length);
+            recv.put(0, send, 0, send.capacity());
             return;
         }
-        int perPeer = send.length / size;
+        int perPeer = send.capacity() / size;
         comm.Alltoall(send, 0, perPeer, MPI.BYTE, recv, 0, perPeer, MPI.BYTE);
     }
 }

@@ -32,11 +32,13 @@ final class FtSolver {
         twiddle = new double[n];
     }
 
-    /** Bytes of the arrays one rank holds for {@code layout}, with the Alltoall send and receive copies. */
+    /**
+     * Bytes of the heap arrays one rank holds for {@code layout}; the Alltoall's send and receive buffers are
+     * {@code MPI.Alloc_mem} memory, off the heap.
+     */
     static long bytesPerRank(FtClass cls, int np) {
         long points = (long) cls.nx * cls.ny * cls.nz / np;
-        long arrays = points * (3 * 16 + 8);
-        return np == 1 ? arrays : arrays + points * 2 * 16;
+        return points * (3 * 16 + 8);
     }
 
     /** The timed setup and first transform: index map, initial conditions, forward FFT of u1 into u0. */

@@ -1,5 +1,6 @@
 package dev.mpj.samples.ft;
 
+import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 
 /**
@@ -21,7 +22,7 @@ final class Transposes {
      * a call, so the JIT compiles the methods they call from whole calls in the untimed first transform and never
      * compiles these loops on the stack with those methods inlined.
      */
-    static void transpose2Local(int n1, int n2, double[] xin, byte[] xout) {
+    static void transpose2Local(int n1, int n2, double[] xin, ByteBuffer xout) {
         for (int jj = 0; jj < n2; jj += TRANSBLOCK) {
             int cols = Math.min(TRANSBLOCK, n2 - jj);
             for (int ii = 0; ii < n1; ii += TRANSBLOCK) {
@@ -32,7 +33,7 @@ final class Transposes {
     }
 
     /** A tile of {@code rows} rows: row i of xin ({@code count} elements {@code stride} doubles apart) to row i of xout. */
-    private static void transposeTile(double[] xin, int from, int stride, byte[] xout, int to, int outStride, int rows,
+    private static void transposeTile(double[] xin, int from, int stride, ByteBuffer xout, int to, int outStride, int rows,
                                       int count) {
         for (int i = 0; i < rows; i++, from += 2, to += outStride) {
             transposeRow(xin, from, stride, xout, to, count);
@@ -40,7 +41,7 @@ final class Transposes {
     }
 
     /** One row of a tile: {@code count} elements of xin {@code stride} doubles apart into consecutive elements of xout. */
-    private static void transposeRow(double[] xin, int from, int stride, byte[] xout, int to, int count) {
+    private static void transposeRow(double[] xin, int from, int stride, ByteBuffer xout, int to, int count) {
         for (int j = 0; j < count; j++, to += 2, from += stride) {
             ComplexBytes.put(xout, to, xin, from);
         }
@@ -50,7 +51,7 @@ final class Transposes {
      * After the 1D transpose's Alltoall: {@code xin(n2, n1/np2, 0:np2-1)} to {@code xout(n2*np2, n1/np2)},
      * {@code xout(i + p*n2, j) = xin(i, j, p)}.
      */
-    static void transpose2Finish(int n1, int n2, int np2, byte[] received, double[] xout) {
+    static void transpose2Finish(int n1, int n2, int np2, ByteBuffer received, double[] xout) {
         DoubleBuffer xin = ComplexBytes.doubles(received);
         int cols = n1 / np2;
         for (int p = 0; p < np2; p++) {
@@ -70,7 +71,7 @@ final class Transposes {
     }
 
     /** {@code xout(j, k, i) = xin(i, j, k)} for the (d1, d2, d3) array xin. */
-    static void xyLocal(int d1, int d2, int d3, double[] xin, byte[] xout) {
+    static void xyLocal(int d1, int d2, int d3, double[] xin, ByteBuffer xout) {
         for (int k = 0; k < d3; k++) {
             for (int i = 0; i < d1; i++) {
                 int to = 2 * d2 * (k + d3 * i);
@@ -82,7 +83,7 @@ final class Transposes {
     }
 
     /** After the x-y Alltoall: {@code xout(i + p*d1/np1, j, k) = xin(i, k, j, p)}, xin being (d1/np1, d3, d2, np1). */
-    static void xyFinish(int d1, int d2, int d3, int np1, byte[] received, double[] xout) {
+    static void xyFinish(int d1, int d2, int d3, int np1, ByteBuffer received, double[] xout) {
         DoubleBuffer xin = ComplexBytes.doubles(received);
         int part = d1 / np1;
         for (int p = 0; p < np1; p++) {
@@ -96,7 +97,7 @@ final class Transposes {
     }
 
     /** {@code xout(k, j, i) = xin(i, j, k)} for the (d1, d2, d3) array xin. */
-    static void xzLocal(int d1, int d2, int d3, double[] xin, byte[] xout) {
+    static void xzLocal(int d1, int d2, int d3, double[] xin, ByteBuffer xout) {
         for (int j = 0; j < d2; j++) {
             for (int i = 0; i < d1; i++) {
                 int to = 2 * d3 * (j + d2 * i);
@@ -108,7 +109,7 @@ final class Transposes {
     }
 
     /** After the x-z Alltoall: {@code xout(i + p*d1/np2, j, k) = xin(i, j, k, p)}, xin being (d1/np2, d2, d3, np2). */
-    static void xzFinish(int d1, int d2, int d3, int np2, byte[] received, double[] xout) {
+    static void xzFinish(int d1, int d2, int d3, int np2, ByteBuffer received, double[] xout) {
         DoubleBuffer xin = ComplexBytes.doubles(received);
         int part = d1 / np2;
         for (int p = 0; p < np2; p++) {

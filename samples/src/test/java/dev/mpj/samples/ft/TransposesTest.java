@@ -2,6 +2,8 @@ package dev.mpj.samples.ft;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Random;
 import java.util.function.BiConsumer;
 
@@ -31,7 +33,7 @@ class TransposesTest {
     void twoDimensionalTransposeOfTheSlabLayout() {
         int n1 = 40, n2 = 70; // not multiples of the tile, so partial tiles are covered
         double[] x = random(n1 * n2);
-        byte[] bytes = ComplexBytes.allocate(n1 * n2);
+        ByteBuffer bytes = exchangeBuffer(n1 * n2);
         double[] out = new double[x.length];
         Transposes.transpose2Local(n1, n2, x, bytes);
         Transposes.transpose2Finish(n1, n2, 1, bytes, out);
@@ -47,7 +49,7 @@ class TransposesTest {
         int n1 = 80, n2 = 3, np2 = 2; // 40 columns a peer: a whole run of 32 and a partial one
         int cols = n1 / np2;
         double[] x = random(n1 * n2);
-        byte[] bytes = ComplexBytes.allocate(n1 * n2);
+        ByteBuffer bytes = exchangeBuffer(n1 * n2);
         for (int v = 0; v < n1 * n2; v++) {
             ComplexBytes.put(bytes, 2 * v, x, 2 * v);
         }
@@ -77,10 +79,10 @@ class TransposesTest {
     private static final int D1 = 4, D2 = 6, D3 = 3;
 
     /** Runs a 3-D transpose of a random D1 × D2 × D3 array through the exchange bytes and checks every element. */
-    private static void assertTransposed(BiConsumer<double[], byte[]> local, BiConsumer<byte[], double[]> finish,
+    private static void assertTransposed(BiConsumer<double[], ByteBuffer> local, BiConsumer<ByteBuffer, double[]> finish,
                                          Target target) {
         double[] x = random(D1 * D2 * D3);
-        byte[] bytes = ComplexBytes.allocate(D1 * D2 * D3);
+        ByteBuffer bytes = exchangeBuffer(D1 * D2 * D3);
         double[] out = new double[x.length];
         local.accept(x, bytes);
         finish.accept(bytes, out);
@@ -91,6 +93,11 @@ class TransposesTest {
                 }
             }
         }
+    }
+
+    /** An exchange buffer of {@code complexCount} values, direct as {@code MPI.Alloc_mem}'s. */
+    private static ByteBuffer exchangeBuffer(int complexCount) {
+        return ByteBuffer.allocateDirect(ComplexBytes.bytes(complexCount)).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /** Where element (i, j, k) of a D1 × D2 × D3 array lands after a transpose. */

@@ -1,0 +1,226 @@
+package dev.mpj.runtime.node;
+
+import mpi.MPIException;
+import org.agrona.BufferUtil;
+import org.agrona.IoUtil;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The memory {@code MPI.Alloc_mem} gives this rank, in files its node's other ranks can map ({@link
+ * NodeSegmentFiles#regionPath}), and this rank's views of the regions of those ranks, so a rendezvous from a region
+ * is copied once, by the receiver, straight out of the sender's memory.
+ *
+ * <p>A region's file starts with a header page that carries the node segment's magic and the creator's pid at the
+ * segment header's offsets, so the sweep of stale segments ({@link NodeSegmentFiles#removeStale}) knows a region
+ * a killed rank left; the user's bytes start on the next page. {@link #free} and {@link #close} remove the file
+ * but leave the buffer mapped: a program that still holds it reads and writes private memory, never an unmapped
+ * address, and the JVM unmaps it once the buffer is unreachable. A view of a peer's region is kept until
+ * {@link #close}, as the peer may send from it again.
+ *
+ * <p>Synchronized: under {@code THREAD_MULTIPLE} one thread may allocate while another's send looks its data up;
+ * only rendezvous messages look, so the lock is not on the path of short ones.
+ */
+public final class SharedRegions implements AutoCloseable {
+    /** The header page before a region's bytes. */
+    static final int HEADER_LENGTH = 4096;
+
+    /** The node segment's path, which regions are named after; null in a job of one (plain direct buffers). */
+    private final Path segment;
+    private final int rank;
+    private final List<Region> live = new ArrayList<>();
+    private final Map<Long, MappedByteBuffer> views = new HashMap<>();
+    private int nextId;
+    private Thread removeOnExit;
+    private boolean closed;
+
+    /**
+     * @param segment this node's segment file (the regions are named after it), or null when no other rank shares
+     *                the node
+     */
+    public SharedRegions(Path segment, int rank) {
+        this.segment = segment;
+        this.rank = rank;
+    }
+
+    /**
+     * A direct little-endian buffer of {@code bytes} bytes (not negative: {@code MPI.Alloc_mem} checks), zeroed, in a
+     * file this node's ranks can map.
+     *
+     * @throws MPIException {@code ERR_OTHER} when the file cannot be made
+     */
+    public synchronized ByteBuffer allocate(int bytes) {
+        ensureOpen();
+        int id = nextId++;
+        if (segment == null) {
+            return track(new Region(id, null, ByteBuffer.allocateDirect(bytes)));
+        }
+        Path file = NodeSegmentFiles.regionPath(segment, rank, id);
+        MappedByteBuffer mapped;
+        try (FileChannel channel = FileChannel.open(file,
+                EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+            mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) HEADER_LENGTH + bytes);
+        } catch (IOException | RuntimeException e) {
+            remove(file);
+            throw new MPIException(MPIException.ERR_OTHER, "Alloc_mem: cannot make " + file + ": " + e, e);
+        }
+        ByteBuffer header = mapped.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        header.putLong(NodeSegmentDescriptor.CREATOR_PID_OFFSET, ProcessId.current());
+        header.putInt(NodeSegmentDescriptor.MAGIC_OFFSET, NodeSegmentDescriptor.MAGIC);
+        if (removeOnExit == null) {
+            removeOnExit = new RemoveOnExit(this);
+            Runtime.getRuntime().addShutdownHook(removeOnExit);
+        }
+        return track(new Region(id, file, mapped.slice(HEADER_LENGTH, bytes)));
+    }
+
+    private ByteBuffer track(Region region) {
+        live.add(region);
+        return region.user;
+    }
+
+    /**
+     * Gives back a buffer {@link #allocate} returned: its file goes (the buffer stays valid memory until
+     * unreachable).
+     *
+     * @throws MPIException {@code ERR_BUFFER} for a buffer that is not one {@link #allocate} returned, or was freed
+     */
+    public synchronized void free(ByteBuffer buffer) {
+        for (int i = 0; i < live.size(); i++) {
+            if (live.get(i).user == buffer) {
+                remove(live.remove(i).file);
+                return;
+            }
+        }
+        throw new MPIException(MPIException.ERR_BUFFER, "Free_mem: " + (buffer == null ? "a null buffer"
+                : "a buffer that is not from Alloc_mem, or was freed already"));
+    }
+
+    /**
+     * Where {@code data} (position to limit) lies within one of this rank's regions a peer can map: the region's id
+     * in the high 32 bits, the offset of the data's first byte in the low; -1 when it does not lie wholly in one.
+     */
+    public synchronized long locate(ByteBuffer data) {
+        if (segment == null || live.isEmpty() || !data.isDirect()) {
+            return -1;
+        }
+        long from = BufferUtil.address(data) + data.position();
+        long to = from + data.remaining();
+        for (int i = 0; i < live.size(); i++) {
+            Region r = live.get(i);
+            if (from >= r.address && to <= r.address + r.user.capacity()) {
+                return (long) r.id << 32 | (from - r.address);
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Region {@code id} of {@code owner}, a rank of this node, as a read-only little-endian view of its bytes: mapped
+     * on first use and kept.
+     *
+     * @throws IOException when the region's file cannot be mapped (its owner gone, or no such region)
+     */
+    public synchronized ByteBuffer view(int owner, int id) throws IOException {
+        ensureOpen();
+        long key = (long) owner << 32 | (id & 0xffffffffL);
+        MappedByteBuffer mapped = views.get(key);
+        if (mapped == null) {
+            if (segment == null) {
+                throw new IOException("rank " + owner + " shares no node segment with rank " + rank);
+            }
+            try (FileChannel channel = FileChannel.open(NodeSegmentFiles.regionPath(segment, owner, id))) {
+                mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
+            }
+            views.put(key, mapped);
+        }
+        return mapped.duplicate().position(Math.min(HEADER_LENGTH, mapped.capacity())).slice()
+                .order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * At Finalize: removes this rank's region files (their buffers stay valid memory) and unmaps its views of
+     * peers' regions, which no copy reads any more. Idempotent.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        removeFiles();
+        for (MappedByteBuffer view : views.values()) {
+            IoUtil.unmap(view);
+        }
+        views.clear();
+        if (removeOnExit != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(removeOnExit);
+            } catch (IllegalStateException e) {
+                // the JVM is exiting and the hook runs anyway
+            }
+        }
+    }
+
+    private synchronized void removeFiles() {
+        for (Region r : live) {
+            remove(r.file);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new MPIException(MPIException.ERR_OTHER, "MPI has been finalized: no memory to allocate or map");
+        }
+    }
+
+    /** Removes a region's file, if it has one; one that cannot be removed is left to the sweeps of the job's files. */
+    private static void remove(Path file) {
+        if (file != null) {
+            NodeSegmentFiles.deleteQuietly(file);
+        }
+    }
+
+    /** One allocation: its bytes as the user sees them, where they start, and its file (null with no segment). */
+    private static final class Region {
+        final int id;
+        final Path file;
+        final ByteBuffer user;
+        final long address;
+
+        Region(int id, Path file, ByteBuffer bytes) {
+            this.id = id;
+            this.file = file;
+            this.user = bytes.order(ByteOrder.LITTLE_ENDIAN);
+            this.address = BufferUtil.address(bytes);
+        }
+    }
+
+    /** Removes the files of a rank that exits without Finalize (a class, not a lambda, as elsewhere on this path). */
+    private static final class RemoveOnExit extends Thread {
+        private final SharedRegions regions;
+
+        RemoveOnExit(SharedRegions regions) {
+            super("mpj-remove-shared-regions");
+            this.regions = regions;
+        }
+
+        @Override
+        public void run() {
+            regions.removeFiles();
+        }
+    }
+}

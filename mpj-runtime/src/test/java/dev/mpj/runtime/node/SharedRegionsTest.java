@@ -1,0 +1,131 @@
+package dev.mpj.runtime.node;
+
+import mpi.MPIException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Two ranks of one node as two {@link SharedRegions} over real files: what one allocates the other maps. */
+class SharedRegionsTest {
+    @TempDir
+    Path dir;
+    private SharedRegions owner;
+    private SharedRegions peer;
+
+    private Path segment() {
+        return dir.resolve("mpj-job-n0");
+    }
+
+    private void startTwoRanks() {
+        owner = new SharedRegions(segment(), 0);
+        peer = new SharedRegions(segment(), 1);
+    }
+
+    @AfterEach
+    void close() {
+        if (owner != null) {
+            owner.close();
+            peer.close();
+        }
+    }
+
+    @Test
+    void memoryIsZeroedDirectLittleEndianAndInAFileNamedAfterTheSegment() {
+        startTwoRanks();
+        owner.allocate(10);
+        ByteBuffer b = owner.allocate(5000);
+        assertTrue(b.isDirect());
+        assertEquals(ByteOrder.LITTLE_ENDIAN, b.order());
+        assertEquals(5000, b.capacity());
+        for (int i = 0; i < b.capacity(); i++) {
+            assertEquals(0, b.get(i));
+        }
+        assertTrue(Files.exists(NodeSegmentFiles.regionPath(segment(), 0, 1)));
+        assertEquals(0, NodeSegmentFiles.removeStale(dir), "its creator runs: not stale");
+    }
+
+    @Test
+    void aPeerReadsTheOwnersBytesWhereLocateSaysTheyAre() throws IOException {
+        startTwoRanks();
+        owner.allocate(64);
+        ByteBuffer b = owner.allocate(1000);
+        for (int i = 0; i < 1000; i++) {
+            b.put(i, (byte) (i * 7));
+        }
+        long place = owner.locate(b.slice(100, 50));
+        assertEquals(1, place >>> 32, "region id");
+        assertEquals(100, place & 0xffffffffL, "offset");
+        ByteBuffer view = peer.view(0, 1);
+        assertEquals(1000, view.capacity());
+        assertEquals((byte) (100 * 7), view.get(100));
+        b.put(999, (byte) 42);
+        assertEquals(42, peer.view(0, 1).get(999), "the same memory, not a copy");
+    }
+
+    @Test
+    void dataOutsideEveryRegionHasNoPlace() {
+        startTwoRanks();
+        ByteBuffer b = owner.allocate(100);
+        assertEquals(-1, owner.locate(ByteBuffer.allocate(10)), "a heap buffer");
+        assertEquals(-1, owner.locate(ByteBuffer.allocateDirect(10)), "other direct memory");
+        assertEquals(-1, new SharedRegions(null, 0).locate(b), "no node peers to share with");
+    }
+
+    @Test
+    void freeingRemovesTheFileAndRefusesForeignSlicedAndFreedBuffers() {
+        startTwoRanks();
+        ByteBuffer b = owner.allocate(100);
+        assertBufferError(() -> owner.free(ByteBuffer.allocateDirect(100)));
+        assertBufferError(() -> owner.free(b.slice(0, 10)));
+        owner.free(b);
+        assertFalse(Files.exists(NodeSegmentFiles.regionPath(segment(), 0, 0)));
+        assertBufferError(() -> owner.free(b));
+        assertEquals(-1, owner.locate(b), "freed memory is no longer shared");
+    }
+
+    @Test
+    void aRegionNobodyMadeCannotBeViewed() {
+        startTwoRanks();
+        assertThrows(IOException.class, () -> peer.view(0, 3));
+    }
+
+    @Test
+    void closeRemovesTheFilesAndLeavesTheMemoryUsable() {
+        startTwoRanks();
+        ByteBuffer b = owner.allocate(100);
+        owner.close();
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count());
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+        b.put(99, (byte) 1);
+        assertEquals(1, b.get(99));
+    }
+
+    @Test
+    void withoutASegmentTheMemoryIsPlainDirectMemoryThatCanBeFreed() {
+        SharedRegions alone = new SharedRegions(null, 0);
+        ByteBuffer b = alone.allocate(16);
+        assertTrue(b.isDirect());
+        assertEquals(ByteOrder.LITTLE_ENDIAN, b.order());
+        alone.free(b);
+        assertBufferError(() -> alone.free(b));
+    }
+
+    private static void assertBufferError(Runnable call) {
+        MPIException e = assertThrows(MPIException.class, call::run);
+        assertEquals(MPIException.ERR_BUFFER, e.getErrorClass(), e.getMessage());
+    }
+}
