@@ -240,8 +240,18 @@ public final class RankCommand {
         return String.join(File.pathSeparator, entries);
     }
 
-    /** Fails before N JVMs start when the main class is not on the class path (a typo, a missing -cp). */
+    /**
+     * Fails before N JVMs start when the main class is not on the class path (a typo, a missing -cp). A class the
+     * launcher's own class loader finds on its class path (a sample's) is taken as found: every entry of that loader
+     * is on the ranks' class path, and its jars are open already, where a loader of the ranks' class path would open
+     * them again on the way to the first rank's start.
+     */
     void requireMainClass() throws UsageException {
+        String classFile = mainClass.replace('.', '/') + ".class";
+        URL own = RankCommand.class.getClassLoader().getResource(classFile);
+        if (own != null && !own.getProtocol().equals("jrt") && holdsLauncherClassPath()) {
+            return; // a class of the JDK's own is no program on the class path, here as below
+        }
         List<URL> urls = new ArrayList<>();
         for (String entry : classPath) {
             for (String e : entry.split(File.pathSeparator)) {
@@ -256,13 +266,27 @@ public final class RankCommand {
             }
         }
         try (URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), null)) {
-            if (loader.findResource(mainClass.replace('.', '/') + ".class") == null) {
+            if (loader.findResource(classFile) == null) {
                 throw new UsageException("no class " + mainClass + " on the class path"
                         + " (neither a sample name nor a class: see mpjrun --help; add your classes with -cp)");
             }
         } catch (IOException e) {
             // closing the loader failed: the check itself already answered
         }
+    }
+
+    /** Whether every entry of the launcher's own class path is on the ranks' class path, as the same text. */
+    private boolean holdsLauncherClassPath() {
+        List<String> entries = new ArrayList<>();
+        for (String entry : classPath) {
+            entries.addAll(List.of(entry.split(File.pathSeparator)));
+        }
+        for (String own : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!own.isEmpty() && !entries.contains(own)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String mainClassOf(String jar) throws UsageException {

@@ -207,6 +207,27 @@ class RankCommandTest {
         assertEquals("0123abcd", c.processBuilder(1).environment().get(PmiVariables.SECRET));
     }
 
+    @Test
+    void aMainClassOnTheLaunchersOwnClassPathIsFoundAndOneMissingIsAUsageError() throws UsageException {
+        String own = System.getProperty("java.class.path");
+        RankCommand.of(options(Map.of(), "-np", "2", MpjRun.class.getName()), own, "127.0.0.1:1").requireMainClass();
+        UsageException missing = assertThrows(UsageException.class, () -> RankCommand.of(
+                options(Map.of(), "-np", "2", "org.nowhere.NoSuchMain"), own, "127.0.0.1:1").requireMainClass());
+        assertTrue(missing.getMessage().contains("no class org.nowhere.NoSuchMain"), missing.getMessage());
+        UsageException jdk = assertThrows(UsageException.class, () -> RankCommand.of(
+                options(Map.of(), "-np", "2", Thread.class.getName()), own, "127.0.0.1:1").requireMainClass());
+        assertTrue(jdk.getMessage().contains("no class java.lang.Thread"), jdk.getMessage());
+    }
+
+    @Test
+    void aClassTheLauncherSeesIsNotTakenAsFoundWhenTheRanksClassPathLacksItsEntries(@TempDir Path dir) {
+        // the launcher's own loader finds MpjRun, but ranks given only an empty directory would not
+        UsageException e = assertThrows(UsageException.class, () -> RankCommand.of(
+                options(Map.of(), "-np", "2", MpjRun.class.getName()), dir.toString(), "127.0.0.1:1")
+                .requireMainClass());
+        assertTrue(e.getMessage().contains("no class " + MpjRun.class.getName()), e.getMessage());
+    }
+
     private static LaunchOptions options(Map<String, String> env, String... args) throws UsageException {
         return LaunchOptions.parse(List.of(args), SampleCatalog.of(Map.of()), env);
     }
