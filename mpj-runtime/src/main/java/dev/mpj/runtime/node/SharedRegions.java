@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -145,10 +146,33 @@ public final class SharedRegions implements AutoCloseable {
             try (FileChannel channel = FileChannel.open(NodeSegmentFiles.regionPath(segment, owner, id))) {
                 mapped = channel.map(FileChannel.MapMode.READ_ONLY, 0, channel.size());
             }
+            dropViewsOfFreedRegions();
             views.put(key, mapped);
         }
         return mapped.duplicate().position(Math.min(HEADER_LENGTH, mapped.capacity())).slice()
                 .order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    /**
+     * Unmaps the views of regions whose files are gone (freed, or their owner finalized): a program that allocates,
+     * sends from and frees buffer after buffer would otherwise hold every freed one's pages in this rank until
+     * {@link #close}. Region ids are never reused, so a dropped view is never asked for again; a view is read only
+     * in the copy that asked for it, under the engine's lock, so none is in use here.
+     */
+    private void dropViewsOfFreedRegions() {
+        views.entrySet().removeIf(e -> {
+            long key = e.getKey();
+            if (Files.exists(NodeSegmentFiles.regionPath(segment, (int) (key >>> 32), (int) key))) {
+                return false;
+            }
+            IoUtil.unmap(e.getValue());
+            return true;
+        });
+    }
+
+    /** How many views of peers' regions this rank holds (for tests). */
+    synchronized int views() {
+        return views.size();
     }
 
     /**

@@ -95,6 +95,22 @@ class SharedRegionsTest {
     }
 
     @Test
+    void aViewOfAFreedRegionIsDroppedWhenTheNextRegionIsMapped() throws IOException {
+        startTwoRanks();
+        ByteBuffer first = owner.allocate(100);
+        owner.allocate(100);
+        peer.view(0, 0);
+        peer.view(0, 1);
+        assertEquals(2, peer.views());
+        owner.free(first);
+        ByteBuffer third = owner.allocate(100);
+        third.put(7, (byte) 9);
+        assertEquals(9, peer.view(0, 2).get(7));
+        assertEquals(2, peer.views(), "the freed region's view went, the live one stayed");
+        assertEquals(0, peer.view(0, 1).get(0), "the live region is still mapped");
+    }
+
+    @Test
     void aRegionNobodyMadeCannotBeViewed() {
         startTwoRanks();
         assertThrows(IOException.class, () -> peer.view(0, 3));
