@@ -694,23 +694,14 @@ public abstract class Comm {
 
         @Override
         public void start(Request request) {
-            MpiBackend backend = Environment.backend();
-            // a dense primitive array is copied into as it is: no buffer wrapped around it, nothing to unpack
-            Operation op = datatype.postsIntoArray(buf, count) ? backend.receiveIntoArray(buf,
-                    datatype.firstElement(offset), datatype.element.bytes, datatype.denseBytes(count), world, tag,
-                    context) : null;
-            if (op != null) {
-                request.started(op, null);
-                return;
-            }
             // a byte[] or ByteBuffer run is received in place: nothing to unpack, so no receive buffer is made
             ByteBuffer room = datatype.roomInPlace(buf, offset, count);
             if (room != null) {
-                request.started(backend.receive(room, world, tag, context), null);
+                request.started(Environment.backend().receive(room, world, tag, context), null);
                 return;
             }
             ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
-            request.started(backend.receive(into.room(), world, tag, context), into);
+            request.started(Environment.backend().receive(into.room(), world, tag, context), into);
         }
     }
 

@@ -648,16 +648,6 @@ public class Datatype {
         return NATIVE_LITTLE_ENDIAN && element != ElementType.BOOLEAN && readsDenseArray(buf, count);
     }
 
-    /**
-     * Whether a non-blocking receive of {@code count} items into {@code buf} may be copied straight into the array
-     * ({@link dev.mpj.api.MpiBackend#receiveIntoArray}): what {@link #landsInArray} says, and a dense {@code byte[]}
-     * run too, whose bytes have no order. A blocking receive takes a {@code byte[]} run through its room in place.
-     */
-    boolean postsIntoArray(Object buf, int count) {
-        return landsInArray(buf, count) || element == ElementType.BYTE && buf instanceof byte[]
-                && map.isContiguousFor(count);
-    }
-
     /** The index in the array of the first element of a dense run of this type from item {@code offset}. */
     int firstElement(int offset) {
         return offset + map.firstOffset();

@@ -75,17 +75,6 @@ public interface MpiBackend extends BlockingReceiver {
     }
 
     /**
-     * {@link #receive} that copies the message's first {@code bytes} bytes, whole elements of {@code itemBytes}
-     * bytes each, straight into the primitive array {@code array} from its element {@code index}, as they are: no
-     * room to wrap around the array or to read out of. Returns null, having done nothing, when the backend cannot;
-     * the caller then receives into a room. This default cannot.
-     */
-    default Operation receiveIntoArray(Object array, int index, int itemBytes, int bytes, int sourceWorldRank,
-                                       int tag, int context) {
-        return null;
-    }
-
-    /**
      * A blocking receive: {@link #receive} then {@link #await} until it completes, without a request the caller
      * must keep. A message that has arrived (or waits in a transport) is taken at once; only when none matches does
      * the receive wait, and only then is {@code pending} asked for the wait report's entry, with the receive's world

@@ -205,12 +205,6 @@ public final class MpjRuntime implements MpiBackend {
     }
 
     @Override
-    public Operation receiveIntoArray(Object array, int index, int itemBytes, int bytes, int sourceWorldRank,
-                                      int tag, int context) {
-        return engine.receiveIntoArray(array, index, itemBytes, bytes, sourceWorldRank, tag, context);
-    }
-
-    @Override
     public Operation receiveAndWait(ByteBuffer room, int sourceWorldRank, int tag, int context,
                                     PendingCall pending) {
         return engine.receiveAndWait(room, sourceWorldRank, tag, context, pending);

@@ -434,31 +434,6 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     private Operation receiveLocked(ByteBuffer room, Arrival arrival, int source, int tag, int context) {
         ReceiveOperation op = spares.take(this, nextId++, room, source, tag, context);
         op.arrival = arrival;
-        return matchedOrPosted(op);
-    }
-
-    /**
-     * {@link MpiBackend#receiveIntoArray}: a receive that copies into the array ({@link ReceiveOperation#landIn}),
-     * so a window of non-blocking receives wraps no buffer per message and copies each with {@code Unsafe}'s word
-     * reads and writes. Null without the {@code Unsafe} export, as {@link #receiveAndWait} declines arrays.
-     */
-    public Operation receiveIntoArray(Object array, int index, int itemBytes, int bytes, int source, int tag,
-                                      int context) {
-        if (!UnsafeExport.TO_AGRONA) {
-            return null;
-        }
-        lock.lock();
-        try {
-            ReceiveOperation op = spares.take(this, nextId++, null, source, tag, context);
-            op.landIn(array, index, itemBytes, bytes);
-            return matchedOrPosted(op);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Matches the new {@code op} to a message that has come, else posts it; returns it. */
-    private ReceiveOperation matchedOrPosted(ReceiveOperation op) {
         if (!matchedAtOnce(op)) {
             op.markPending(); // the caller's request, pending until its message has come
             posted.add(op);

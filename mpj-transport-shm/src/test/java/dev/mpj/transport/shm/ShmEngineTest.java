@@ -250,57 +250,6 @@ class ShmEngineTest {
         }
     }
 
-    /**
-     * A window of non-blocking receives straight into arrays ({@link ProgressEngine#receiveIntoArray}) of 1, 2, 4 and
-     * 8-byte elements, from their second element: the first half posted before anything is sent, so matched as the
-     * frames come, the second half after its messages have come, so taken from the unexpected queue; eager lengths on
-     * both sides of the word-by-word copy's limit and a rendezvous one in each half. Each takes its own message's
-     * whole elements and envelope and leaves the rest of its array as it was.
-     */
-    @ParameterizedTest(name = "into elements of {0} bytes")
-    @ValueSource(ints = {Byte.BYTES, Short.BYTES, Integer.BYTES, Long.BYTES})
-    void nonBlockingReceivesIntoArraysTakeTheirMessagesWholeElementsPostedBeforeOrAfterThey(int elementBytes)
-            throws Exception {
-        int[] lengths = {0, 1, 8, 13, 64, 65, 200, 300_001};
-        int half = lengths.length;
-        int longest = 300_001;
-        try (ShmNode node = ShmNode.create(dir, 2, 16 << 20)) {
-            ProgressEngine receiver = engine(node, 0);
-            ProgressEngine sender = engine(node, 1);
-            Object[] arrays = new Object[2 * half];
-            Operation[] receives = new Operation[2 * half];
-            for (int i = 0; i < half; i++) {
-                arrays[i] = filledArray(elementBytes, longest / elementBytes + 2);
-                receives[i] = receiver.receiveIntoArray(arrays[i], 1, elementBytes, longest, 1, i % 3, CONTEXT);
-            }
-            ExecutorService pool = Executors.newSingleThreadExecutor();
-            try {
-                Future<?> sends = pool.submit(() -> {
-                    List<Operation> ops = new ArrayList<>();
-                    for (int i = 0; i < 2 * half; i++) {
-                        ops.add(sender.send(Frames.payload(i, lengths[i % half]), 0, i % 3, CONTEXT,
-                                SendMode.STANDARD));
-                    }
-                    sender.await(() -> ops.stream().allMatch(Operation::isComplete));
-                    return null;
-                });
-                receiver.await(() -> Arrays.stream(receives, 0, half).allMatch(Operation::isComplete)
-                        && receiver.unexpectedCount() == half);
-                for (int i = half; i < 2 * half; i++) {
-                    arrays[i] = filledArray(elementBytes, longest / elementBytes + 2);
-                    receives[i] = receiver.receiveIntoArray(arrays[i], 1, elementBytes, longest, 1, i % 3, CONTEXT);
-                }
-                receiver.await(() -> Arrays.stream(receives).allMatch(Operation::isComplete));
-                sends.get(30, TimeUnit.SECONDS);
-                for (int i = 0; i < 2 * half; i++) {
-                    assertReceived(receives[i], null, arrays[i], elementBytes, i, lengths[i % half], longest);
-                }
-            } finally {
-                pool.shutdownNow();
-            }
-        }
-    }
-
     /** How the receiver of a window of rendezvous messages posts its receives. */
     enum Posting {
         /** One receive per message, by tag, in the order they were sent. */
@@ -389,14 +338,9 @@ class ShmEngineTest {
         }
     }
 
-    /** An array of {@code n} elements of {@code elementBytes} bytes (byte, short, int or long), each -1. */
+    /** An array of {@code n} elements of {@code elementBytes} bytes (short, int or long), each -1. */
     private static Object filledArray(int elementBytes, int n) {
         switch (elementBytes) {
-            case Byte.BYTES -> {
-                byte[] a = new byte[n];
-                Arrays.fill(a, (byte) -1);
-                return a;
-            }
             case Short.BYTES -> {
                 short[] a = new short[n];
                 Arrays.fill(a, (short) -1);
@@ -415,12 +359,10 @@ class ShmEngineTest {
         }
     }
 
-    /** The little-endian bytes of a byte, short, int or long array. */
+    /** The little-endian bytes of a short, int or long array. */
     private static byte[] bytesOf(Object array) {
         ByteBuffer b;
-        if (array instanceof byte[] a) {
-            return a.clone();
-        } else if (array instanceof short[] a) {
+        if (array instanceof short[] a) {
             b = ByteBuffer.allocate(a.length * Short.BYTES).order(ByteOrder.LITTLE_ENDIAN);
             b.asShortBuffer().put(a);
         } else if (array instanceof int[] a) {
