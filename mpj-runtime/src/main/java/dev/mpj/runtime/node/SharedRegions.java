@@ -64,10 +64,41 @@ public final class SharedRegions implements AutoCloseable {
      */
     public synchronized ByteBuffer allocate(int bytes) {
         ensureOpen();
-        int id = nextId++;
         if (segment == null) {
-            return track(new Region(id, null, ByteBuffer.allocateDirect(bytes)));
+            return track(new Region(nextId++, null, ByteBuffer.allocateDirect(bytes), false));
         }
+        return map(bytes, false);
+    }
+
+    /**
+     * A region for the runtime's own packed sends ({@code MpiBackend.allocTransferMemory}), which {@link #free}
+     * does not accept; null when no other rank shares the node or after {@link #close}.
+     *
+     * @throws MPIException {@code ERR_OTHER} when the file cannot be made
+     */
+    public synchronized ByteBuffer allocateForTransfers(int bytes) {
+        return segment == null || closed ? null : map(bytes, true);
+    }
+
+    /** Removes the file of a region {@link #allocateForTransfers} returned; anything else is left alone. */
+    public synchronized void releaseTransfers(ByteBuffer buffer) {
+        removeLive(buffer, true);
+    }
+
+    /** Removes the file of live region {@code buffer} made for transfers or not, as asked; returns whether found. */
+    private boolean removeLive(ByteBuffer buffer, boolean forTransfers) {
+        for (int i = 0; i < live.size(); i++) {
+            Region r = live.get(i);
+            if (r.user == buffer && r.forTransfers == forTransfers) {
+                remove(live.remove(i).file);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private ByteBuffer map(int bytes, boolean forTransfers) {
+        int id = nextId++;
         Path file = NodeSegmentFiles.regionPath(segment, rank, id);
         MappedByteBuffer mapped;
         try (FileChannel channel = FileChannel.open(file,
@@ -85,7 +116,7 @@ public final class SharedRegions implements AutoCloseable {
             removeOnExit = new RemoveOnExit(this);
             Runtime.getRuntime().addShutdownHook(removeOnExit);
         }
-        return track(new Region(id, file, mapped.slice(HEADER_LENGTH, bytes)));
+        return track(new Region(id, file, mapped.slice(HEADER_LENGTH, bytes), forTransfers));
     }
 
     private ByteBuffer track(Region region) {
@@ -100,11 +131,8 @@ public final class SharedRegions implements AutoCloseable {
      * @throws MPIException {@code ERR_BUFFER} for a buffer that is not one {@link #allocate} returned, or was freed
      */
     public synchronized void free(ByteBuffer buffer) {
-        for (int i = 0; i < live.size(); i++) {
-            if (live.get(i).user == buffer) {
-                remove(live.remove(i).file);
-                return;
-            }
+        if (removeLive(buffer, false)) {
+            return;
         }
         throw new MPIException(MPIException.ERR_BUFFER, "Free_mem: " + (buffer == null ? "a null buffer"
                 : "a buffer that is not from Alloc_mem, or was freed already"));
@@ -218,16 +246,21 @@ public final class SharedRegions implements AutoCloseable {
         }
     }
 
-    /** One allocation: its bytes as the user sees them, where they start, and its file (null with no segment). */
+    /**
+     * One allocation: its bytes as the user sees them, where they start, its file (null with no segment), and whether
+     * the runtime made it for its own sends rather than the user.
+     */
     private static final class Region {
         final int id;
         final Path file;
         final ByteBuffer user;
         final long address;
+        final boolean forTransfers;
 
-        Region(int id, Path file, ByteBuffer bytes) {
+        Region(int id, Path file, ByteBuffer bytes, boolean forTransfers) {
             this.id = id;
             this.file = file;
+            this.forTransfers = forTransfers;
             this.user = bytes.order(ByteOrder.LITTLE_ENDIAN);
             this.address = BufferUtil.address(bytes);
         }

@@ -74,6 +74,29 @@ class SharedRegionsTest {
     }
 
     @Test
+    void memoryForTransfersIsSharedButNotFreedAsAllocMemAndGoesWhenReleased() throws IOException {
+        startTwoRanks();
+        ByteBuffer b = owner.allocateForTransfers(8192);
+        b.put(5000, (byte) 9);
+        assertEquals(0, owner.locate(b.slice(5000, 10)) >>> 32, "a send from it has a place");
+        assertEquals(9, peer.view(0, 0).get(5000));
+        assertThrows(MPIException.class, () -> owner.free(b), "Free_mem refuses it");
+        owner.releaseTransfers(owner.allocate(16)); // an Alloc_mem buffer: left alone
+        assertTrue(Files.exists(NodeSegmentFiles.regionPath(segment(), 0, 1)));
+        owner.releaseTransfers(b);
+        assertFalse(Files.exists(NodeSegmentFiles.regionPath(segment(), 0, 0)));
+        assertEquals(-1, owner.locate(b.slice(5000, 10)), "released: no place");
+    }
+
+    @Test
+    void withoutNodePeersOrAfterCloseThereIsNoMemoryForTransfers() {
+        assertEquals(null, new SharedRegions(null, 0).allocateForTransfers(8192));
+        startTwoRanks();
+        owner.close();
+        assertEquals(null, owner.allocateForTransfers(8192));
+    }
+
+    @Test
     void dataOutsideEveryRegionHasNoPlace() {
         startTwoRanks();
         ByteBuffer b = owner.allocate(100);
