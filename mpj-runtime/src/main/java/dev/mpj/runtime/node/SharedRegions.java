@@ -72,12 +72,18 @@ public final class SharedRegions implements AutoCloseable {
 
     /**
      * A region for the runtime's own packed sends ({@code MpiBackend.allocTransferMemory}), which {@link #free}
-     * does not accept; null when no other rank shares the node or after {@link #close}.
-     *
-     * @throws MPIException {@code ERR_OTHER} when the file cannot be made
+     * does not accept; null when no other rank shares the node, after {@link #close}, or when the file system has no
+     * room for it.
      */
     public synchronized ByteBuffer allocateForTransfers(int bytes) {
-        return segment == null || closed ? null : map(bytes, true);
+        if (segment == null || closed) {
+            return null;
+        }
+        try {
+            return map(bytes, true);
+        } catch (MPIException e) {
+            return null; // no room for it: the send packs into the heap and takes the channel, as without peers
+        }
     }
 
     /** Removes the file of a region {@link #allocateForTransfers} returned; anything else is left alone. */
@@ -104,10 +110,12 @@ public final class SharedRegions implements AutoCloseable {
         try (FileChannel channel = FileChannel.open(file,
                 EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+            reserve(channel, (long) HEADER_LENGTH + bytes);
             mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) HEADER_LENGTH + bytes);
         } catch (IOException | RuntimeException e) {
             remove(file);
-            throw new MPIException(MPIException.ERR_OTHER, "Alloc_mem: cannot make " + file + ": " + e, e);
+            throw new MPIException(MPIException.ERR_OTHER, "Alloc_mem: cannot make " + bytes + " bytes in " + file
+                    + " (is its file system full? mpj.segmentDir names another): " + e, e);
         }
         ByteBuffer header = mapped.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         header.putLong(NodeSegmentDescriptor.CREATOR_PID_OFFSET, ProcessId.current());
@@ -117,6 +125,19 @@ public final class SharedRegions implements AutoCloseable {
             Runtime.getRuntime().addShutdownHook(removeOnExit);
         }
         return track(new Region(id, file, mapped.slice(HEADER_LENGTH, bytes), forTransfers));
+    }
+
+    /**
+     * Writes the file's every page, so that a full file system (a container's small {@code /dev/shm}) is an
+     * {@link IOException} here rather than a {@code SIGBUS} at the first touch of a page of the mapping, which
+     * the JVM reports as an {@link InternalError} of whatever copy happened to touch it.
+     */
+    private static void reserve(FileChannel channel, long length) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(length, 1 << 16));
+        for (long at = 0; at < length; ) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), length - at));
+            at += channel.write(zeros, at);
+        }
     }
 
     private ByteBuffer track(Region region) {
