@@ -493,7 +493,7 @@ public class Datatype {
         if (!lendsTransferBuffers() || sharesBytes(buf, count)) {
             return null;
         }
-        return packCopy(buf, offset, count, TransferBuffers.lend(count * map.size * element.bytes));
+        return packCopy(buf, offset, count, TransferBuffers.lendForSend(count * map.size * element.bytes));
     }
 
     /**

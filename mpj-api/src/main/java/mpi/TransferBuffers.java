@@ -1,5 +1,6 @@
 package mpi;
 
+import dev.mpj.api.MpiBackend;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -51,22 +52,55 @@ final class TransferBuffers {
         return ofThread().take(length);
     }
 
-    /** Gives back a buffer {@link #lend} gave, once nothing reads or writes it any more. */
+    /**
+     * {@link #lend} for a send: a rendezvous-sized one packs into memory the backend shares with the rank's node peers
+     * ({@link MpiBackend#allocTransferMemory}), which they copy from once, where the backend has such memory.
+     */
+    static ByteBuffer lendForSend(int length) {
+        return ofThread().takeForSend(length, Environment.backendIfRunning());
+    }
+
+    /** Gives back a buffer {@link #lend} or {@link #lendForSend} gave, once nothing reads or writes it any more. */
     static void giveBack(ByteBuffer buffer) {
         ofThread().keep(buffer);
     }
 
+    /** A heap buffer: a spare, else a new one. */
     ByteBuffer take(int length) {
+        int best = bestFit(length, false);
+        return best < 0 ? ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN) : lendSpare(best, length);
+    }
+
+    /**
+     * A buffer in the backend's shared memory when it shares sends of {@code length} bytes and such a buffer could be
+     * kept (a kept one, else a new one), else a heap buffer as {@link #take}.
+     */
+    ByteBuffer takeForSend(int length, MpiBackend backend) {
+        if (backend == null || length < backend.transferMemoryFrom() || length > MAX_KEPT_BYTES) {
+            return take(length);
+        }
+        int best = bestFit(length, true);
+        if (best >= 0) {
+            return lendSpare(best, length);
+        }
+        ByteBuffer shared = backend.allocTransferMemory(length);
+        return shared == null ? take(length) : shared.order(ByteOrder.LITTLE_ENDIAN).clear().limit(length);
+    }
+
+    /** The smallest spare of at least {@code length} bytes, direct (shared) or heap as asked; -1 when none. */
+    private int bestFit(int length, boolean direct) {
         int best = -1;
         for (int i = 0; i < count; i++) {
             int capacity = spare[i].capacity();
-            if (capacity >= length && (best < 0 || capacity < spare[best].capacity())) {
+            if (capacity >= length && spare[i].isDirect() == direct
+                    && (best < 0 || capacity < spare[best].capacity())) {
                 best = i;
             }
         }
-        if (best < 0) {
-            return ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
-        }
+        return best;
+    }
+
+    private ByteBuffer lendSpare(int best, int length) {
         ByteBuffer b = spare[best];
         keptBytes -= b.capacity();
         spare[best] = spare[--count];
@@ -78,6 +112,7 @@ final class TransferBuffers {
     void keep(ByteBuffer buffer) {
         int capacity = buffer.capacity();
         if (capacity > MAX_KEPT_BYTES) {
+            drop(buffer);
             return;
         }
         // full: the smallest spare makes way for a larger buffer, which serves more requests
@@ -89,14 +124,24 @@ final class TransferBuffers {
                 }
             }
             if (spare[smallest].capacity() >= capacity) {
+                drop(buffer);
                 return;
             }
+            drop(spare[smallest]);
             keptBytes -= spare[smallest].capacity();
             spare[smallest] = spare[--count];
             spare[count] = null;
         }
         spare[count++] = buffer.order(ByteOrder.LITTLE_ENDIAN);
         keptBytes += capacity;
+    }
+
+    /** A buffer not kept: shared memory goes back to the backend, whose region would otherwise stay to Finalize. */
+    private static void drop(ByteBuffer buffer) {
+        MpiBackend backend = buffer.isDirect() ? Environment.backendIfRunning() : null;
+        if (backend != null) {
+            backend.freeTransferMemory(buffer);
+        }
     }
 
     /** Spare buffers kept now. */

@@ -54,6 +54,10 @@ public final class LoopbackBackend implements MpiBackend {
     int barriers;
     boolean finished;
     Integer abortCode;
+    /** The least send packed into transfer memory, as {@link #transferMemoryFrom}; none unless a test sets it. */
+    int transferMemoryFrom = Integer.MAX_VALUE;
+    /** Transfer memory handed out and not given back. */
+    final List<ByteBuffer> transferMemory = new ArrayList<>();
 
     /** A message in flight: its bytes and the send that carries it. */
     record Message(int source, int dest, int tag, int context, byte[] data, LoopbackOperation send) {
@@ -69,6 +73,23 @@ public final class LoopbackBackend implements MpiBackend {
         rank = configuredRank;
         size = configuredSize;
         current = this;
+    }
+
+    @Override
+    public ByteBuffer allocTransferMemory(int bytes) {
+        ByteBuffer b = ByteBuffer.allocateDirect(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        transferMemory.add(b);
+        return b;
+    }
+
+    @Override
+    public int transferMemoryFrom() {
+        return transferMemoryFrom;
+    }
+
+    @Override
+    public void freeTransferMemory(ByteBuffer buffer) {
+        transferMemory.removeIf(b -> b == buffer);
     }
 
     @Override

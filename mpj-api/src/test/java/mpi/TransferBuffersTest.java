@@ -3,12 +3,14 @@ package mpi;
 import static mpi.MpiTestSupport.assertMpiError;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -143,6 +145,38 @@ class TransferBuffersTest extends MpiTestSupport {
         MPI.COMM_WORLD.Send(new long[4], 0, 4, MPI.LONG, 0, 9);
         assertMpiError(MPI.ERR_TRUNCATE, () -> MPI.COMM_WORLD.Recv(received, 0, 3, MPI.LONG, 0, 9));
         assertEquals(steady - 1, buffers.spares(), "a failed receive's room stays out of the pool");
+    }
+
+    @Test
+    void sendsOfSharedSizesPackIntoTheBackendsMemoryAndReuseItWhileReceivesAndSmallSendsKeepHeapBuffers() {
+        start(2, 0);
+        backend.transferMemoryFrom = 1000;
+        TransferBuffers buffers = new TransferBuffers();
+        ByteBuffer shared = buffers.takeForSend(2000, backend);
+        assertTrue(shared.isDirect(), "a rendezvous-sized send packs into the backend's memory");
+        assertEquals(List.of(shared), backend.transferMemory);
+        assertEquals(2000, shared.limit());
+        buffers.keep(shared);
+        assertFalse(buffers.take(1500).isDirect(), "a receive's room is never the backend's memory");
+        assertFalse(buffers.takeForSend(999, backend).isDirect(), "nor is a send below the backend's size");
+        assertSame(shared, buffers.takeForSend(1500, backend), "kept and lent again");
+        assertEquals(1, backend.transferMemory.size(), "no more memory asked for");
+        assertFalse(buffers.takeForSend(TransferBuffers.MAX_KEPT_BYTES + 1, backend).isDirect(),
+                "a send too large to keep its buffer packs into the heap");
+        buffers.keep(shared);
+        for (int i = 0; i < TransferBuffers.MAX_KEPT; i++) {
+            buffers.keep(ByteBuffer.allocate(TransferBuffers.MAX_KEPT_BYTES / TransferBuffers.MAX_KEPT));
+        }
+        assertEquals(List.of(), backend.transferMemory, "memory that made way for larger spares went back");
+    }
+
+    @Test
+    void withoutASharingBackendSendsPackIntoTheHeap() {
+        start(1, 0);
+        TransferBuffers buffers = new TransferBuffers();
+        assertFalse(buffers.takeForSend(1 << 20, backend).isDirect());
+        assertFalse(buffers.takeForSend(1 << 20, null).isDirect(), "nor after Finalize");
+        assertEquals(List.of(), backend.transferMemory);
     }
 
     @Test

@@ -55,6 +55,29 @@ public interface MpiBackend extends BlockingReceiver {
     }
 
     /**
+     * A direct little-endian buffer of {@code bytes} bytes for the {@code mpi} classes to pack a send into, in memory
+     * from which a node peer copies a rendezvous once, straight into its receive; null when sends of that size gain
+     * nothing from it (a job without node peers: this default). Asked only for sizes from
+     * {@link #transferMemoryFrom}. Not a {@link #allocMem} buffer, so {@link #freeMem} refuses it; given back with
+     * {@link #freeTransferMemory} or left to {@link #finish}.
+     */
+    default ByteBuffer allocTransferMemory(int bytes) {
+        return null;
+    }
+
+    /**
+     * The least send, in bytes, worth packing into {@link #allocTransferMemory} memory (above the eager threshold,
+     * where a node peer copies a rendezvous once); {@code Integer.MAX_VALUE}, as this default, when none is.
+     */
+    default int transferMemoryFrom() {
+        return Integer.MAX_VALUE;
+    }
+
+    /** Gives back a buffer {@link #allocTransferMemory} returned, once no send reads it any more. */
+    default void freeTransferMemory(ByteBuffer buffer) {
+    }
+
+    /**
      * Starts a send of {@code data} (position to limit). The bytes are copied or on the wire before the
      * returned operation completes, so the caller may reuse the buffer once it has.
      */

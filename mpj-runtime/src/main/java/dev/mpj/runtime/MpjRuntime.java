@@ -56,6 +56,8 @@ public final class MpjRuntime implements MpiBackend {
     private PairFoldRoom foldRoom;
     private NonBlockingCollectives nonBlocking;
     private SharedRegions regions;
+    /** The least packed send placed in shared memory: above the eager threshold, with node peers; else none. */
+    private int transferMemoryFrom = Integer.MAX_VALUE;
     /**
      * For the wait report, read on another thread: {@code MPI.Init} or {@code MPI.Finalize} while the rank is in
      * them (else null, and the engine's wait is reported), and since when.
@@ -90,6 +92,8 @@ public final class MpjRuntime implements MpiBackend {
             if (w.router() != null) {
                 w.router().shareRegions(regions);
             }
+            transferMemoryFrom = w.segment() == null || settings.eagerThreshold() == Integer.MAX_VALUE
+                    ? Integer.MAX_VALUE : settings.eagerThreshold() + 1;
             current = this;
             if (settings.initTimings()) {
                 System.err.println("mpj: rank " + w.rank() + " of " + w.size() + " on node "
@@ -199,6 +203,21 @@ public final class MpjRuntime implements MpiBackend {
     @Override
     public void freeMem(ByteBuffer buffer) {
         regions.free(buffer);
+    }
+
+    @Override
+    public ByteBuffer allocTransferMemory(int bytes) {
+        return regions.allocateForTransfers(bytes);
+    }
+
+    @Override
+    public int transferMemoryFrom() {
+        return transferMemoryFrom;
+    }
+
+    @Override
+    public void freeTransferMemory(ByteBuffer buffer) {
+        regions.releaseTransfers(buffer);
     }
 
     @Override

@@ -64,19 +64,58 @@ public final class SharedRegions implements AutoCloseable {
      */
     public synchronized ByteBuffer allocate(int bytes) {
         ensureOpen();
-        int id = nextId++;
         if (segment == null) {
-            return track(new Region(id, null, ByteBuffer.allocateDirect(bytes)));
+            return track(new Region(nextId++, null, ByteBuffer.allocateDirect(bytes), false));
         }
+        return map(bytes, false);
+    }
+
+    /**
+     * A region for the runtime's own packed sends ({@code MpiBackend.allocTransferMemory}), which {@link #free}
+     * does not accept; null when no other rank shares the node, after {@link #close}, or when the file system has no
+     * room for it.
+     */
+    public synchronized ByteBuffer allocateForTransfers(int bytes) {
+        if (segment == null || closed) {
+            return null;
+        }
+        try {
+            return map(bytes, true);
+        } catch (MPIException e) {
+            return null; // no room for it: the send packs into the heap and takes the channel, as without peers
+        }
+    }
+
+    /** Removes the file of a region {@link #allocateForTransfers} returned; anything else is left alone. */
+    public synchronized void releaseTransfers(ByteBuffer buffer) {
+        removeLive(buffer, true);
+    }
+
+    /** Removes the file of live region {@code buffer} made for transfers or not, as asked; returns whether found. */
+    private boolean removeLive(ByteBuffer buffer, boolean forTransfers) {
+        for (int i = 0; i < live.size(); i++) {
+            Region r = live.get(i);
+            if (r.user == buffer && r.forTransfers == forTransfers) {
+                remove(live.remove(i).file);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private ByteBuffer map(int bytes, boolean forTransfers) {
+        int id = nextId++;
         Path file = NodeSegmentFiles.regionPath(segment, rank, id);
         MappedByteBuffer mapped;
         try (FileChannel channel = FileChannel.open(file,
                 EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+            reserve(channel, (long) HEADER_LENGTH + bytes);
             mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) HEADER_LENGTH + bytes);
         } catch (IOException | RuntimeException e) {
             remove(file);
-            throw new MPIException(MPIException.ERR_OTHER, "Alloc_mem: cannot make " + file + ": " + e, e);
+            throw new MPIException(MPIException.ERR_OTHER, "Alloc_mem: cannot make " + bytes + " bytes in " + file
+                    + " (is its file system full? mpj.segmentDir names another): " + e, e);
         }
         ByteBuffer header = mapped.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         header.putLong(NodeSegmentDescriptor.CREATOR_PID_OFFSET, ProcessId.current());
@@ -85,7 +124,20 @@ public final class SharedRegions implements AutoCloseable {
             removeOnExit = new RemoveOnExit(this);
             Runtime.getRuntime().addShutdownHook(removeOnExit);
         }
-        return track(new Region(id, file, mapped.slice(HEADER_LENGTH, bytes)));
+        return track(new Region(id, file, mapped.slice(HEADER_LENGTH, bytes), forTransfers));
+    }
+
+    /**
+     * Writes the file's every page, so that a full file system (a container's small {@code /dev/shm}) is an
+     * {@link IOException} here rather than a {@code SIGBUS} at the first touch of a page of the mapping, which
+     * the JVM reports as an {@link InternalError} of whatever copy happened to touch it.
+     */
+    private static void reserve(FileChannel channel, long length) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(length, 1 << 16));
+        for (long at = 0; at < length; ) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), length - at));
+            at += channel.write(zeros, at);
+        }
     }
 
     private ByteBuffer track(Region region) {
@@ -100,11 +152,8 @@ public final class SharedRegions implements AutoCloseable {
      * @throws MPIException {@code ERR_BUFFER} for a buffer that is not one {@link #allocate} returned, or was freed
      */
     public synchronized void free(ByteBuffer buffer) {
-        for (int i = 0; i < live.size(); i++) {
-            if (live.get(i).user == buffer) {
-                remove(live.remove(i).file);
-                return;
-            }
+        if (removeLive(buffer, false)) {
+            return;
         }
         throw new MPIException(MPIException.ERR_BUFFER, "Free_mem: " + (buffer == null ? "a null buffer"
                 : "a buffer that is not from Alloc_mem, or was freed already"));
@@ -218,16 +267,21 @@ public final class SharedRegions implements AutoCloseable {
         }
     }
 
-    /** One allocation: its bytes as the user sees them, where they start, and its file (null with no segment). */
+    /**
+     * One allocation: its bytes as the user sees them, where they start, its file (null with no segment), and whether
+     * the runtime made it for its own sends rather than the user.
+     */
     private static final class Region {
         final int id;
         final Path file;
         final ByteBuffer user;
         final long address;
+        final boolean forTransfers;
 
-        Region(int id, Path file, ByteBuffer bytes) {
+        Region(int id, Path file, ByteBuffer bytes, boolean forTransfers) {
             this.id = id;
             this.file = file;
+            this.forTransfers = forTransfers;
             this.user = bytes.order(ByteOrder.LITTLE_ENDIAN);
             this.address = BufferUtil.address(bytes);
         }

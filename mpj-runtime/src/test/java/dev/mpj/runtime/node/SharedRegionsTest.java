@@ -2,14 +2,17 @@ package dev.mpj.runtime.node;
 
 import mpi.MPIException;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -74,6 +77,29 @@ class SharedRegionsTest {
     }
 
     @Test
+    void memoryForTransfersIsSharedButNotFreedAsAllocMemAndGoesWhenReleased() throws IOException {
+        startTwoRanks();
+        ByteBuffer b = owner.allocateForTransfers(8192);
+        b.put(5000, (byte) 9);
+        assertEquals(0, owner.locate(b.slice(5000, 10)) >>> 32, "a send from it has a place");
+        assertEquals(9, peer.view(0, 0).get(5000));
+        assertThrows(MPIException.class, () -> owner.free(b), "Free_mem refuses it");
+        owner.releaseTransfers(owner.allocate(16)); // an Alloc_mem buffer: left alone
+        assertTrue(Files.exists(NodeSegmentFiles.regionPath(segment(), 0, 1)));
+        owner.releaseTransfers(b);
+        assertFalse(Files.exists(NodeSegmentFiles.regionPath(segment(), 0, 0)));
+        assertEquals(-1, owner.locate(b.slice(5000, 10)), "released: no place");
+    }
+
+    @Test
+    void withoutNodePeersOrAfterCloseThereIsNoMemoryForTransfers() {
+        assertEquals(null, new SharedRegions(null, 0).allocateForTransfers(8192));
+        startTwoRanks();
+        owner.close();
+        assertEquals(null, owner.allocateForTransfers(8192));
+    }
+
+    @Test
     void dataOutsideEveryRegionHasNoPlace() {
         startTwoRanks();
         ByteBuffer b = owner.allocate(100);
@@ -108,6 +134,39 @@ class SharedRegionsTest {
         assertEquals(9, peer.view(0, 2).get(7));
         assertEquals(2, peer.views(), "the freed region's view went, the live one stayed");
         assertEquals(0, peer.view(0, 1).get(0), "the live region is still mapped");
+    }
+
+    /**
+     * On a file system too small for the region (a container's small {@code /dev/shm}), {@code Alloc_mem} fails
+     * with an error naming the file system and the runtime's own transfers fall back, instead of a {@code SIGBUS}
+     * at the first touch of a page. Needs a real small tmpfs, so root to mount one.
+     */
+    @Test
+    void aFullFileSystemIsAnErrorAtAllocationNotAFaultAtFirstTouch() throws Exception {
+        Path small = Files.createDirectories(dir.resolve("small"));
+        Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.toString()),
+                "mounting a tmpfs needs root");
+        try {
+            SharedRegions full = new SharedRegions(small.resolve("mpj-job-n0"), 0);
+            MPIException e = assertThrows(MPIException.class, () -> full.allocate(4 << 20));
+            assertEquals(MPIException.ERR_OTHER, e.getErrorClass());
+            assertTrue(e.getMessage().contains("full"), e.getMessage());
+            assertEquals(null, full.allocateForTransfers(4 << 20), "a transfer falls back to the heap");
+            ByteBuffer fits = full.allocate(64 << 10);
+            fits.put(fits.capacity() - 1, (byte) 1);
+            full.close();
+            try (var files = Files.list(small)) {
+                assertEquals(0, files.count(), "no file left behind");
+            }
+        } finally {
+            run("umount", "-l", small.toString()); // lazily: this JVM still maps the region that fitted
+        }
+    }
+
+    private static boolean run(String... command) throws Exception {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getInputStream().transferTo(OutputStream.nullOutputStream());
+        return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
     }
 
     @Test
