@@ -7,10 +7,11 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Options shared by the benchmarks, OSU style: {@code [-m [MIN:]MAX] [-f] [-i ITERATIONS] [-x WARMUP]
- * [--csv FILE|-]}. Sizes go by powers of two from MIN (0 allowed) to MAX bytes. Iterations and warm-up apply up
- * to 8 KiB; above, a tenth of them, as the OSU benchmarks do. {@code -m} and {@code -f} are taken only by the
- * benchmarks that declare them ({@link Accepts}), so an option a benchmark would ignore is refused instead.
+ * Options shared by the benchmarks, OSU style: {@code [-m [MIN:]MAX] [-f] [--buffer heap|alloc-mem]
+ * [-i ITERATIONS] [-x WARMUP] [--csv FILE|-]}. Sizes go by powers of two from MIN (0 allowed) to MAX bytes.
+ * Iterations and warm-up apply up to 8 KiB; above, a tenth of them, as the OSU benchmarks do. {@code -m},
+ * {@code -f} and {@code --buffer} are taken only by the benchmarks that declare them ({@link Accepts}), so an
+ * option a benchmark would ignore is refused instead.
  */
 final class BenchOptions {
     private static final int LARGE = 8192;
@@ -20,7 +21,9 @@ final class BenchOptions {
         /** {@code -m [MIN:]MAX}: the benchmark sweeps message sizes. */
         SIZES,
         /** {@code -f}: full report, minimum and maximum over ranks and the iteration count beside the average. */
-        FULL
+        FULL,
+        /** {@code --buffer heap|alloc-mem}: the benchmark sends from and receives into buffers of that kind. */
+        BUFFER
     }
 
     final int minSize;
@@ -29,15 +32,19 @@ final class BenchOptions {
     final int warmup;
     /** {@code -f}: report min and max over ranks and the iteration count, as OSU's {@code -f}. */
     final boolean full;
+    /** {@code --buffer}: the kind of memory the messages live in, heap arrays unless asked. */
+    final BufferKind buffer;
     /** Where the CSV goes: a file, "-" for standard output after the table, or null for none. */
     final String csv;
 
-    private BenchOptions(int minSize, int maxSize, int iterations, int warmup, boolean full, String csv) {
+    private BenchOptions(int minSize, int maxSize, int iterations, int warmup, boolean full, BufferKind buffer,
+                         String csv) {
         this.minSize = minSize;
         this.maxSize = maxSize;
         this.iterations = iterations;
         this.warmup = warmup;
         this.full = full;
+        this.buffer = buffer;
         this.csv = csv;
     }
 
@@ -77,6 +84,7 @@ final class BenchOptions {
         return "usage: " + name
                 + (accepts.contains(Accepts.SIZES) ? " [-m [MIN:]MAX]" : "")
                 + (accepts.contains(Accepts.FULL) ? " [-f]" : "")
+                + (accepts.contains(Accepts.BUFFER) ? " [--buffer heap|alloc-mem]" : "")
                 + " [-i ITERATIONS] [-x WARMUP] [--csv FILE|-]";
     }
 
@@ -90,6 +98,7 @@ final class BenchOptions {
         int iterations = defaultIterations;
         int warmup = defaultWarmup;
         boolean full = false;
+        BufferKind buffer = BufferKind.HEAP;
         String csv = null;
         try {
             for (int i = 0; i < args.length; i++) {
@@ -112,6 +121,12 @@ final class BenchOptions {
                         }
                         full = true;
                     }
+                    case "--buffer" -> {
+                        if (!accepts.contains(Accepts.BUFFER)) {
+                            throw new IllegalArgumentException("unknown option --buffer");
+                        }
+                        buffer = BufferKind.of(value(args, ++i));
+                    }
                     case "-i" -> iterations = Integer.parseInt(value(args, ++i));
                     case "-x" -> warmup = Integer.parseInt(value(args, ++i));
                     case "--csv" -> csv = value(args, ++i);
@@ -126,7 +141,7 @@ final class BenchOptions {
             String problem = e instanceof NumberFormatException ? "not a number: " + e.getMessage() : e.getMessage();
             throw new IllegalArgumentException(problem + "\n" + usage(name, accepts));
         }
-        return new BenchOptions(min, max, iterations, warmup, full, csv);
+        return new BenchOptions(min, max, iterations, warmup, full, buffer, csv);
     }
 
     private static String value(String[] args, int i) {

@@ -16,8 +16,11 @@ final class SendWindow {
     private final Request[] requests = new Request[WINDOW];
     private final byte[] ack = new byte[4];
 
-    /** Sends one window of {@code size} bytes from {@code buffer} to {@code peer} and waits for its acknowledgement. */
-    void send(byte[] buffer, int size, int peer) {
+    /**
+     * Sends one window of {@code size} bytes from {@code buffer} (an array or a direct buffer) to {@code peer} and
+     * waits for its acknowledgement.
+     */
+    void send(Object buffer, int size, int peer) {
         for (int w = 0; w < WINDOW; w++) {
             requests[w] = MPI.COMM_WORLD.Isend(buffer, 0, size, MPI.BYTE, peer, TAG);
         }
@@ -29,7 +32,7 @@ final class SendWindow {
      * {@code warmup} then {@code iterations} windows between this rank and {@code peer}, sending them when
      * {@code sender}, else receiving them; returns the seconds the timed iterations took.
      */
-    double stream(byte[] buffer, int size, int peer, boolean sender, int warmup, int iterations) {
+    double stream(Object buffer, int size, int peer, boolean sender, int warmup, int iterations) {
         double start = 0;
         for (int i = 0; i < warmup + iterations; i++) {
             if (i == warmup) {
@@ -45,7 +48,7 @@ final class SendWindow {
     }
 
     /** Receives one window of {@code size} bytes from {@code peer} into {@code buffer} and acknowledges it. */
-    void receive(byte[] buffer, int size, int peer) {
+    void receive(Object buffer, int size, int peer) {
         for (int w = 0; w < WINDOW; w++) {
             requests[w] = MPI.COMM_WORLD.Irecv(buffer, 0, size, MPI.BYTE, peer, TAG);
         }

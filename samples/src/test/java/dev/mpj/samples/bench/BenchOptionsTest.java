@@ -61,6 +61,26 @@ class BenchOptionsTest {
         }
     }
 
+    @Test
+    void bufferKindIsHeapUnlessAllocMemIsAsked() {
+        EnumSet<Accepts> accepts = EnumSet.of(Accepts.SIZES, Accepts.BUFFER);
+        assertEquals(BufferKind.HEAP, parse(accepts).buffer);
+        assertEquals(BufferKind.HEAP, parse(accepts, "--buffer", "heap").buffer);
+        assertEquals(BufferKind.ALLOC_MEM, parse(accepts, "--buffer", "alloc-mem").buffer);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> parse(accepts, "--buffer", "device"));
+        assertTrue(e.getMessage().contains("heap or alloc-mem") && e.getMessage().contains("[--buffer heap|alloc-mem]"),
+                e.getMessage());
+    }
+
+    @Test
+    void bufferKindIsRefusedByABenchmarkThatDoesNotDeclareIt() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> parse(EnumSet.of(Accepts.SIZES), "--buffer", "alloc-mem"));
+        assertTrue(e.getMessage().contains("unknown option --buffer"), e.getMessage());
+        assertFalse(e.getMessage().contains("[--buffer"), "usage names only what the benchmark takes");
+    }
+
     /** Four ints compared as one value, so a failure shows all of them. */
     private record List4(int a, int b, int c, int d) {
         static List4 of(int a, int b, int c, int d) {
