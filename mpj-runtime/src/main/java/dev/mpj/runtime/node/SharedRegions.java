@@ -41,6 +41,7 @@ public final class SharedRegions implements AutoCloseable {
     /** The node segment's path, which regions are named after; null in a job of one (plain direct buffers). */
     private final Path segment;
     private final int rank;
+    private final Path privateDir;
     private final List<Region> live = new ArrayList<>();
     private final Map<Long, MappedByteBuffer> views = new HashMap<>();
     private int nextId;
@@ -52,8 +53,20 @@ public final class SharedRegions implements AutoCloseable {
      *                the node
      */
     public SharedRegions(Path segment, int rank) {
+        this(segment, rank, null);
+    }
+
+    /**
+     * @param segment    this node's segment file (the regions are named after it), or null when no other rank shares
+     *                   the node
+     * @param privateDir where memory no peer maps is made when {@code segment} is null (the segment directory), so
+     *                   that {@code Alloc_mem} is not bounded by the JVM's direct-memory limit (the heap's size by
+     *                   default), as C's is not by anything but the node; null for plain direct memory
+     */
+    public SharedRegions(Path segment, int rank, Path privateDir) {
         this.segment = segment;
         this.rank = rank;
+        this.privateDir = privateDir;
     }
 
     /**
@@ -65,7 +78,8 @@ public final class SharedRegions implements AutoCloseable {
     public synchronized ByteBuffer allocate(int bytes) {
         ensureOpen();
         if (segment == null) {
-            return track(new Region(nextId++, null, ByteBuffer.allocateDirect(bytes), false));
+            return track(new Region(nextId++, null, privateDir == null ? ByteBuffer.allocateDirect(bytes)
+                    : mapPrivate(bytes), false));
         }
         return map(bytes, false);
     }
@@ -125,6 +139,27 @@ public final class SharedRegions implements AutoCloseable {
             Runtime.getRuntime().addShutdownHook(removeOnExit);
         }
         return track(new Region(id, file, mapped.slice(HEADER_LENGTH, bytes), forTransfers));
+    }
+
+    /**
+     * Memory in a file of {@link #privateDir} that is removed as soon as it is mapped: no peer maps it, so nothing
+     * can be left behind, and its pages go when the buffer is unreachable.
+     */
+    private ByteBuffer mapPrivate(int bytes) {
+        Path file = null;
+        try {
+            file = Files.createTempFile(privateDir, "mpj-mem-" + ProcessId.current() + "-", "",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                reserve(channel, bytes);
+                return channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new MPIException(MPIException.ERR_OTHER, "Alloc_mem: cannot make " + bytes + " bytes in "
+                    + privateDir + " (is its file system full? mpj.segmentDir names another): " + e, e);
+        } finally {
+            remove(file);
+        }
     }
 
     /**

@@ -8,6 +8,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -197,6 +199,31 @@ class SharedRegionsTest {
         assertEquals(ByteOrder.LITTLE_ENDIAN, b.order());
         alone.free(b);
         assertBufferError(() -> alone.free(b));
+    }
+
+    /** With no node peer the memory is a mapped file removed at once: not direct memory, and nothing to leave. */
+    @Test
+    void withoutPeersTheMemoryIsAnUnlinkedMappingOutsideTheDirectMemoryLimit() throws IOException {
+        Path privateDir = Files.createDirectories(dir.resolve("private"));
+        SharedRegions alone = new SharedRegions(null, 0, privateDir);
+        long directBefore = directMemoryUsed();
+        ByteBuffer b = alone.allocate(8 << 20);
+        assertTrue(directMemoryUsed() - directBefore < 8 << 20, "not counted as direct memory");
+        assertTrue(b.isDirect());
+        assertEquals(ByteOrder.LITTLE_ENDIAN, b.order());
+        b.put(b.capacity() - 1, (byte) 5);
+        assertEquals(5, b.get(b.capacity() - 1));
+        try (var files = Files.list(privateDir)) {
+            assertEquals(0, files.count(), "the file is gone once mapped");
+        }
+        assertEquals(-1, alone.locate(b), "no peer to share with");
+        alone.free(b);
+        assertBufferError(() -> alone.free(b));
+    }
+
+    private static long directMemoryUsed() {
+        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .filter(p -> p.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
     }
 
     private static void assertBufferError(Runnable call) {
