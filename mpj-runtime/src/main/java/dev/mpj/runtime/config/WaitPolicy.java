@@ -12,7 +12,8 @@ package dev.mpj.runtime.config;
 public enum WaitPolicy implements SettingValue {
     /**
      * As {@link #SPIN} while the waits find the cores free; while they find them crowded, spin 2 us, yield until
-     * 10 ms, then park at most 50 us at a time.
+     * 10 ms (where the job's ranks outnumber the cores, until 200 us within 50 ms of a wait that lasted 1 ms), then
+     * park at most 50 us at a time.
      */
     AUTO,
     /** Spin 2 ms, yield until 10 ms, then park at most 50 us at a time. */

@@ -69,6 +69,11 @@ public final class CoreContention {
         crowded = true;
     }
 
+    /** Whether the job's own ranks outnumber the cores ({@link #crowdedForGood}). */
+    boolean outnumberedByRanks() {
+        return forGood;
+    }
+
     /** How long no wait must lose its core before the cores are judged free. */
     long quietNanos() {
         return quietNanos;

@@ -74,6 +74,18 @@ public final class PollingIdleStrategy implements IdleStrategy {
      * to others.
      */
     static final Phases CROWDED = new Phases(2_000, 10_000_000);
+    /**
+     * {@link WaitPolicy#AUTO} where the job's own ranks outnumber the cores, soon after a wait that lasted {@link
+     * #LONG_WAIT_NANOS}: spin 2 us, yield until 200 us, then park. Such waits are for a peer rank that computes, not
+     * for a reply in flight, and a yield that returns straight away (under EEVDF, until the yielder's turns add up
+     * to the runner's) takes from the rank sharing its core, the one with work, as much CPU as it leaves it; a
+     * parked rank takes none.
+     */
+    static final Phases CROWDED_AFTER_LONG_WAITS = new Phases(2_000, 200_000);
+    /** A wait idle this long waits for a peer that computes. */
+    static final long LONG_WAIT_NANOS = 1_000_000;
+    /** How long after the last look at the clock of a long wait a new crowded wait parks soon. */
+    static final long LONG_WAITS_REMEMBERED_NANOS = 50_000_000;
 
     private final Phases free;
     private final Phases crowded;
@@ -88,6 +100,10 @@ public final class PollingIdleStrategy implements IdleStrategy {
     private long lastYield;
     /** When this wait last yielded to probe the cores (or began), while {@link #contention} learns. */
     private long lastProbe;
+    /** When a wait was last seen to have lasted {@link #LONG_WAIT_NANOS}, 0 before any. */
+    private long lastLongWait;
+    /** This wait began soon after a long one: on crowded cores it parks soon. */
+    private boolean afterLongWait;
 
     /**
      * @param spinNanos    how long to spin after the last work
@@ -152,6 +168,8 @@ public final class PollingIdleStrategy implements IdleStrategy {
         if (idleSince == 0) {
             idleSince = now();
             lastProbe = idleSince;
+            afterLongWait = lastLongWait != 0 && idleSince - lastLongWait < LONG_WAITS_REMEMBERED_NANOS
+                    && contention != null && contention.outnumberedByRanks();
             spins = 1;
             Thread.onSpinWait();
             return;
@@ -161,6 +179,9 @@ public final class PollingIdleStrategy implements IdleStrategy {
             long now = now();
             Phases phases = learn(now);
             long idleFor = now - idleSince;
+            if (phases == crowded) {
+                phases = crowdedPhases(now, idleFor);
+            }
             if (idleFor < phases.spinNanos) {
                 if (contention != null && now - lastProbe >= PROBE_YIELD_NANOS) {
                     lastProbe = now;
@@ -179,9 +200,26 @@ public final class PollingIdleStrategy implements IdleStrategy {
             parkNanos = MIN_PARK_NANOS;
         }
         LockSupport.parkNanos(parkNanos);
-        long longest = parkNanos >= maxParkNanos && now() - idleSince >= DEEP_IDLE_NANOS
-                ? Math.max(maxParkNanos, DEEP_PARK_NANOS) : maxParkNanos;
+        long longest = maxParkNanos;
+        if (parkNanos >= maxParkNanos) {
+            long now = now();
+            long idleFor = now - idleSince;
+            if (crowded != null) {
+                crowdedPhases(now, idleFor);
+            }
+            if (idleFor >= DEEP_IDLE_NANOS) {
+                longest = Math.max(maxParkNanos, DEEP_PARK_NANOS);
+            }
+        }
         parkNanos = Math.min(parkNanos << 1, longest);
+    }
+
+    /** Notes a wait that has lasted long; returns the crowded phases this wait is in. */
+    private Phases crowdedPhases(long now, long idleFor) {
+        if (idleFor >= LONG_WAIT_NANOS) {
+            lastLongWait = now;
+        }
+        return afterLongWait ? CROWDED_AFTER_LONG_WAITS : crowded;
     }
 
     /** The one place the clock is read, so its profile holds every clock the waits have read. */
@@ -214,6 +252,7 @@ public final class PollingIdleStrategy implements IdleStrategy {
         spins = 0;
         lastYield = 0;
         lastProbe = 0;
+        afterLongWait = false;
     }
 
     @Override

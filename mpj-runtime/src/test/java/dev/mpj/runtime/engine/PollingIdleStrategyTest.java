@@ -86,6 +86,70 @@ class PollingIdleStrategyTest {
     }
 
     @Test
+    void onCrowdedCoresAWaitSoonAfterALongOneParksAfterABriefYield() {
+        AtomicLong now = new AtomicLong(1);
+        PollingIdleStrategy idle = adaptive(crowdedForGood(now), now);
+        waitFor(idle, now, PollingIdleStrategy.LONG_WAIT_NANOS);
+        assertEquals(0, idle.nextParkNanos(), "the first long wait still yields");
+        assertTrue(nextWaitParksAfterTheBriefYield(idle, now), "the next wait parks once its brief yield is over");
+    }
+
+    @Test
+    void aParkedWaitThatLastsLongKeepsTheNextWaitsParkingSoon() {
+        AtomicLong now = new AtomicLong(1);
+        PollingIdleStrategy idle = adaptive(crowdedForGood(now), now);
+        oneLongWait(idle, now);
+        waitFor(idle, now, PollingIdleStrategy.CROWDED_AFTER_LONG_WAITS.yieldNanos());
+        parkUntilSteady(idle);
+        now.addAndGet(PollingIdleStrategy.LONG_WAITS_REMEMBERED_NANOS - 1);
+        idle.idle(0); // a park that looks at the clock: this wait, too, has lasted long
+        now.addAndGet(PollingIdleStrategy.LONG_WAITS_REMEMBERED_NANOS - 1);
+        assertTrue(nextWaitParksAfterTheBriefYield(idle, now), "a long wait seen while it parked is remembered too");
+    }
+
+    @Test
+    void aLongWaitLongAgoLeavesTheCrowdedWaitsYieldingLong() {
+        AtomicLong now = new AtomicLong(1);
+        assertTrue(yieldsPastTheBriefYield(adaptive(crowdedForGood(now), now), now,
+                PollingIdleStrategy.LONG_WAITS_REMEMBERED_NANOS), "a wait long after the last long one yields long");
+    }
+
+    @Test
+    void onCoresCrowdedByOtherWorkALongWaitLeavesTheNextWaitsYieldingLong() {
+        AtomicLong now = new AtomicLong(1);
+        assertTrue(yieldsPastTheBriefYield(adaptive(new CoreContention(now.get()), now), now, 0),
+                "only where the job's own ranks outnumber the cores do waits park soon");
+    }
+
+    @Test
+    void onFreeCoresALongWaitLeavesTheNextWaitsSpinning() {
+        AtomicLong now = new AtomicLong(1);
+        assertTrue(yieldsPastTheBriefYield(fixed(PollingIdleStrategy.SPIN, PollingIdleStrategy.MAX_PARK_NANOS,
+                now::get), now, 0), "the spin policy's phases are the same after a long wait");
+    }
+
+    /** Idles through a wait of {@link PollingIdleStrategy#LONG_WAIT_NANOS}, which work then ends. */
+    private static void oneLongWait(PollingIdleStrategy idle, AtomicLong now) {
+        waitFor(idle, now, PollingIdleStrategy.LONG_WAIT_NANOS);
+        idle.idle(1);
+    }
+
+    /** Work ends this wait; whether the next has parked by the end of the brief yield period. */
+    private static boolean nextWaitParksAfterTheBriefYield(PollingIdleStrategy idle, AtomicLong now) {
+        idle.idle(1);
+        waitFor(idle, now, PollingIdleStrategy.CROWDED_AFTER_LONG_WAITS.yieldNanos());
+        return idle.nextParkNanos() > 0;
+    }
+
+    /** Whether a wait {@code gapNanos} after a long one still has not parked at twice the brief yield period. */
+    private static boolean yieldsPastTheBriefYield(PollingIdleStrategy idle, AtomicLong now, long gapNanos) {
+        oneLongWait(idle, now);
+        now.addAndGet(gapNanos);
+        waitFor(idle, now, PollingIdleStrategy.CROWDED_AFTER_LONG_WAITS.yieldNanos() * 2);
+        return idle.nextParkNanos() == 0;
+    }
+
+    @Test
     void aYieldThatRanAnotherThreadJudgesTheCoresCrowded() {
         AtomicLong now = new AtomicLong(1);
         CoreContention cores = freeCores(now);
@@ -169,6 +233,13 @@ class PollingIdleStrategyTest {
         now.addAndGet(PollingIdleStrategy.LOST_CORE_NANOS * 10);
         spinUntilClockRead(idle);
         assertEquals(0, idle.nextParkNanos(), "the spin policy spins 2 ms whatever it sees");
+    }
+
+    /** Cores crowded for good: the clock's jumps past a quiet period leave them crowded. */
+    private static CoreContention crowdedForGood(AtomicLong now) {
+        CoreContention cores = new CoreContention(now.get());
+        cores.crowdedForGood();
+        return cores;
     }
 
     /** Cores judged free at {@code now}, moved past the first quiet period. */
