@@ -47,7 +47,10 @@ final class TransferBuffers {
     TransferBuffers() {
     }
 
-    /** A buffer of at least {@code length} bytes, little-endian, position 0 and limit {@code length}; content undefined. */
+    /**
+     * A buffer of at least {@code length} bytes, little-endian, position 0 and limit {@code length}; content
+     * undefined.
+     */
     static ByteBuffer lend(int length) {
         return ofThread().take(length);
     }
@@ -101,11 +104,17 @@ final class TransferBuffers {
     }
 
     private ByteBuffer lendSpare(int best, int length) {
-        ByteBuffer b = spare[best];
-        keptBytes -= b.capacity();
-        spare[best] = spare[--count];
-        spare[count] = null;
+        ByteBuffer b = removeSpare(best);
         b.clear().limit(length);
+        return b;
+    }
+
+    /** Takes spare {@code i} out of the kept ones. */
+    private ByteBuffer removeSpare(int i) {
+        ByteBuffer b = spare[i];
+        keptBytes -= b.capacity();
+        spare[i] = spare[--count];
+        spare[count] = null;
         return b;
     }
 
@@ -127,10 +136,7 @@ final class TransferBuffers {
                 drop(buffer);
                 return;
             }
-            drop(spare[smallest]);
-            keptBytes -= spare[smallest].capacity();
-            spare[smallest] = spare[--count];
-            spare[count] = null;
+            drop(removeSpare(smallest));
         }
         spare[count++] = buffer.order(ByteOrder.LITTLE_ENDIAN);
         keptBytes += capacity;

@@ -30,7 +30,6 @@ import dev.mpj.runtime.init.World;
 import dev.mpj.runtime.node.NodeMap;
 import dev.mpj.runtime.node.NodePlacement;
 import dev.mpj.runtime.node.NodeSegment;
-import dev.mpj.runtime.node.NodeSegmentFiles;
 import dev.mpj.runtime.node.SharedRegions;
 import dev.mpj.runtime.pmi.PmiClient;
 import mpi.MPIException;
@@ -39,7 +38,6 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
@@ -91,7 +89,7 @@ public final class MpjRuntime implements MpiBackend {
             collectives = new Collectives(this, tuning, w.nodeMap(), sharedMemoryCollectives, foldRoom);
             nonBlocking = new NonBlockingCollectives(this, engine);
             regions = new SharedRegions(w.segment() == null ? null : w.segment().file(), w.rank(),
-                    privateMemoryDirectory(settings));
+                    settings.segmentDirectory());
             if (w.router() != null) {
                 w.router().shareRegions(regions);
             }
@@ -135,15 +133,6 @@ public final class MpjRuntime implements MpiBackend {
             return List.of(WaitReport.waitsIn(rank, call, System.nanoTime() - outerCallSince, 0));
         }
         return engine.waitReport();
-    }
-
-    /** Where {@code Alloc_mem} makes memory no peer maps: the segment directory, or none (direct memory) if it has none. */
-    private static Path privateMemoryDirectory(Settings settings) {
-        try {
-            return NodeSegmentFiles.directory(settings);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
     }
 
     /** The rank before PMI has said it: {@code PMI_RANK}, which mpjrun, Hydra and Slurm set; -1 if absent. */

@@ -76,35 +76,35 @@ public final class TransportRouter implements ProgressEngine.FrameRouter, AutoCl
 
     @Override
     public long sharedPlace(int peer, ByteBuffer data) {
-        Transport t = transportTo(peer);
-        return regions != null && t != null && t.sharesMemory() ? regions.locate(data) : -1;
+        return sharesMemoryWith(peer) ? regions.locate(data) : -1;
     }
 
     @Override
     public ByteBuffer sharedRegion(int owner, int id) throws IOException {
-        Transport t = transportTo(owner);
-        if (regions == null || t == null || !t.sharesMemory()) {
+        if (!sharesMemoryWith(owner)) {
             throw new IOException("rank " + owner + " shares no memory with rank " + rank);
         }
         return regions.view(owner, id);
     }
 
-    /** The transport that carries frames to {@code peer}, or null when none is routed. */
+    /** Whether this rank has shared regions and reaches {@code peer} through a transport that shares memory. */
+    private boolean sharesMemoryWith(int peer) {
+        Transport t = transportOf(peer);
+        return regions != null && t != null && t.sharesMemory();
+    }
+
+    /** The transport that carries frames to {@code peer}, or null when none is routed (or no such rank). */
     public Transport transportOf(int peer) {
-        return byPeer[peer];
+        return peer >= 0 && peer < byPeer.length ? byPeer[peer] : null;
     }
 
     @Override
     public void send(int peer, ByteBuffer header, ByteBuffer payload) {
-        Transport t = transportTo(peer);
+        Transport t = transportOf(peer);
         if (t == null) {
             throw new MPIException(MPIException.ERR_RANK, "no transport reaches rank " + peer + " from rank " + rank);
         }
         t.send(peer, header, payload);
-    }
-
-    private Transport transportTo(int peer) {
-        return peer >= 0 && peer < byPeer.length ? byPeer[peer] : null;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.mpj.runtime.node;
 
+import dev.mpj.runtime.config.SegmentDirectory;
 import mpi.MPIException;
 import org.agrona.BufferUtil;
 import org.agrona.IoUtil;
@@ -12,12 +13,15 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The memory {@code MPI.Alloc_mem} gives this rank, in files its node's other ranks can map ({@link
@@ -41,7 +45,8 @@ public final class SharedRegions implements AutoCloseable {
     /** The node segment's path, which regions are named after; null in a job of one (plain direct buffers). */
     private final Path segment;
     private final int rank;
-    private final Path privateDir;
+    /** Where memory no peer maps is made; resolved at the first such allocation, not at {@code MPI.Init}. */
+    private final SegmentDirectory privateDir;
     private final List<Region> live = new ArrayList<>();
     private final Map<Long, MappedByteBuffer> views = new HashMap<>();
     private int nextId;
@@ -63,7 +68,7 @@ public final class SharedRegions implements AutoCloseable {
      *                   that {@code Alloc_mem} is not bounded by the JVM's direct-memory limit (the heap's size by
      *                   default), as C's is not by anything but the node; null for plain direct memory
      */
-    public SharedRegions(Path segment, int rank, Path privateDir) {
+    public SharedRegions(Path segment, int rank, SegmentDirectory privateDir) {
         this.segment = segment;
         this.rank = rank;
         this.privateDir = privateDir;
@@ -78,8 +83,9 @@ public final class SharedRegions implements AutoCloseable {
     public synchronized ByteBuffer allocate(int bytes) {
         ensureOpen();
         if (segment == null) {
-            return track(new Region(nextId++, null, privateDir == null ? ByteBuffer.allocateDirect(bytes)
-                    : mapPrivate(bytes), false));
+            Path dir = privateDirectory();
+            return track(new Region(nextId++, null, dir == null ? ByteBuffer.allocateDirect(bytes)
+                    : mapPrivate(dir, bytes), false));
         }
         return map(bytes, false);
     }
@@ -123,13 +129,11 @@ public final class SharedRegions implements AutoCloseable {
         MappedByteBuffer mapped;
         try (FileChannel channel = FileChannel.open(file,
                 EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
-            reserve(channel, (long) HEADER_LENGTH + bytes);
-            mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, (long) HEADER_LENGTH + bytes);
+                ownerOnly())) {
+            mapped = reserveAndMap(channel, (long) HEADER_LENGTH + bytes);
         } catch (IOException | RuntimeException e) {
             remove(file);
-            throw new MPIException(MPIException.ERR_OTHER, "Alloc_mem: cannot make " + bytes + " bytes in " + file
-                    + " (is its file system full? mpj.segmentDir names another): " + e, e);
+            throw cannotMake(bytes, file, e);
         }
         ByteBuffer header = mapped.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         header.putLong(NodeSegmentDescriptor.CREATOR_PID_OFFSET, ProcessId.current());
@@ -141,38 +145,56 @@ public final class SharedRegions implements AutoCloseable {
         return track(new Region(id, file, mapped.slice(HEADER_LENGTH, bytes), forTransfers));
     }
 
+    /** {@link #privateDir} resolved on this system, or null (plain direct memory) when there is none. */
+    private Path privateDirectory() {
+        try {
+            return privateDir == null ? null : privateDir.resolve();
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     /**
-     * Memory in a file of {@link #privateDir} that is removed as soon as it is mapped: no peer maps it, so nothing
+     * Memory in a file of {@code dir} that is removed as soon as it is mapped: no peer maps it, so nothing
      * can be left behind, and its pages go when the buffer is unreachable.
      */
-    private ByteBuffer mapPrivate(int bytes) {
+    private ByteBuffer mapPrivate(Path dir, int bytes) {
         Path file = null;
         try {
-            file = Files.createTempFile(privateDir, "mpj-mem-" + ProcessId.current() + "-", "",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            file = Files.createTempFile(dir, "mpj-mem-" + ProcessId.current() + "-", "", ownerOnly());
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-                reserve(channel, bytes);
-                return channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes);
+                return reserveAndMap(channel, bytes);
             }
         } catch (IOException | RuntimeException e) {
-            throw new MPIException(MPIException.ERR_OTHER, "Alloc_mem: cannot make " + bytes + " bytes in "
-                    + privateDir + " (is its file system full? mpj.segmentDir names another): " + e, e);
+            throw cannotMake(bytes, dir, e);
         } finally {
             remove(file);
         }
     }
 
     /**
-     * Writes the file's every page, so that a full file system (a container's small {@code /dev/shm}) is an
-     * {@link IOException} here rather than a {@code SIGBUS} at the first touch of a page of the mapping, which
-     * the JVM reports as an {@link InternalError} of whatever copy happened to touch it.
+     * Maps the file's first {@code length} bytes read-write after writing its every page, so that a full file system
+     * (a container's small {@code /dev/shm}) is an {@link IOException} here rather than a {@code SIGBUS} at the first
+     * touch of a page of the mapping, which the JVM reports as an {@link InternalError} of whatever copy happened to
+     * touch it.
      */
-    private static void reserve(FileChannel channel, long length) throws IOException {
+    private static MappedByteBuffer reserveAndMap(FileChannel channel, long length) throws IOException {
         ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(length, 1 << 16));
         for (long at = 0; at < length; ) {
             zeros.clear().limit((int) Math.min(zeros.capacity(), length - at));
             at += channel.write(zeros, at);
         }
+        return channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
+    }
+
+    /** Read and write for this user only: a region is for the job's ranks, which run as its user. */
+    private static FileAttribute<Set<PosixFilePermission>> ownerOnly() {
+        return PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+    }
+
+    private static MPIException cannotMake(int bytes, Path where, Exception e) {
+        return new MPIException(MPIException.ERR_OTHER, "Alloc_mem: cannot make " + bytes + " bytes in " + where
+                + " (is its file system full? mpj.segmentDir names another): " + e, e);
     }
 
     private ByteBuffer track(Region region) {

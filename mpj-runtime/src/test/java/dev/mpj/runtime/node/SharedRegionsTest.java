@@ -1,5 +1,6 @@
 package dev.mpj.runtime.node;
 
+import dev.mpj.runtime.config.SegmentDirectory;
 import mpi.MPIException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
@@ -205,7 +206,7 @@ class SharedRegionsTest {
     @Test
     void withoutPeersTheMemoryIsAnUnlinkedMappingOutsideTheDirectMemoryLimit() throws IOException {
         Path privateDir = Files.createDirectories(dir.resolve("private"));
-        SharedRegions alone = new SharedRegions(null, 0, privateDir);
+        SharedRegions alone = new SharedRegions(null, 0, new SegmentDirectory(privateDir, false));
         long directBefore = directMemoryUsed();
         ByteBuffer b = alone.allocate(8 << 20);
         assertTrue(directMemoryUsed() - directBefore < 8 << 20, "not counted as direct memory");
