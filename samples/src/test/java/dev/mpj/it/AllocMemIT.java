@@ -17,9 +17,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Messages from {@code MPI.Alloc_mem} memory, and packed sends of other arrays, arrive whole ({@link AllocMemProgram}): over shared memory, where a
- * rendezvous is copied once straight out of the sender's memory, and across two fake nodes, where a pair of ranks
- * talks TCP and the same buffers take the ordinary path. The memory's files are gone once the job has ended.
+ * Messages from {@code MPI.Alloc_mem} memory, and packed sends of other arrays, arrive whole ({@link
+ * AllocMemProgram}): over shared memory, where a rendezvous is copied once straight out of the sender's memory, and
+ * across two fake nodes, where a pair of ranks talks TCP and the same buffers take the ordinary path. The memory's
+ * files are gone once the job has ended.
  */
 @Timeout(180)
 @Tag("multi-jvm")

@@ -87,8 +87,8 @@ public final class NodeSegmentFiles {
 
     /**
      * Removes every segment of the job from {@code directory} (files named {@code mpj-<job id>-n<digits>}, those
-     * being filled and the regions beside them as well, and nothing else); returns how many it removed. Failures are ignored: this runs while
-     * a job is torn down.
+     * being filled and the regions beside them as well, and nothing else); returns how many it removed. Failures are
+     * ignored: this runs while a job is torn down.
      */
     public static int removeAll(Path directory, String jobId) {
         String ours = PREFIX + sanitise(jobId) + "-n";
@@ -158,8 +158,8 @@ public final class NodeSegmentFiles {
      * ({@code mpj-<id>-n<digits>}) whose header carries the {@link NodeSegmentDescriptor#MAGIC magic} and a
      * creator pid that no longer runs on this machine, and files being filled ({@link #partPath}) whose pid no
      * longer runs, and regions of shared memory ({@link #regionPath}) whose header says the same of their creator. A
-     * job whose last rank on a node was killed leaves its segment; the next job on that node removes it. A file this user may not read or remove (another user's), and one whose creator's pid has been reused,
-     * are left alone.
+     * job whose last rank on a node was killed leaves its segment; the next job on that node removes it. A file this
+     * user may not read or remove (another user's), and one whose creator's pid has been reused, are left alone.
      * Returns how many it removed; failures are ignored. The directory must be node-local, as the default is.
      */
     public static int removeStale(Path directory) {

@@ -82,8 +82,8 @@ public final class PmiClients {
     /**
      * When the environment offers the process manager over TCP ({@code PMI_PORT} without {@code PMI_FD}, the one
      * {@link #fromEnvironment} would connect to) and no connection to it is open yet, readies the JDK's network
-     * start-up for that connection; for any other environment does nothing. Needs no settings, so another thread may run it while they are read; never
-     * throws.
+     * start-up for that connection; for any other environment does nothing. Needs no settings, so another thread may
+     * run it while they are read; never throws.
      */
     public static void warmUpConnection(Map<String, String> env) {
         String port = variable(env, "PMI_PORT");

@@ -2,7 +2,10 @@ package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.config.Settings;
 
-/** Starts the PMI client its environment names, as a rank's {@code MPI.Init} does, then says its rank: for a child JVM. */
+/**
+ * Starts the PMI client its environment names, as a rank's {@code MPI.Init} does, then says its rank: for a child
+ * JVM.
+ */
 public final class PortDescriptorMain {
     private PortDescriptorMain() {
     }
