@@ -1,5 +1,6 @@
 package dev.mpj.runtime.node;
 
+import dev.mpj.runtime.config.SegmentFiles;
 import dev.mpj.runtime.config.Settings;
 import org.agrona.IoUtil;
 import org.agrona.concurrent.BackoffIdleStrategy;
@@ -14,10 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.EnumSet;
 import java.util.concurrent.TimeUnit;
 
 import static dev.mpj.runtime.node.NodeSegmentDescriptor.ATTACHED_OFFSET;
@@ -102,10 +100,10 @@ public final class NodeSegment implements AutoCloseable {
         // no file without a header, which no later job could tell from one still being made.
         Path part = NodeSegmentFiles.partPath(file, pid);
         MappedByteBuffer mapped;
-        // The JDK rather than IoUtil.mapNewFile: the file must be owner-only from its first moment.
-        try (FileChannel channel = FileChannel.open(part,
-                EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")))) {
+        // The JDK rather than IoUtil.mapNewFile: the file must be owner-only from its first moment. Its pages are
+        // not written here (that would cost MPI.Init a pass over every ring), so room is checked instead.
+        try (FileChannel channel = SegmentFiles.createOwnerOnly(part)) {
+            SegmentFiles.requireRoom(part, length);
             mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
         } catch (IOException | UnsupportedOperationException e) {
             remove(part);

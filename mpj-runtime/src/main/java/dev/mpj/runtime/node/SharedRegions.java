@@ -1,6 +1,7 @@
 package dev.mpj.runtime.node;
 
 import dev.mpj.runtime.config.SegmentDirectory;
+import dev.mpj.runtime.config.SegmentFiles;
 import mpi.MPIException;
 import org.agrona.BufferUtil;
 import org.agrona.IoUtil;
@@ -13,15 +14,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The memory {@code MPI.Alloc_mem} gives this rank, in files its node's other ranks can map ({@link
@@ -127,9 +123,7 @@ public final class SharedRegions implements AutoCloseable {
         int id = nextId++;
         Path file = NodeSegmentFiles.regionPath(segment, rank, id);
         MappedByteBuffer mapped;
-        try (FileChannel channel = FileChannel.open(file,
-                EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE),
-                ownerOnly())) {
+        try (FileChannel channel = SegmentFiles.createOwnerOnly(file)) {
             mapped = reserveAndMap(channel, (long) HEADER_LENGTH + bytes);
         } catch (IOException | RuntimeException e) {
             remove(file);
@@ -161,7 +155,7 @@ public final class SharedRegions implements AutoCloseable {
     private ByteBuffer mapPrivate(Path dir, int bytes) {
         Path file = null;
         try {
-            file = Files.createTempFile(dir, "mpj-mem-" + ProcessId.current() + "-", "", ownerOnly());
+            file = Files.createTempFile(dir, "mpj-mem-" + ProcessId.current() + "-", "", SegmentFiles.ownerOnly());
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 return reserveAndMap(channel, bytes);
             }
@@ -185,11 +179,6 @@ public final class SharedRegions implements AutoCloseable {
             at += channel.write(zeros, at);
         }
         return channel.map(FileChannel.MapMode.READ_WRITE, 0, length);
-    }
-
-    /** Read and write for this user only: a region is for the job's ranks, which run as its user. */
-    private static FileAttribute<Set<PosixFilePermission>> ownerOnly() {
-        return PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
     }
 
     private static MPIException cannotMake(int bytes, Path where, Exception e) {

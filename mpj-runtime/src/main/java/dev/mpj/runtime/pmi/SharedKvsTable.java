@@ -1,6 +1,7 @@
 package dev.mpj.runtime.pmi;
 
 import dev.mpj.runtime.pmi.wire.PmiException;
+import dev.mpj.runtime.config.SegmentFiles;
 import dev.mpj.runtime.config.UnsafeExport;
 import org.agrona.UnsafeApi;
 
@@ -14,8 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.EnumSet;
 
 /**
  * A node's PMI key-value store in shared memory, as paper [2] of REFERENCES publishes it after a fence: an
@@ -139,12 +138,11 @@ public final class SharedKvsTable implements AutoCloseable {
 
     private static MappedByteBuffer map(Path file, long length, boolean create) {
         try (FileChannel channel = create
-                ? FileChannel.open(file, EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                        StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rw-------"))) // the owner's ranks only
+                ? SegmentFiles.createOwnerOnly(file)
                 : FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
             long size = create ? length : channel.size();
             if (create) {
+                SegmentFiles.requireRoom(file, size);
                 channel.truncate(size);
             }
             return channel.map(FileChannel.MapMode.READ_WRITE, 0, size);

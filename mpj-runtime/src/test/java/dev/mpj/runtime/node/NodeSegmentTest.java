@@ -168,6 +168,26 @@ class NodeSegmentTest {
         }
     }
 
+    /**
+     * A segment larger than its file system's free space (a container's small {@code /dev/shm}) is refused when it is
+     * made, naming the directory, rather than mapped sparse to fault at the first touch of a page it cannot back.
+     * Needs a real small tmpfs, so root to mount one.
+     */
+    @Test
+    void aSegmentLargerThanItsFileSystemIsRefusedWhenMade() throws Exception {
+        try (SmallTmpfs small = SmallTmpfs.mount(dir.resolve("small"), "4m")) {
+            Path file = small.path().resolve("mpj-test-n0");
+            NodeSegmentException e = assertThrows(NodeSegmentException.class,
+                    () -> NodeSegment.create(file, 0, 2, 2, 8, 4 << 20, TIMEOUT));
+            assertTrue(e.getMessage().contains("full") && e.getMessage().contains(small.path().toString()),
+                    e.getMessage());
+            assertEquals(List.of(), filesBeside(file), "nothing left behind");
+            try (NodeSegment fits = NodeSegment.create(file, 0, 2, 2, 8, 0, TIMEOUT)) {
+                assertEquals(List.of(file), filesBeside(file));
+            }
+        }
+    }
+
     @Test
     void aCreatedSegmentIsPublishedWholeUnderItsNameAlone() throws IOException {
         try (NodeSegment ignored = NodeSegment.create(file(), 0, 1, 1, 8, 0, TIMEOUT)) {

@@ -3,19 +3,16 @@ package dev.mpj.runtime.node;
 import dev.mpj.runtime.config.SegmentDirectory;
 import mpi.MPIException;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -146,11 +143,8 @@ class SharedRegionsTest {
      */
     @Test
     void aFullFileSystemIsAnErrorAtAllocationNotAFaultAtFirstTouch() throws Exception {
-        Path small = Files.createDirectories(dir.resolve("small"));
-        Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.toString()),
-                "mounting a tmpfs needs root");
-        try {
-            SharedRegions full = new SharedRegions(small.resolve("mpj-job-n0"), 0);
+        try (SmallTmpfs small = SmallTmpfs.mount(dir.resolve("small"), "1m")) {
+            SharedRegions full = new SharedRegions(small.path().resolve("mpj-job-n0"), 0);
             MPIException e = assertThrows(MPIException.class, () -> full.allocate(4 << 20));
             assertEquals(MPIException.ERR_OTHER, e.getErrorClass());
             assertTrue(e.getMessage().contains("full"), e.getMessage());
@@ -158,18 +152,10 @@ class SharedRegionsTest {
             ByteBuffer fits = full.allocate(64 << 10);
             fits.put(fits.capacity() - 1, (byte) 1);
             full.close();
-            try (var files = Files.list(small)) {
+            try (var files = Files.list(small.path())) {
                 assertEquals(0, files.count(), "no file left behind");
             }
-        } finally {
-            run("umount", "-l", small.toString()); // lazily: this JVM still maps the region that fitted
         }
-    }
-
-    private static boolean run(String... command) throws Exception {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        p.getInputStream().transferTo(OutputStream.nullOutputStream());
-        return p.waitFor(10, TimeUnit.SECONDS) && p.exitValue() == 0;
     }
 
     @Test
