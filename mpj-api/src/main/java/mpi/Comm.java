@@ -245,10 +245,13 @@ public abstract class Comm {
             return;
         }
         int world = ranks.toWorld(dest);
-        ByteBuffer lent = datatype.packLent(buf, offset, count);
         MpiBackend backend = Environment.backend();
-        ByteBuffer data = SendStarter.bytes(datatype, buf, offset, count, lent);
         int context = spec.pointToPointContext();
+        if (sentFromArray(backend, datatype, buf, offset, count, world, tag, context, mode)) {
+            return;
+        }
+        ByteBuffer lent = datatype.packLent(buf, offset, count);
+        ByteBuffer data = SendStarter.bytes(datatype, buf, offset, count, lent);
         if (sendAtOnce(backend, data, world, tag, context, mode, lent)) {
             return;
         }
@@ -265,6 +268,18 @@ public abstract class Comm {
         if (lent != null) {
             TransferBuffers.giveBack(lent);
         }
+    }
+
+    /**
+     * Sends a run of a {@code byte[]} through {@link MpiBackend#sendNow(byte[], int, int, int, int, int)} unless the
+     * send is synchronous: copied out of the array, with no buffer wrapped around it per send. Returns whether the
+     * send is complete; when not, the caller's path tries {@link #sendAtOnce} too, as credit may have come since.
+     */
+    private static boolean sentFromArray(MpiBackend backend, Datatype datatype, Object buf, int offset, int count,
+                                         int world, int tag, int context, SendMode mode) {
+        return mode != SendMode.SYNCHRONOUS && datatype != null && datatype.sendsFromByteArray(buf, count)
+                && backend.sendNow((byte[]) buf, datatype.firstElement(offset), datatype.denseBytes(count), world,
+                tag, context);
     }
 
     /**
@@ -660,9 +675,13 @@ public abstract class Comm {
 
         @Override
         public void start(Request request) {
+            MpiBackend backend = Environment.backend();
+            if (sentFromArray(backend, datatype, buf, offset, count, world, tag, context, mode)) {
+                request.sentAtOnce(world, tag, datatype.denseBytes(count));
+                return;
+            }
             ByteBuffer lent = datatype == null ? null : datatype.packLent(buf, offset, count);
             ByteBuffer data = bytes(datatype, buf, offset, count, lent);
-            MpiBackend backend = Environment.backend();
             int bytes = data.remaining();
             if (sendAtOnce(backend, data, world, tag, context, mode, lent)) {
                 // no operation to keep: the status is all the request holds
@@ -694,14 +713,23 @@ public abstract class Comm {
 
         @Override
         public void start(Request request) {
+            MpiBackend backend = Environment.backend();
+            // a dense primitive array is copied into as it is: no buffer wrapped around it, nothing to unpack
+            Operation op = datatype.postsIntoArray(buf, count) ? backend.receiveIntoArray(buf,
+                    datatype.firstElement(offset), datatype.element.bytes, datatype.denseBytes(count), world, tag,
+                    context) : null;
+            if (op != null) {
+                request.started(op, null);
+                return;
+            }
             // a byte[] or ByteBuffer run is received in place: nothing to unpack, so no receive buffer is made
             ByteBuffer room = datatype.roomInPlace(buf, offset, count);
             if (room != null) {
-                request.started(Environment.backend().receive(room, world, tag, context), null);
+                request.started(backend.receive(room, world, tag, context), null);
                 return;
             }
             ReceiveBuffer into = datatype.receiveBuffer(buf, offset, count);
-            request.started(Environment.backend().receive(into.room(), world, tag, context), into);
+            request.started(backend.receive(into.room(), world, tag, context), into);
         }
     }
 

@@ -469,6 +469,11 @@ public class Datatype {
         return packCopy(buf, offset, count, out);
     }
 
+    /** Whether a send of {@code count} items from {@code buf} reads one run of a {@code byte[]} in place. */
+    boolean sendsFromByteArray(Object buf, int count) {
+        return buf instanceof byte[] && sharesBytes(buf, count);
+    }
+
     /** Whether {@code count} items in {@code buf} are one run of bytes a send may read in place. */
     private boolean sharesBytes(Object buf, int count) {
         return map.isContiguousFor(count) && (buf instanceof ByteBuffer || element == ElementType.BYTE);
@@ -646,6 +651,16 @@ public class Datatype {
      */
     boolean landsInArray(Object buf, int count) {
         return NATIVE_LITTLE_ENDIAN && element != ElementType.BOOLEAN && readsDenseArray(buf, count);
+    }
+
+    /**
+     * Whether a non-blocking receive of {@code count} items into {@code buf} may be copied straight into the array
+     * ({@link dev.mpj.api.MpiBackend#receiveIntoArray}): what {@link #landsInArray} says, and a dense {@code byte[]}
+     * run too, whose bytes have no order. A blocking receive takes a {@code byte[]} run through its room in place.
+     */
+    boolean postsIntoArray(Object buf, int count) {
+        return landsInArray(buf, count) || element == ElementType.BYTE && buf instanceof byte[]
+                && map.isContiguousFor(count);
     }
 
     /** The index in the array of the first element of a dense run of this type from item {@code offset}. */

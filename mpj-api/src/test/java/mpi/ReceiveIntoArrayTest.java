@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@code Recv} into a dense run of a primitive array asks its backend to copy the message straight into the array. */
+/**
+ * {@code Recv} into a dense run of a primitive array, and {@code Irecv} into one of a {@code byte[]} too, asks its
+ * backend to copy the message straight into the array.
+ */
 class ReceiveIntoArrayTest extends MpiTestSupport {
     @BeforeEach
     void startTwoRanksReceivingIntoArrays() {
@@ -57,6 +60,27 @@ class ReceiveIntoArrayTest extends MpiTestSupport {
             got[i] = Array.getDouble(arrays[k], i);
         }
         assertArrayEquals(expected, got);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"byte", "int", "double"})
+    void irecvIntoADenseRunAsksTheBackendToCopyIntoTheArrayFromTheOffset(String type) {
+        Object into = type.equals("byte") ? new byte[6] : type.equals("int") ? new int[6] : new double[6];
+        Datatype datatype = type.equals("byte") ? MPI.BYTE : type.equals("int") ? MPI.INT : MPI.DOUBLE;
+        byte[] message = type.equals("byte") ? new byte[] {1, 2, 3} : oneTwoThree(type);
+        backend.deliver(1, 5, WORLD, message);
+
+        Status status = MPI.COMM_WORLD.Irecv(into, 2, 3, datatype, 1, 5).Wait();
+
+        assertEquals(1, backend.arrayReceives, "received straight into the array");
+        assertEquals(1, status.source);
+        assertEquals(5, status.tag);
+        assertEquals(3, status.Get_count(datatype));
+        double[] got = new double[6];
+        for (int i = 0; i < 6; i++) {
+            got[i] = Array.getDouble(into, i);
+        }
+        assertArrayEquals(new double[] {0, 0, 1, 2, 3, 0}, got);
     }
 
     @Test

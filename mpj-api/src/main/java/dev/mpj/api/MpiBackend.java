@@ -93,6 +93,14 @@ public interface MpiBackend extends BlockingReceiver {
     }
 
     /**
+     * {@link #sendNow(ByteBuffer, int, int, int)} of the {@code length} bytes of {@code array} from {@code offset},
+     * which a runtime may copy out of the array itself rather than through a buffer wrapped around it per send.
+     */
+    default boolean sendNow(byte[] array, int offset, int length, int destWorldRank, int tag, int context) {
+        return sendNow(ByteBuffer.wrap(array, offset, length).slice(), destWorldRank, tag, context);
+    }
+
+    /**
      * Posts a receive into {@code room} (position to limit). With {@code room == null} the runtime
      * allocates a buffer of the incoming message's exact size, readable through {@link Operation#buffer()}
      * (used for serialised objects, whose byte size the receiver cannot know).
@@ -107,6 +115,17 @@ public interface MpiBackend extends BlockingReceiver {
      */
     default Operation receive(ByteBuffer room, Arrival arrival, int sourceWorldRank, int tag, int context) {
         return receive(room, sourceWorldRank, tag, context);
+    }
+
+    /**
+     * {@link #receive} that copies the message's first {@code bytes} bytes, whole elements of {@code itemBytes}
+     * bytes each, straight into the primitive array {@code array} from its element {@code index}, as they are: no
+     * room to wrap around the array or to read out of. Returns null, having done nothing, when the backend cannot;
+     * the caller then receives into a room. This default cannot.
+     */
+    default Operation receiveIntoArray(Object array, int index, int itemBytes, int bytes, int sourceWorldRank,
+                                       int tag, int context) {
+        return null;
     }
 
     /**

@@ -232,6 +232,11 @@ public final class MpjRuntime implements MpiBackend {
     }
 
     @Override
+    public boolean sendNow(byte[] array, int offset, int length, int destWorldRank, int tag, int context) {
+        return engine.sendNow(array, offset, length, destWorldRank, tag, context);
+    }
+
+    @Override
     public Operation receive(ByteBuffer room, int sourceWorldRank, int tag, int context) {
         return engine.receive(room, sourceWorldRank, tag, context);
     }
@@ -239,6 +244,12 @@ public final class MpjRuntime implements MpiBackend {
     @Override
     public Operation receive(ByteBuffer room, Arrival arrival, int sourceWorldRank, int tag, int context) {
         return engine.receive(room, arrival, sourceWorldRank, tag, context);
+    }
+
+    @Override
+    public Operation receiveIntoArray(Object array, int index, int itemBytes, int bytes, int sourceWorldRank,
+                                      int tag, int context) {
+        return engine.receiveIntoArray(array, index, itemBytes, bytes, sourceWorldRank, tag, context);
     }
 
     @Override

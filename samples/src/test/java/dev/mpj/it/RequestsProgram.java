@@ -7,7 +7,8 @@ import mpi.Status;
 
 /**
  * Persistent requests restarted many times around a ring, Waitany and Testsome over receives from
- * every other rank, and Sendrecv / Sendrecv_replace shifts, all checked by content.
+ * every other rank, a window of byte receives into one array, and Sendrecv / Sendrecv_replace shifts, all checked by
+ * content.
  */
 public final class RequestsProgram {
     private RequestsProgram() {
@@ -74,6 +75,32 @@ public final class RequestsProgram {
                 Check.that(MPI.Wtime() < deadline, "Testsome never completed everything");
             }
             Request.Waitall(sends);
+
+            // A window of byte receives from the previous rank into consecutive runs of one array, from its second
+            // byte: each run gets its own message, and the bytes around the runs stay as they were.
+            int window = 16;
+            int run = 13;
+            byte[] runs = new byte[window * run + 2];
+            byte[] mine = new byte[window * run];
+            for (int i = 0; i < mine.length; i++) {
+                mine[i] = (byte) (rank * 31 + i);
+            }
+            Request[] parts = new Request[window];
+            Request[] outs = new Request[window];
+            for (int i = 0; i < window; i++) {
+                parts[i] = MPI.COMM_WORLD.Irecv(runs, 1 + run * i, run, MPI.BYTE, prev, 11);
+            }
+            for (int i = 0; i < window; i++) {
+                outs[i] = MPI.COMM_WORLD.Isend(mine, run * i, run, MPI.BYTE, next, 11);
+            }
+            Status[] landed = Request.Waitall(parts);
+            Request.Waitall(outs);
+            Check.equal(run, landed[window - 1].Get_count(MPI.BYTE), "byte window count");
+            Check.equal(0, runs[0], "byte before the window");
+            Check.equal(0, runs[runs.length - 1], "byte after the window");
+            for (int i = 0; i < mine.length; i++) {
+                Check.equal((byte) (prev * 31 + i), runs[1 + i], "byte window data at " + i);
+            }
         }
 
         // Sendrecv shifts to the right; Sendrecv_replace shifts back.

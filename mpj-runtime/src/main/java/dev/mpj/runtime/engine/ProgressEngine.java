@@ -129,6 +129,11 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     public interface FrameRouter {
         void send(int peer, ByteBuffer header, ByteBuffer payload);
 
+        /** {@link #send} of the {@code length} bytes of {@code payload} from {@code offset}, as transports take it. */
+        default void send(int peer, ByteBuffer header, byte[] payload, int offset, int length) {
+            send(peer, header, ByteBuffer.wrap(payload, offset, length).slice());
+        }
+
         /** Hands polled transports' inbound frames to the engine (see {@code Transport.poll}); returns how many. */
         default int poll() {
             return 0;
@@ -415,6 +420,24 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
         }
     }
 
+    /**
+     * {@link #sendNow(ByteBuffer, int, int, int)} of the {@code length} bytes of {@code array} from {@code offset},
+     * copied from the array by the transport ({@link MpiBackend#sendNow(byte[], int, int, int, int, int)}).
+     */
+    public boolean sendNow(byte[] array, int offset, int length, int dest, int tag, int context) {
+        lock.lock();
+        try {
+            if (revoked != null && revoked.contains(context) || !mayGoEager(dest, length)) {
+                return false;
+            }
+            FrameHeader.write(header, FrameHeader.EAGER, context, rank, tag, nextId++, length);
+            router.send(dest, header, array, offset, length);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Whether a send goes eager now: to another rank, small enough, and charged to the peer's credit. */
     private boolean mayGoEager(int dest, int length) {
         return dest != rank && length <= eagerThreshold && credit.tryCharge(dest, length);
@@ -462,6 +485,31 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     private Operation receiveLocked(ByteBuffer room, Arrival arrival, int source, int tag, int context) {
         ReceiveOperation op = spares.take(this, nextId++, room, source, tag, context);
         op.arrival = arrival;
+        return matchedOrPosted(op);
+    }
+
+    /**
+     * {@link MpiBackend#receiveIntoArray}: a receive that copies into the array ({@link ReceiveOperation#landIn}),
+     * so a window of non-blocking receives wraps no buffer per message and copies each with {@code Unsafe}'s word
+     * reads and writes. Null without the {@code Unsafe} export, as {@link #receiveAndWait} declines arrays.
+     */
+    public Operation receiveIntoArray(Object array, int index, int itemBytes, int bytes, int source, int tag,
+                                      int context) {
+        if (!UnsafeExport.TO_AGRONA) {
+            return null;
+        }
+        lock.lock();
+        try {
+            ReceiveOperation op = spares.take(this, nextId++, null, source, tag, context);
+            op.landIn(array, index, itemBytes, bytes);
+            return matchedOrPosted(op);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Matches the new {@code op} to a message that has come, else posts it; returns it. */
+    private ReceiveOperation matchedOrPosted(ReceiveOperation op) {
         if (!matchedAtOnce(op)) {
             op.markPending(); // the caller's request, pending until its message has come
             posted.add(op);

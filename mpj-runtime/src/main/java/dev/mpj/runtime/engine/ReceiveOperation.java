@@ -104,7 +104,7 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
 
     /**
      * Makes this new receive copy at most {@code bytes} bytes into {@code into} from its element {@code index}, each
-     * of {@code elementBytes} (2, 4 or 8), rather than into a room.
+     * of {@code elementBytes} (1, 2, 4 or 8), rather than into a room.
      */
     void landIn(Object into, int index, int elementBytes, int bytes) {
         array = into;
@@ -238,17 +238,18 @@ final class ReceiveOperation extends BaseOperation implements WaitCondition {
     }
 
     /**
-     * Where the elements of a primitive array of 2, 4 and 8 bytes begin (the same for each size's two types), in a
+     * Where the elements of a primitive array of 1, 2, 4 and 8 bytes begin (the same for each size's types), in a
      * class of their own: a JVM without {@link UnsafeExport#TO_AGRONA} builds receive operations but never
      * initialises {@link UnsafeApi}.
      */
     private static final class ArrayBases {
+        private static final long BASE_1 = UnsafeApi.arrayBaseOffset(byte[].class);
         private static final long BASE_2 = UnsafeApi.arrayBaseOffset(short[].class);
         private static final long BASE_4 = UnsafeApi.arrayBaseOffset(int[].class);
         private static final long BASE_8 = UnsafeApi.arrayBaseOffset(long[].class);
 
         static long of(int elementBytes) {
-            return elementBytes == 8 ? BASE_8 : elementBytes == 4 ? BASE_4 : BASE_2;
+            return elementBytes == 8 ? BASE_8 : elementBytes == 4 ? BASE_4 : elementBytes == 2 ? BASE_2 : BASE_1;
         }
     }
 }

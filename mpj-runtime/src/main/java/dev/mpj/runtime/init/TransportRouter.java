@@ -100,11 +100,21 @@ public final class TransportRouter implements ProgressEngine.FrameRouter, AutoCl
 
     @Override
     public void send(int peer, ByteBuffer header, ByteBuffer payload) {
+        reaching(peer).send(peer, header, payload);
+    }
+
+    @Override
+    public void send(int peer, ByteBuffer header, byte[] payload, int offset, int length) {
+        reaching(peer).send(peer, header, payload, offset, length);
+    }
+
+    /** {@link #transportOf}, where no transport reaching {@code peer} is the caller's error. */
+    private Transport reaching(int peer) {
         Transport t = transportOf(peer);
         if (t == null) {
             throw new MPIException(MPIException.ERR_RANK, "no transport reaches rank " + peer + " from rank " + rank);
         }
-        t.send(peer, header, payload);
+        return t;
     }
 
     @Override

@@ -33,6 +33,14 @@ public interface Transport extends AutoCloseable {
     void send(int peer, ByteBuffer header, ByteBuffer payload);
 
     /**
+     * {@link #send} of the {@code length} bytes of {@code payload} from {@code offset}: a transport that copies from
+     * the array itself spares the sender a buffer wrapped around it per message.
+     */
+    default void send(int peer, ByteBuffer header, byte[] payload, int offset, int length) {
+        send(peer, header, ByteBuffer.wrap(payload, offset, length).slice());
+    }
+
+    /**
      * Delivers to the sink, on the calling thread, the frames that have arrived for this rank and returns how
      * many. The engine calls it on every progress pass from the thread that drives MPI (never concurrently
      * with {@link #send}); a transport whose own threads push frames to the sink returns 0.

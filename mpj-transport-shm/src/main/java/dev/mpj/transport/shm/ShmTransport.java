@@ -12,6 +12,8 @@ import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBuffer;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -55,6 +57,8 @@ public final class ShmTransport implements Transport {
     private static final int CHECK_EVERY_POLLS = 256;
     /** Runs up to this long go into the ring word by word ({@link #put}). */
     private static final int SHORT_PUT = 64;
+    /** A {@code byte[]}'s bytes read as words, in the order the ring's words are written in. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     /**
      * DATA payloads from this long that a ring would cut into records go through the receiver's bulk channel when
      * it is free: shorter ones fit a small ring's records.
@@ -185,6 +189,36 @@ public final class ShmTransport implements Transport {
         } else {
             writePieces(ring, local, header, payload, length, max);
         }
+    }
+
+    /**
+     * A frame that fits one record, its payload copied from the array word by word; longer ones take
+     * {@link #send(int, ByteBuffer, ByteBuffer)}'s path.
+     */
+    @Override
+    public void send(int peer, ByteBuffer header, byte[] payload, int offset, int length) {
+        int local = locals.localRankOf(peer);
+        if (length > SHORT_PUT || local < 0 || local == self || header.remaining() != FrameHeader.LENGTH
+                || FrameHeader.LENGTH + length > rings[local].maxMsgLength()) {
+            send(peer, header, ByteBuffer.wrap(payload, offset, length).slice());
+            return;
+        }
+        RingBuffer ring = rings[local];
+        int index = claim(ring, local, RecordType.WHOLE, FrameHeader.LENGTH + length);
+        if (index < 0) {
+            return;
+        }
+        AtomicBuffer b = ring.buffer();
+        put(b, index, header, header.position(), FrameHeader.LENGTH);
+        int at = index + FrameHeader.LENGTH;
+        int i = 0;
+        for (; i + Long.BYTES <= length; i += Long.BYTES) {
+            b.putLong(at + i, (long) LONGS.get(payload, offset + i), ByteOrder.LITTLE_ENDIAN);
+        }
+        for (; i < length; i++) {
+            b.putByte(at + i, payload[offset + i]);
+        }
+        ring.commit(index);
     }
 
     /**

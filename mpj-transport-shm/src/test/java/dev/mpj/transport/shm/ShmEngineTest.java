@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -250,6 +251,90 @@ class ShmEngineTest {
         }
     }
 
+    /**
+     * A window of non-blocking receives straight into arrays ({@link ProgressEngine#receiveIntoArray}) of 1, 2, 4 and
+     * 8-byte elements, from their second element: the first half posted before anything is sent, so matched as the
+     * frames come, the second half after its messages have come, so taken from the unexpected queue; eager lengths on
+     * both sides of the word-by-word copy's limit and a rendezvous one in each half. Each takes its own message's
+     * whole elements and envelope and leaves the rest of its array as it was.
+     */
+    @ParameterizedTest(name = "into elements of {0} bytes")
+    @ValueSource(ints = {Byte.BYTES, Short.BYTES, Integer.BYTES, Long.BYTES})
+    void nonBlockingReceivesIntoArraysTakeTheirMessagesWholeElementsPostedBeforeOrAfterThey(int elementBytes)
+            throws Exception {
+        int[] lengths = {0, 1, 8, 13, 64, 65, 200, 300_001};
+        int half = lengths.length;
+        int longest = 300_001;
+        try (ShmNode node = ShmNode.create(dir, 2, 16 << 20)) {
+            ProgressEngine receiver = engine(node, 0);
+            ProgressEngine sender = engine(node, 1);
+            Object[] arrays = new Object[2 * half];
+            Operation[] receives = new Operation[2 * half];
+            for (int i = 0; i < half; i++) {
+                arrays[i] = filledArray(elementBytes, longest / elementBytes + 2);
+                receives[i] = receiver.receiveIntoArray(arrays[i], 1, elementBytes, longest, 1, i % 3, CONTEXT);
+            }
+            ExecutorService pool = Executors.newSingleThreadExecutor();
+            try {
+                Future<?> sends = pool.submit(() -> {
+                    List<Operation> ops = new ArrayList<>();
+                    for (int i = 0; i < 2 * half; i++) {
+                        ops.add(sender.send(Frames.payload(i, lengths[i % half]), 0, i % 3, CONTEXT,
+                                SendMode.STANDARD));
+                    }
+                    sender.await(() -> ops.stream().allMatch(Operation::isComplete));
+                    return null;
+                });
+                receiver.await(() -> Arrays.stream(receives, 0, half).allMatch(Operation::isComplete)
+                        && receiver.unexpectedCount() == half);
+                for (int i = half; i < 2 * half; i++) {
+                    arrays[i] = filledArray(elementBytes, longest / elementBytes + 2);
+                    receives[i] = receiver.receiveIntoArray(arrays[i], 1, elementBytes, longest, 1, i % 3, CONTEXT);
+                }
+                receiver.await(() -> Arrays.stream(receives).allMatch(Operation::isComplete));
+                sends.get(30, TimeUnit.SECONDS);
+                for (int i = 0; i < 2 * half; i++) {
+                    assertReceived(receives[i], null, arrays[i], elementBytes, i, lengths[i % half], longest);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /**
+     * Standard sends copied out of a {@code byte[]} at once ({@link ProgressEngine#sendNow(byte[], int, int, int, int,
+     * int)}), from a range off a word's boundary: each message carries its range only, on both sides of the
+     * word-by-word copy's limit; one longer than the eager limit is declined with nothing sent.
+     */
+    @Test
+    void sendsFromAnArrayCarryTheirRangeAndOneTooLongToGoEagerIsDeclined() throws Exception {
+        int[] lengths = {0, 1, 8, 13, 64, 65, 200};
+        try (ShmNode node = ShmNode.create(dir, 2, 16 << 20)) {
+            ProgressEngine receiver = engine(node, 0);
+            ProgressEngine sender = engine(node, 1);
+            for (int i = 0; i < lengths.length; i++) {
+                byte[] array = new byte[lengths[i] + 5];
+                Arrays.fill(array, (byte) -1);
+                Frames.payload(i, lengths[i]).get(array, 3, lengths[i]);
+                assertTrue(sender.sendNow(array, 3, lengths[i], 0, i, CONTEXT), "message " + i + " goes at once");
+            }
+            byte[] tooLong = new byte[Settings.defaults().eagerThreshold() + 1];
+            assertFalse(sender.sendNow(tooLong, 0, tooLong.length, 0, lengths.length, CONTEXT));
+            for (int i = 0; i < lengths.length; i++) {
+                Operation r = receiver.receive(ByteBuffer.allocate(256), 1, i, CONTEXT);
+                receiver.await(r::isComplete);
+                assertNull(r.error(), "message " + i);
+                assertEquals(lengths[i], r.byteCount(), "the length of message " + i);
+                byte[] got = new byte[lengths[i]];
+                r.buffer().get(0, got);
+                assertTrue(Frames.matches(got, i, 0), "the contents of message " + i);
+            }
+            receiver.poll();
+            assertEquals(0, receiver.unexpectedCount(), "the declined send sent nothing");
+        }
+    }
+
     /** How the receiver of a window of rendezvous messages posts its receives. */
     enum Posting {
         /** One receive per message, by tag, in the order they were sent. */
@@ -338,9 +423,14 @@ class ShmEngineTest {
         }
     }
 
-    /** An array of {@code n} elements of {@code elementBytes} bytes (short, int or long), each -1. */
+    /** An array of {@code n} elements of {@code elementBytes} bytes (byte, short, int or long), each -1. */
     private static Object filledArray(int elementBytes, int n) {
         switch (elementBytes) {
+            case Byte.BYTES -> {
+                byte[] a = new byte[n];
+                Arrays.fill(a, (byte) -1);
+                return a;
+            }
             case Short.BYTES -> {
                 short[] a = new short[n];
                 Arrays.fill(a, (short) -1);
@@ -359,10 +449,12 @@ class ShmEngineTest {
         }
     }
 
-    /** The little-endian bytes of a short, int or long array. */
+    /** The little-endian bytes of a byte, short, int or long array. */
     private static byte[] bytesOf(Object array) {
         ByteBuffer b;
-        if (array instanceof short[] a) {
+        if (array instanceof byte[] a) {
+            return a.clone();
+        } else if (array instanceof short[] a) {
             b = ByteBuffer.allocate(a.length * Short.BYTES).order(ByteOrder.LITTLE_ENDIAN);
             b.asShortBuffer().put(a);
         } else if (array instanceof int[] a) {

@@ -46,17 +46,31 @@ class ShmTransportTest {
         return ShmNode.create(dir, ranks, (int) ShmLayout.roomFor(ranks, RING));
     }
 
-    @Test
-    void framesArriveWholeAndInTheOrderTheyWereSent() throws Exception {
+    /**
+     * From a buffer, or from a range of an array off a word's boundary (which frames up to 64 bytes take word by
+     * word): either way each frame carries its own bytes only.
+     */
+    @ParameterizedTest(name = "from an array: {0}")
+    @ValueSource(booleans = {false, true})
+    void framesArriveWholeAndInTheOrderTheyWereSent(boolean fromArray) throws Exception {
         try (ShmNode node = node(2)) {
             RecordingSink sink = new RecordingSink();
             ShmTransport receiver = node.start(1, sink);
             ShmTransport sender = node.start(0, new RecordingSink());
             int max = sender.maxRecordLength();
-            int[] sizes = {0, 1, 100, max - FrameHeader.LENGTH, max - FrameHeader.LENGTH + 1, max, 3 * max + 5, 17};
+            int[] sizes = {0, 1, 7, 8, 9, 63, 64, 65, 100, max - FrameHeader.LENGTH, max - FrameHeader.LENGTH + 1, max,
+                3 * max + 5, 17};
+            int offset = 3;
             Future<?> sent = CompletableFuture.runAsync(() -> {
                 for (int i = 0; i < sizes.length; i++) {
-                    sender.send(1, Frames.header(FrameHeader.EAGER, i, sizes[i]), Frames.payload(i, sizes[i]));
+                    ByteBuffer header = Frames.header(FrameHeader.EAGER, i, sizes[i]);
+                    if (fromArray) {
+                        byte[] array = new byte[offset + sizes[i] + 5];
+                        Frames.payload(i, sizes[i]).get(array, offset, sizes[i]);
+                        sender.send(1, header, array, offset, sizes[i]);
+                    } else {
+                        sender.send(1, header, Frames.payload(i, sizes[i]));
+                    }
                 }
             });
             pollUntil(receiver, () -> sink.count() == sizes.length);
