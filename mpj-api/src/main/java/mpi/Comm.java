@@ -277,7 +277,7 @@ public abstract class Comm {
      */
     private static boolean sentFromArray(MpiBackend backend, Datatype datatype, Object buf, int offset, int count,
                                          int world, int tag, int context, SendMode mode) {
-        return mode != SendMode.SYNCHRONOUS && datatype != null && datatype.sendsFromByteArray(buf, count)
+        return mode != SendMode.SYNCHRONOUS && datatype != null && datatype.isByteArrayRun(buf, count)
                 && backend.sendNow((byte[]) buf, datatype.firstElement(offset), datatype.denseBytes(count), world,
                 tag, context);
     }

@@ -469,8 +469,11 @@ public class Datatype {
         return packCopy(buf, offset, count, out);
     }
 
-    /** Whether a send of {@code count} items from {@code buf} reads one run of a {@code byte[]} in place. */
-    boolean sendsFromByteArray(Object buf, int count) {
+    /**
+     * Whether {@code count} items of {@code buf} are one run of a {@code byte[]}, which a send reads and a non-blocking
+     * receive writes in place.
+     */
+    boolean isByteArrayRun(Object buf, int count) {
         return buf instanceof byte[] && sharesBytes(buf, count);
     }
 
@@ -655,12 +658,12 @@ public class Datatype {
 
     /**
      * Whether a non-blocking receive of {@code count} items into {@code buf} may be copied straight into the array
-     * ({@link dev.mpj.api.MpiBackend#receiveIntoArray}): what {@link #landsInArray} says, and a dense {@code byte[]}
-     * run too, whose bytes have no order. A blocking receive takes a {@code byte[]} run through its room in place.
+     * ({@link dev.mpj.api.MpiBackend#receiveIntoArray}): what {@link #landsInArray} says, and a {@code byte[]} run
+     * too ({@link #isByteArrayRun}), whose bytes have no order. A blocking receive takes a {@code byte[]} run through
+     * its room in place.
      */
     boolean postsIntoArray(Object buf, int count) {
-        return landsInArray(buf, count) || element == ElementType.BYTE && buf instanceof byte[]
-                && map.isContiguousFor(count);
+        return landsInArray(buf, count) || isByteArrayRun(buf, count);
     }
 
     /** The index in the array of the first element of a dense run of this type from item {@code offset}. */

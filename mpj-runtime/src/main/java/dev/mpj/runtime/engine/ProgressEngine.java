@@ -410,7 +410,7 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     public boolean sendNow(ByteBuffer data, int dest, int tag, int context) {
         lock.lock();
         try {
-            if (revoked != null && revoked.contains(context) || !mayGoEager(dest, data.remaining())) {
+            if (!goesEagerNow(dest, data.remaining(), context)) {
                 return false;
             }
             sendEager(data, dest, tag, context, false, nextId++);
@@ -427,15 +427,19 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     public boolean sendNow(byte[] array, int offset, int length, int dest, int tag, int context) {
         lock.lock();
         try {
-            if (revoked != null && revoked.contains(context) || !mayGoEager(dest, length)) {
+            if (!goesEagerNow(dest, length, context)) {
                 return false;
             }
-            FrameHeader.write(header, FrameHeader.EAGER, context, rank, tag, nextId++, length);
-            router.send(dest, header, array, offset, length);
+            router.send(dest, eagerHeader(context, tag, false, nextId++, length), array, offset, length);
             return true;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** {@link #mayGoEager} for a send that completes at once or not at all: none goes on a revoked context. */
+    private boolean goesEagerNow(int dest, int length, int context) {
+        return (revoked == null || !revoked.contains(context)) && mayGoEager(dest, length);
     }
 
     /** Whether a send goes eager now: to another rank, small enough, and charged to the peer's credit. */
@@ -444,9 +448,13 @@ public final class ProgressEngine implements FrameSink, BlockingReceiver {
     }
 
     private void sendEager(ByteBuffer data, int dest, int tag, int context, boolean sync, long id) {
-        FrameHeader.write(header, sync ? FrameHeader.EAGER_SYNC : FrameHeader.EAGER, context, rank, tag, id,
-                data.remaining());
-        router.send(dest, header, data);
+        router.send(dest, eagerHeader(context, tag, sync, id, data.remaining()), data);
+    }
+
+    /** The engine's header buffer, holding an eager frame's header from this rank. */
+    private ByteBuffer eagerHeader(int context, int tag, boolean sync, long id, int length) {
+        FrameHeader.write(header, sync ? FrameHeader.EAGER_SYNC : FrameHeader.EAGER, context, rank, tag, id, length);
+        return header;
     }
 
     private void sendToSelf(SendOperation op, boolean sync) {

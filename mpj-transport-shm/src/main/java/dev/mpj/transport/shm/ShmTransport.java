@@ -210,14 +210,7 @@ public final class ShmTransport implements Transport {
         }
         AtomicBuffer b = ring.buffer();
         put(b, index, header, header.position(), FrameHeader.LENGTH);
-        int at = index + FrameHeader.LENGTH;
-        int i = 0;
-        for (; i + Long.BYTES <= length; i += Long.BYTES) {
-            b.putLong(at + i, (long) LONGS.get(payload, offset + i), ByteOrder.LITTLE_ENDIAN);
-        }
-        for (; i < length; i++) {
-            b.putByte(at + i, payload[offset + i]);
-        }
+        put(b, index + FrameHeader.LENGTH, payload, offset, length);
         ring.commit(index);
     }
 
@@ -301,6 +294,21 @@ public final class ShmTransport implements Transport {
         }
         for (; i < n; i++) {
             b.putByte(index + i, src.get(from + i));
+        }
+    }
+
+    /** {@link #put(AtomicBuffer, int, ByteBuffer, int, int)} from an array. */
+    private static void put(AtomicBuffer b, int index, byte[] src, int from, int n) {
+        if (n > SHORT_PUT) {
+            b.putBytes(index, src, from, n);
+            return;
+        }
+        int i = 0;
+        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+            b.putLong(index + i, (long) LONGS.get(src, from + i), ByteOrder.LITTLE_ENDIAN);
+        }
+        for (; i < n; i++) {
+            b.putByte(index + i, src[from + i]);
         }
     }
 
